@@ -1,0 +1,157 @@
+// Request schemas of every REST call (spec section 7) and the shapes of the answers.
+// The server validates with these schemas and documents them in OpenAPI; the client imports the types only.
+import { z } from 'zod';
+import { CURRENCIES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, VENUES } from './domain';
+import type { ArbitrageOpportunity, Balances, Pagination, Prices, PublicUser, Stats, Trade } from './entities';
+
+export const API_PREFIX = '/api';
+
+/** Validation texts of spec section 5, shared so client and server say the same thing. */
+export const MESSAGES = {
+  emailRequired: 'Email is required',
+  emailInvalid: 'Please enter a valid email address',
+  usernameRequired: 'Username is required',
+  usernameShort: 'Username must be at least 3 characters',
+  nameShort: (field: string) => `${field} must be at least 2 characters`,
+  phoneInvalid: 'Please enter a valid phone number',
+  bioLong: 'Bio must be less than 500 characters',
+  currentPasswordRequired: 'Current password is required',
+  newPasswordRequired: 'New password is required',
+  newPasswordShort: 'Password must be at least 8 characters',
+  newPasswordSame: 'New password must be different from current password',
+  createPasswordShort: 'Password must be at least 6 characters long',
+} as const;
+
+/** Spec: optional plus, leading non-zero digit, then 7 to 15 digits, spaces, dashes or brackets. */
+export const PHONE_PATTERN = /^\+?[1-9][\d\s\-()]{7,15}$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const email = z.string().trim().min(1, MESSAGES.emailRequired).max(254).regex(EMAIL_PATTERN, MESSAGES.emailInvalid);
+const optionalName = (label: string) =>
+  z.string().max(100).optional().refine((v) => v === undefined || v.trim() === '' || v.trim().length >= 2, MESSAGES.nameShort(label));
+
+export const IdParams = z.object({ id: z.string().uuid('Not a valid id') });
+
+// ---- auth ----
+export const LoginBody = z.object({
+  /** Carries the e-mail (spec); a username is accepted too. */
+  username: z.string().trim().min(1, 'Email is required').max(254),
+  password: z.string().min(1, 'Password is required').max(1024),
+});
+export const RegisterBody = z.object({
+  username: z.string().trim().min(3, MESSAGES.usernameShort).max(50),
+  email,
+  password: z.string().min(8, MESSAGES.newPasswordShort).max(1024),
+  firstName: optionalName('First name'),
+  lastName: optionalName('Last name'),
+});
+export const ChangePasswordBody = z
+  .object({
+    currentPassword: z.string().min(1, MESSAGES.currentPasswordRequired).max(1024),
+    newPassword: z.string().min(1, MESSAGES.newPasswordRequired).min(8, MESSAGES.newPasswordShort).max(1024),
+  })
+  .refine((b) => b.currentPassword !== b.newPassword, { message: MESSAGES.newPasswordSame, path: ['newPassword'] });
+export const ProfileBody = z.object({
+  username: z.string().trim().min(1, MESSAGES.usernameRequired).min(3, MESSAGES.usernameShort).max(50),
+  email: z.string().trim().min(1, MESSAGES.emailRequired).max(254).regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
+  firstName: optionalName('First name'),
+  lastName: optionalName('Last name'),
+  phone: z.string().max(32).optional().refine((v) => v === undefined || v.trim() === '' || PHONE_PATTERN.test(v.trim()), MESSAGES.phoneInvalid),
+  bio: z.string().max(500, MESSAGES.bioLong).optional(),
+});
+
+// ---- users (own settings) ----
+export const TradingSettingsBody = z
+  .object({
+    maxExposure: z.number().finite().min(0, 'Max exposure must be 0 or more').max(1_000_000_000),
+    /** Fraction: 0 to 0.1 (the form shows 0 to 10 %). */
+    minSpread: z.number().finite().min(0, 'Min spread must be 0 or more').max(0.1, 'Min spread must be at most 10%'),
+    maxLoss: z.number().finite().min(0, 'Max loss must be 0 or more').max(1_000_000_000),
+    tradingEnabled: z.boolean(),
+  })
+  .partial()
+  .refine((b) => Object.keys(b).length > 0, 'Send at least one of maxExposure, minSpread, maxLoss, tradingEnabled');
+
+const secret = (label: string) =>
+  z.string().max(512, `${label} is too long`).regex(/^[\x21-\x7e]*$/, `${label} must not contain spaces or special characters`);
+/** Omitted = unchanged; '' = remove the saved value. */
+export const ApiKeysBody = z
+  .object({
+    binanceApiKey: secret('Binance API key').optional(),
+    binanceSecretKey: secret('Binance secret key').optional(),
+    derivToken: secret('Deriv API token').optional(),
+    derivAppId: z.string().max(16).regex(/^\d*$/, 'Deriv app ID must be a number').optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'Send at least one key to save');
+
+// ---- trades ----
+const intFromQuery = (min: number, max: number, dflt: number, label: string) =>
+  z.coerce.number().int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`).default(dflt);
+export const TradesQuery = z.object({
+  status: z.enum(TRADE_STATUSES).optional(),
+  symbol: z.enum(SYMBOLS).optional(),
+  page: intFromQuery(1, 1_000_000, 1, 'page'),
+  limit: intFromQuery(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, 'limit'),
+});
+export const CreateTradeBody = z.object({
+  symbol: z.enum(SYMBOLS),
+  /** Notional in USDT. */
+  totalAmount: z.number().finite().positive('Amount must be more than 0').max(10_000_000),
+});
+export const TradeStatusBody = z.object({
+  status: z.enum(TRADE_STATUSES),
+  actualProfit: z.number().finite().optional().default(0),
+});
+
+// ---- exchanges ----
+export const PricesQuery = z.object({ symbol: z.enum(SYMBOLS).optional() });
+export const TestConnectionBody = z.object({
+  exchange: z.enum(VENUES),
+  /** When omitted, the caller's saved credentials are tested. */
+  apiKey: secret('API key').optional(),
+  secretKey: secret('Secret key').optional(),
+  token: secret('Token').optional(),
+  appId: z.string().max(16).regex(/^\d*$/, 'App ID must be a number').optional(),
+});
+
+// ---- admin ----
+export const AdminUsersQuery = z.object({
+  search: z.string().max(100).optional(),
+  role: z.union([z.enum(ROLES), z.literal('')]).optional(),
+});
+export const CreateUserBody = z.object({
+  username: z.string().trim().min(1, MESSAGES.usernameRequired).min(3, MESSAGES.usernameShort).max(50),
+  email,
+  password: z.string().min(6, MESSAGES.createPasswordShort).max(1024),
+  role: z.enum(ROLES).default('user'),
+});
+
+export type LoginBody = z.infer<typeof LoginBody>;
+export type RegisterBody = z.infer<typeof RegisterBody>;
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+export type ProfileBody = z.infer<typeof ProfileBody>;
+export type TradingSettingsBody = z.infer<typeof TradingSettingsBody>;
+export type ApiKeysBody = z.infer<typeof ApiKeysBody>;
+export type TradesQuery = z.input<typeof TradesQuery>;
+export type CreateTradeBody = z.infer<typeof CreateTradeBody>;
+export type TradeStatusBody = z.input<typeof TradeStatusBody>;
+export type TestConnectionBody = z.infer<typeof TestConnectionBody>;
+export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
+export type CreateUserBody = z.input<typeof CreateUserBody>;
+
+// ---- answers: every JSON answer carries `success`; payload fields sit beside it ----
+export interface ErrorItem { msg: string; path?: string }
+export interface ErrorResponse { success: false; message: string; errors?: ErrorItem[] }
+export interface MessageResponse { success: true; message: string }
+export interface LoginResponse { success: true; user: PublicUser; token: string; message?: string }
+export interface UserResponse { success: true; user: PublicUser; message?: string }
+export interface UsersResponse { success: true; users: PublicUser[] }
+export interface TradesResponse { success: true; trades: Trade[]; pagination: Pagination }
+export interface TradeResponse { success: true; trade: Trade; message?: string }
+export interface StatsResponse { success: true; stats: Stats }
+export interface BalancesResponse { success: true; balance: Balances }
+export interface PricesResponse { success: true; prices: Prices; opportunities?: ArbitrageOpportunity[] }
+export interface TestConnectionResponse { success: true; exchange: (typeof VENUES)[number]; message: string }
+export interface TradingMembershipResponse { success: true; tradingEnabled: boolean; message: string }
+
+export const CURRENCY_LIST = CURRENCIES;

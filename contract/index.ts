@@ -1,0 +1,4 @@
+export * from './domain';
+export type * from './entities';
+export * from './events';
+export * from './api';

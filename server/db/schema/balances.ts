@@ -1,0 +1,18 @@
+import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { money, updatedAt } from './columns';
+import { users } from './users';
+
+/** Holdings per user, venue and currency (paper balances in the simulated market, synced ones in live mode). */
+export const balances = pgTable(
+  'balances',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    venue: text('venue', { enum: ['binance', 'deriv'] }).notNull(),
+    currency: text('currency', { enum: ['USDT', 'BTC', 'ETH'] }).notNull(),
+    amount: money('amount').notNull().default('0'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.venue, t.currency] })],
+);
+
+export type BalanceRow = typeof balances.$inferSelect;

@@ -1,0 +1,5 @@
+export * from './users';
+export * from './sessions';
+export * from './credentials';
+export * from './trades';
+export * from './balances';

@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import { index, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, money, updatedAt } from './columns';
+import { users } from './users';
+
+/** A leg as stored: decimals as strings so nothing passes through a binary float. */
+export interface StoredFill {
+  price: string;
+  quantity: string;
+  fee: string;
+  at: string;
+}
+export interface StoredLeg {
+  venue: 'binance' | 'deriv';
+  side: 'buy' | 'sell';
+  clientOrderId: string;
+  venueOrderId: string | null;
+  status: 'opening' | 'open' | 'closing' | 'closed' | 'failed' | 'unwound';
+  open: StoredFill | null;
+  close: StoredFill | null;
+}
+
+export const trades = pgTable(
+  'trades',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Human-readable, unique; also the stem of the legs' client order ids. */
+    tradeId: text('trade_id').notNull().unique(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    symbol: text('symbol', { enum: ['BTC/USDT', 'ETH/USDT'] }).notNull(),
+    status: text('status', { enum: ['pending', 'completed', 'failed', 'cancelled'] }).notNull().default('pending'),
+    origin: text('origin', { enum: ['auto', 'manual'] }).notNull().default('auto'),
+    totalAmount: money('total_amount').notNull(),
+    arbitrageSpread: numeric('arbitrage_spread', { precision: 18, scale: 10 }).notNull(),
+    actualProfit: money('actual_profit').notNull().default('0'),
+    reason: text('reason'),
+    legs: jsonb('legs').$type<StoredLeg[]>().notNull().default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    // The trades list is per user, newest first, optionally filtered by status and/or symbol.
+    index('trades_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('trades_user_status_created_idx').on(t.userId, t.status, t.createdAt.desc(), t.id.desc()),
+    index('trades_user_symbol_created_idx').on(t.userId, t.symbol, t.createdAt.desc(), t.id.desc()),
+    index('trades_user_status_symbol_created_idx').on(t.userId, t.status, t.symbol, t.createdAt.desc(), t.id.desc()),
+    // Crash recovery looks for open trades of every user.
+    index('trades_pending_idx').on(t.status).where(sql`status = 'pending'`),
+  ],
+);
+
+export type TradeRow = typeof trades.$inferSelect;
+export type NewTradeRow = typeof trades.$inferInsert;
