@@ -91,3 +91,24 @@ export interface Venue {
   testConnection(account: VenueAccount): Promise<string>;
   close(): Promise<void>;
 }
+
+/** Paper balances a user starts with in the simulated market, per venue. */
+export const PAPER_SEED: Record<VenueId, Record<Currency, string>> = {
+  binance: { USDT: '10000', BTC: '0.1', ETH: '2' },
+  deriv: { USDT: '10000', BTC: '0', ETH: '0' },
+};
+
+/**
+ * Where simulated venues keep paper orders and balances, so that both survive a restart and a retried
+ * client order id finds its first fill. The database implementation lives under server/db/repositories.
+ */
+export interface PaperBook {
+  findOrder(userId: string, venue: VenueId, clientOrderId: string): Promise<LegFill | null>;
+  /**
+   * Atomically records the fill and applies the balance deltas, unless an order with the same client order id
+   * exists, in which case nothing changes and the first fill is returned. Rejects with VenueError
+   * 'insufficient-balance' when a delta would take a balance below zero.
+   */
+  recordFill(userId: string, venue: VenueId, symbol: SymbolId, fill: LegFill, deltas: Partial<Record<Currency, string>>): Promise<LegFill>;
+  balances(userId: string, venue: VenueId): Promise<Record<Currency, string>>;
+}

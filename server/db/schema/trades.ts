@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, money, updatedAt } from './columns';
 import { users } from './users';
 
@@ -52,3 +52,20 @@ export const trades = pgTable(
 
 export type TradeRow = typeof trades.$inferSelect;
 export type NewTradeRow = typeof trades.$inferInsert;
+
+/** Orders executed by the simulated venues: the paper venue's own order book, keyed by client order id. */
+export const paperOrders = pgTable(
+  'paper_orders',
+  {
+    venue: text('venue', { enum: ['binance', 'deriv'] }).notNull(),
+    clientOrderId: text('client_order_id').notNull(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+    venueOrderId: text('venue_order_id').notNull(),
+    price: money('price').notNull(),
+    quantity: money('quantity').notNull(),
+    fee: money('fee').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('paper_orders_venue_client_idx').on(t.venue, t.clientOrderId)],
+);
