@@ -1,0 +1,163 @@
+// All configuration comes from environment variables, validated once at start. `loadConfig` is pure so tests can
+// feed it any environment; main.ts prints the messages and exits with code 1 when it throws ConfigError.
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Where PGlite, generated secrets and other local state live. */
+  dataDir: string;
+  /** postgres:// URL: use PostgreSQL instead of the embedded PGlite. */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  market: 'sim' | 'live';
+  simSeed: number | undefined;
+  /** Price updates per second per symbol sent to clients. */
+  priceHz: number;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  allowRegistration: boolean;
+  /** 32-byte credential-encryption key; when absent one is generated into dataDir. */
+  encryptionKey: Buffer | undefined;
+  /** Token lifetime in seconds. */
+  tokenTtlSeconds: number;
+  logLevel: LogLevel;
+  /** false makes an API-only instance that never runs the trading engine. */
+  engine: boolean;
+  binanceRestUrl: string;
+  binanceWsUrl: string;
+  derivWsUrl: string;
+  tradeMaxHoldMs: number;
+  /** Largest accepted request body in bytes. */
+  bodyLimit: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** '12h', '30m', '45s', '7d' or a bare number of seconds. */
+export function parseDurationSeconds(text: string): number | null {
+  const match = /^(\d+)\s*([smhd]?)$/i.exec(text.trim());
+  if (!match) return null;
+  const seconds = Number(match[1]) * (DURATION_UNITS[(match[2] || 's').toLowerCase()] ?? 1);
+  return seconds > 0 ? seconds : null;
+}
+
+/** 64 hex characters or base64 of exactly 32 bytes. */
+export function parseEncryptionKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (/^[0-9a-f]{64}$/i.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) {
+    const bytes = Buffer.from(trimmed, 'base64');
+    if (bytes.length === 32) return bytes;
+  }
+  return null;
+}
+
+const int = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+
+const bool = (name: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => ['true', 'false', '1', '0', 'yes', 'no'].includes(v), `${name} must be true or false`)
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = (name: string, protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, `${name} must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+const EnvSchema = z.object({
+  HOST: z.string().trim().min(1, 'HOST must not be empty').default('127.0.0.1'),
+  PORT: int('PORT', 0, 65535).default(8080),
+  DATA_DIR: z.string().trim().min(1, 'DATA_DIR must not be empty').default('./data'),
+  DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
+  REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
+  MARKET: z.enum(['sim', 'live'], { message: "MARKET must be 'sim' or 'live'" }).default('sim'),
+  SIM_SEED: int('SIM_SEED', 0, 2 ** 31 - 1).optional(),
+  PRICE_HZ: int('PRICE_HZ', 1, 60).default(4),
+  ADMIN_EMAIL: z.string().trim().regex(EMAIL, 'ADMIN_EMAIL must be an e-mail address, e.g. admin@example.com').default('admin@localhost'),
+  ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').max(1024).optional(),
+  ALLOW_REGISTRATION: bool('ALLOW_REGISTRATION').default(false),
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => parseEncryptionKey(v) !== null, 'ENCRYPTION_KEY must be 64 hex characters or the base64 of 32 bytes')
+    .optional(),
+  TOKEN_TTL: z
+    .string()
+    .refine((v) => parseDurationSeconds(v) !== null, "TOKEN_TTL must be a duration such as '12h', '30m' or '3600'")
+    .default('12h'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  ENGINE: z.enum(['on', 'off'], { message: "ENGINE must be 'on' or 'off'" }).default('on'),
+  BINANCE_REST_URL: url('BINANCE_REST_URL', ['http:', 'https:']).default('https://api.binance.com'),
+  BINANCE_WS_URL: url('BINANCE_WS_URL', ['ws:', 'wss:']).default('wss://stream.binance.com:9443'),
+  DERIV_WS_URL: url('DERIV_WS_URL', ['ws:', 'wss:']).default('wss://ws.derivws.com/websockets/v3'),
+  TRADE_MAX_HOLD_MS: int('TRADE_MAX_HOLD_MS', 1000, 7 * 24 * 3600 * 1000).default(120_000),
+  BODY_LIMIT: int('BODY_LIMIT', 1024, 50 * 1024 * 1024).default(65_536),
+});
+
+/** Empty strings count as unset, so `FOO=` in a shell or an env file falls back to the default. */
+function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  return out;
+}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(withoutEmpty(env));
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    market: e.MARKET,
+    simSeed: e.SIM_SEED,
+    priceHz: e.PRICE_HZ,
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    allowRegistration: e.ALLOW_REGISTRATION,
+    encryptionKey: e.ENCRYPTION_KEY === undefined ? undefined : (parseEncryptionKey(e.ENCRYPTION_KEY) ?? undefined),
+    tokenTtlSeconds: parseDurationSeconds(e.TOKEN_TTL) ?? 12 * 3600,
+    logLevel: e.LOG_LEVEL,
+    engine: e.ENGINE === 'on',
+    binanceRestUrl: e.BINANCE_REST_URL,
+    binanceWsUrl: e.BINANCE_WS_URL,
+    derivWsUrl: e.DERIV_WS_URL,
+    tradeMaxHoldMs: e.TRADE_MAX_HOLD_MS,
+    bodyLimit: e.BODY_LIMIT,
+  };
+}
