@@ -1,0 +1,51 @@
+// Holdings per venue and currency. Amounts stay decimal strings here; the routes turn them into JSON numbers.
+import { eq, sql } from 'drizzle-orm';
+import { CURRENCIES, VENUES, type Currency, type VenueId } from '../../../contract/domain';
+import type { Db } from '../client';
+import { balances } from '../schema/balances';
+import { PAPER_SEED } from '../../venues/types';
+
+export type VenueAmounts = Record<Currency, string>;
+
+export interface UserBalances {
+  binance: VenueAmounts;
+  deriv: VenueAmounts;
+  /** When any of the rows last changed; null when the user holds nothing recorded. */
+  updatedAt: Date | null;
+}
+
+const zeroes = (): VenueAmounts => ({ USDT: '0', BTC: '0', ETH: '0' });
+
+/** Every venue and currency, a missing row counting as 0. */
+export async function getBalances(db: Db, userId: string): Promise<UserBalances> {
+  const rows = await db.select().from(balances).where(eq(balances.userId, userId));
+  const result: UserBalances = { binance: zeroes(), deriv: zeroes(), updatedAt: null };
+  for (const row of rows) {
+    result[row.venue][row.currency] = row.amount;
+    if (!result.updatedAt || row.updatedAt > result.updatedAt) result.updatedAt = row.updatedAt;
+  }
+  return result;
+}
+
+/**
+ * Gives a user the simulated market's starting paper balances, once: rows that exist are left alone, so
+ * calling it on every read is safe and never resets a balance that trading has changed.
+ */
+export async function ensurePaperBalances(db: Db, userId: string): Promise<void> {
+  const rows = VENUES.flatMap((venue) =>
+    CURRENCIES.map((currency) => ({ userId, venue, currency, amount: PAPER_SEED[venue][currency] })),
+  );
+  await db.insert(balances).values(rows).onConflictDoNothing();
+}
+
+/** Replaces one venue's holdings with amounts read from the venue (live sync). */
+export async function setVenueBalances(db: Db, userId: string, venue: VenueId, amounts: VenueAmounts): Promise<void> {
+  const rows = CURRENCIES.map((currency) => ({ userId, venue, currency, amount: amounts[currency] }));
+  await db
+    .insert(balances)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [balances.userId, balances.venue, balances.currency],
+      set: { amount: sql`excluded.amount`, updatedAt: sql`now()` },
+    });
+}

@@ -1,0 +1,95 @@
+// Reads of the trades table: the caller's history page by page, one trade, and the wire form of a row.
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { SymbolId, TradeStatus } from '../../../contract/domain';
+import type { Fill, Pagination, Trade, TradeLeg } from '../../../contract/entities';
+import type { Db } from '../client';
+import { trades, type StoredFill, type StoredLeg, type TradeRow } from '../schema/trades';
+
+export interface TradeFilter {
+  status?: TradeStatus;
+  symbol?: SymbolId;
+}
+
+export interface TradePageQuery extends TradeFilter {
+  /** 1-based. */
+  page: number;
+  limit: number;
+}
+
+export interface TradePage {
+  trades: Trade[];
+  pagination: Pagination;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toFill(fill: StoredFill | null): Fill | null {
+  if (!fill) return null;
+  return { price: Number(fill.price), quantity: Number(fill.quantity), fee: Number(fill.fee), at: fill.at };
+}
+
+function toLeg(leg: StoredLeg): TradeLeg {
+  return {
+    venue: leg.venue,
+    side: leg.side,
+    clientOrderId: leg.clientOrderId,
+    venueOrderId: leg.venueOrderId,
+    status: leg.status,
+    open: toFill(leg.open),
+    close: toFill(leg.close),
+  };
+}
+
+/** The wire form: decimals become JSON numbers here and only here, dates ISO strings. */
+export function toTradeDto(row: TradeRow): Trade {
+  return {
+    _id: row.id,
+    tradeId: row.tradeId,
+    userId: row.userId,
+    symbol: row.symbol,
+    status: row.status,
+    totalAmount: Number(row.totalAmount),
+    arbitrageSpread: Number(row.arbitrageSpread),
+    actualProfit: Number(row.actualProfit),
+    origin: row.origin,
+    reason: row.reason,
+    legs: (row.legs ?? []).map(toLeg),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    closedAt: row.closedAt ? row.closedAt.toISOString() : null,
+  };
+}
+
+/** The same predicate serves the page and its count, so both walk the same index. */
+function tradeFilter(userId: string, filter: TradeFilter): SQL | undefined {
+  const parts: SQL[] = [eq(trades.userId, userId)];
+  if (filter.status) parts.push(eq(trades.status, filter.status));
+  if (filter.symbol) parts.push(eq(trades.symbol, filter.symbol));
+  return and(...parts);
+}
+
+/** Newest first (createdAt, then id, both descending: the order of the trades_user_*_created indexes). */
+export async function listTrades(db: Db, userId: string, query: TradePageQuery): Promise<TradePage> {
+  const where = tradeFilter(userId, query);
+  const offset = (query.page - 1) * query.limit;
+  const [rows, totals] = await Promise.all([
+    db.select().from(trades).where(where).orderBy(desc(trades.createdAt), desc(trades.id)).limit(query.limit).offset(offset),
+    db.select({ total: count() }).from(trades).where(where),
+  ]);
+  const total = Number(totals[0]?.total ?? 0);
+  return {
+    trades: rows.map(toTradeDto),
+    pagination: { current: query.page, pages: Math.ceil(total / query.limit), total },
+  };
+}
+
+/** One of the caller's trades by its `_id`; null when it does not exist or belongs to someone else. */
+export async function getTrade(db: Db, userId: string, id: string): Promise<Trade | null> {
+  if (!UUID.test(id)) return null;
+  const rows = await db
+    .select()
+    .from(trades)
+    .where(and(eq(trades.userId, userId), eq(trades.id, id)))
+    .limit(1);
+  return rows[0] ? toTradeDto(rows[0]) : null;
+}
