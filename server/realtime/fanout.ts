@@ -1,0 +1,75 @@
+// Engine events onto Socket.IO rooms: a user's own events to `user:<id>`, market data to every signed-in client.
+// Prices are coalesced per symbol first; with the Redis adapter this runs on the engine's instance only, so the
+// coalesced stream is what crosses Redis to the other instances.
+import { connect, filter, map, merge } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
+import { SERVER_EVENTS, userRoom } from '../../contract';
+import type { SymbolPrice } from '../../contract';
+import type { EngineEvent } from '../engine/events';
+import { coalesceLatestPerKey } from './coalesce';
+import { SIGNED_IN_ROOM } from './types';
+import type { RealtimeLogger, RealtimeServer } from './types';
+
+type PriceEvent = Extract<EngineEvent, { type: 'priceUpdate' }>;
+const isPrice = (event: EngineEvent): event is PriceEvent => event.type === 'priceUpdate';
+
+export function emitEngineEvent(io: RealtimeServer, event: EngineEvent): void {
+  switch (event.type) {
+    case 'new_trade':
+      io.to(userRoom(event.userId)).emit(SERVER_EVENTS.newTrade, event.trade);
+      return;
+    case 'trade_updated':
+      io.to(userRoom(event.userId)).emit(SERVER_EVENTS.tradeUpdated, event.trade);
+      return;
+    case 'balance_updated':
+      io.to(userRoom(event.userId)).emit(SERVER_EVENTS.balanceUpdated, event.balance);
+      return;
+    case 'stats_updated':
+      io.to(userRoom(event.userId)).emit(SERVER_EVENTS.statsUpdated, event.stats);
+      return;
+    case 'notice':
+      io.to(userRoom(event.userId)).emit(SERVER_EVENTS.notice, event.notice);
+      return;
+    case 'priceUpdate':
+      io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.priceUpdate, event.price);
+      return;
+    case 'arbitrage_opportunity':
+      io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.arbitrageOpportunity, event.opportunity);
+      return;
+  }
+}
+
+/** The engine's stream with price updates thinned to at most one per symbol per `pricePeriodMs` (latest kept). */
+export function coalescedEngineEvents(events$: Observable<EngineEvent>, pricePeriodMs: number): Observable<EngineEvent> {
+  return events$.pipe(
+    connect((shared) =>
+      merge(
+        shared.pipe(filter((event) => !isPrice(event))),
+        shared.pipe(
+          filter(isPrice),
+          map((event) => event.price),
+          coalesceLatestPerKey((price: SymbolPrice) => price.symbol, pricePeriodMs),
+          map((price): EngineEvent => ({ type: 'priceUpdate', price })),
+        ),
+      ),
+    ),
+  );
+}
+
+export function startFanout(
+  io: RealtimeServer,
+  events$: Observable<EngineEvent>,
+  pricePeriodMs: number,
+  logger: RealtimeLogger,
+): Subscription {
+  return coalescedEngineEvents(events$, pricePeriodMs).subscribe({
+    next: (event) => {
+      try {
+        emitEngineEvent(io, event);
+      } catch (error) {
+        logger.error({ err: error, type: event.type }, 'realtime: emit failed');
+      }
+    },
+    error: (error: unknown) => logger.error({ err: error }, 'realtime: engine event stream failed; fan-out stopped'),
+  });
+}

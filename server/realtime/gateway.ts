@@ -1,0 +1,140 @@
+// The Socket.IO gateway: same origin as the app (path /socket.io), token handshake, own-room authorization, engine
+// event fan-out, optional Redis adapter.
+//
+// Revocation: a socket keeps the token it connected with. Every `revalidateMs` (default one minute) the gateway
+// verifies each distinct token of its local sockets again and disconnects the sockets whose token no longer resolves
+// (logout, password change, deactivation, deletion, expiry). The core may call `revalidate()` right after revoking
+// to make it immediate; with Redis that request reaches every instance.
+import type { Server as HttpServer } from 'node:http';
+import { Server } from 'socket.io';
+import { EMPTY } from 'rxjs';
+import type { Observable } from 'rxjs';
+import type { EngineEvent } from '../engine/events';
+import { periodForHz } from './coalesce';
+import { startFanout } from './fanout';
+import { safeVerify, tokenFromHandshake } from './identity';
+import type { VerifyToken } from './identity';
+import { useRedisAdapter } from './redis';
+import type { RedisFanout } from './redis';
+import { registerRoomHandlers } from './rooms';
+import { SIGNED_IN_ROOM } from './types';
+import type { RealtimeLogger, RealtimeServer, RealtimeSocket } from './types';
+
+export const UNAUTHORIZED = 'Unauthorized';
+
+export interface RealtimeOptions {
+  verifyToken: VerifyToken;
+  /** The engine's events; omit on an API-only instance (its clients still get events through Redis). */
+  events$?: Observable<EngineEvent>;
+  /** Most price updates per symbol per second; Infinity turns coalescing off (benchmarks). */
+  priceHz: number;
+  redisUrl?: string;
+  /** Channel prefix in Redis; instances that share events must share it. */
+  redisKey?: string;
+  logger: RealtimeLogger;
+  revalidateMs?: number;
+}
+
+export interface Realtime {
+  io: RealtimeServer;
+  /** Resolves when the gateway can deliver events from other instances (at once without Redis). */
+  ready: Promise<void>;
+  /** Re-check every socket's token now, on every instance; resolves when the local check is done. */
+  revalidate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions): Realtime {
+  const { verifyToken, logger } = options;
+  const io: RealtimeServer = new Server(httpServer, {
+    path: '/socket.io',
+    transports: ['websocket', 'polling'],
+    serveClient: false,
+    // Price ticks are small JSON: deflate costs CPU per socket and buys little.
+    perMessageDeflate: false,
+  });
+
+  let redis: RedisFanout | null = null;
+  if (options.redisUrl) redis = useRedisAdapter(io, options.redisUrl, options.redisKey ?? 'arb-realtime', logger);
+
+  io.use((socket, next) => {
+    const token = tokenFromHandshake(socket.handshake);
+    if (!token) return next(new Error(UNAUTHORIZED));
+    void safeVerify(verifyToken, token).then((user) => {
+      if (!user) return next(new Error(UNAUTHORIZED));
+      socket.data = { user, token };
+      next();
+    });
+  });
+
+  io.on('connection', (socket) => {
+    void socket.join(SIGNED_IN_ROOM);
+    registerRoomHandlers(socket, logger);
+  });
+
+  const revalidateLocal = createRevalidator(io, verifyToken, logger);
+  io.on('revalidate', () => void revalidateLocal());
+  const timer = setInterval(() => void revalidateLocal(), options.revalidateMs ?? 60_000);
+  timer.unref();
+
+  const fanout = startFanout(io, options.events$ ?? EMPTY, periodForHz(options.priceHz), logger);
+
+  return {
+    io,
+    ready: redis ? redis.ready : Promise.resolve(),
+    async revalidate() {
+      if (redis) io.serverSideEmit('revalidate');
+      await revalidateLocal();
+    },
+    async close() {
+      clearInterval(timer);
+      fanout.unsubscribe();
+      // io.close() also closes the HTTP server; the app owns that, so only disconnect the sockets and engine.
+      io.disconnectSockets(true);
+      io.engine.close();
+      await redis?.close();
+    },
+  };
+}
+
+/**
+ * One verification per distinct token per round. A request that arrives while a round runs queues exactly one more
+ * round after it, because the running one may have read a session before it was revoked.
+ */
+function createRevalidator(io: RealtimeServer, verifyToken: VerifyToken, logger: RealtimeLogger): () => Promise<void> {
+  const round = async () => {
+    const byToken = new Map<string, RealtimeSocket[]>();
+    for (const socket of io.of('/').sockets.values()) {
+      const list = byToken.get(socket.data.token) ?? [];
+      list.push(socket);
+      byToken.set(socket.data.token, list);
+    }
+    await Promise.all(
+      [...byToken].map(async ([token, sockets]) => {
+        if (await safeVerify(verifyToken, token)) return;
+        for (const socket of sockets) {
+          logger.info({ userId: socket.data.user.id }, 'realtime: session no longer valid, socket disconnected');
+          socket.disconnect(true);
+        }
+      }),
+    );
+  };
+  let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+  const start = (): Promise<void> => {
+    running = round()
+      .catch((error: unknown) => logger.error({ err: error }, 'realtime: revalidation failed'))
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+  return () => {
+    if (!running) return start();
+    queued ??= running.then(() => {
+      queued = null;
+      return start();
+    });
+    return queued;
+  };
+}

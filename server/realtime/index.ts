@@ -1,0 +1,6 @@
+export { attachRealtime, UNAUTHORIZED } from './gateway';
+export type { Realtime, RealtimeOptions } from './gateway';
+export type { SocketIdentity, VerifyToken } from './identity';
+export { ROOM_REFUSED } from './rooms';
+export { SIGNED_IN_ROOM } from './types';
+export { coalesceLatestPerKey, periodForHz } from './coalesce';
