@@ -1,0 +1,204 @@
+// The gateway over real sockets: handshake, revocation, room authorization, fan-out to rooms, price coalescing.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { userRoom } from '../../../contract';
+import { ROOM_REFUSED, UNAUTHORIZED } from '../../../server/realtime';
+import {
+  client,
+  closeClients,
+  collect,
+  connected,
+  join,
+  next,
+  opportunity,
+  price,
+  refusal,
+  startGateway,
+  trade,
+} from './harness';
+import type { Gateway, TestClient } from './harness';
+
+let gateway: Gateway;
+
+beforeAll(async () => {
+  gateway = await startGateway();
+  gateway.tokens.set('alice-token', { id: 'alice', role: 'user', sessionId: 's-alice' });
+  gateway.tokens.set('bob-token', { id: 'bob', role: 'user', sessionId: 's-bob' });
+  gateway.tokens.set('admin-token', { id: 'root', role: 'admin', sessionId: 's-root' });
+});
+afterEach(() => closeClients());
+afterAll(async () => {
+  await gateway.close();
+});
+
+async function signedIn(token: string, joinOwn?: string): Promise<TestClient> {
+  const socket = client(gateway.url, { token });
+  await connected(socket);
+  if (joinOwn) expect(await join(socket, userRoom(joinOwn))).toEqual({ ok: true });
+  return socket;
+}
+
+describe('handshake', () => {
+  it('accepts a valid token from auth.token, over websocket and over polling', async () => {
+    await connected(client(gateway.url, { token: 'alice-token' }));
+    await connected(client(gateway.url, { token: 'alice-token', transport: 'polling' }));
+  });
+
+  it('accepts a valid token from an Authorization: Bearer header', async () => {
+    await connected(client(gateway.url, { headers: { Authorization: 'Bearer bob-token' } }));
+  });
+
+  it('refuses a connection without a token, with an invalid token, or with a revoked one', async () => {
+    expect(await refusal(client(gateway.url))).toBe(UNAUTHORIZED);
+    expect(await refusal(client(gateway.url, { token: '' }))).toBe(UNAUTHORIZED);
+    expect(await refusal(client(gateway.url, { token: 'forged' }))).toBe(UNAUTHORIZED);
+    expect(await refusal(client(gateway.url, { headers: { Authorization: 'Basic YWxpY2U6eA==' } }))).toBe(UNAUTHORIZED);
+    gateway.tokens.set('short-lived', { id: 'carol' });
+    await connected(client(gateway.url, { token: 'short-lived' }));
+    gateway.tokens.delete('short-lived');
+    expect(await refusal(client(gateway.url, { token: 'short-lived' }))).toBe(UNAUTHORIZED);
+  });
+
+  it('disconnects a connected socket once its session is revoked', async () => {
+    gateway.tokens.set('dave-token', { id: 'dave' });
+    const dave = await signedIn('dave-token', 'dave');
+    const alice = await signedIn('alice-token');
+    const reason = new Promise((resolve) => dave.once('disconnect', resolve));
+    gateway.tokens.delete('dave-token');
+    await gateway.realtime.revalidate();
+    expect(await reason).toBe('io server disconnect');
+    expect(alice.connected).toBe(true);
+    expect(gateway.logs.some((r) => r.level === 'info' && (r.obj as { userId?: string }).userId === 'dave')).toBe(true);
+  });
+});
+
+describe('rooms', () => {
+  it('lets a user join and leave only its own room', async () => {
+    const alice = await signedIn('alice-token');
+    expect(await join(alice, userRoom('alice'))).toEqual({ ok: true });
+    expect(await alice.emitWithAck('leave_room', userRoom('alice'))).toEqual({ ok: true });
+  });
+
+  it("refuses another user's room, and logs who asked for what", async () => {
+    const alice = await signedIn('alice-token');
+    expect(await join(alice, userRoom('bob'))).toEqual({ ok: false, message: ROOM_REFUSED });
+    expect(await join(alice, 'signed-in')).toEqual({ ok: false, message: ROOM_REFUSED });
+    expect(await alice.emitWithAck('leave_room', userRoom('bob'))).toEqual({ ok: false, message: ROOM_REFUSED });
+    // Not even an admin may listen to another user's events.
+    const admin = await signedIn('admin-token');
+    expect(await join(admin, userRoom('alice'))).toEqual({ ok: false, message: ROOM_REFUSED });
+    const refusals = gateway.logs.filter((r) => r.level === 'warn').map((r) => r.obj);
+    expect(refusals).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ userId: 'alice', room: 'user:bob', action: 'join' }),
+        expect.objectContaining({ userId: 'alice', room: 'user:bob', action: 'leave' }),
+        expect.objectContaining({ userId: 'root', room: 'user:alice', action: 'join' }),
+      ]),
+    );
+  });
+
+  it('refuses a room that is not a string and survives a request without an ack', async () => {
+    const alice = await signedIn('alice-token');
+    expect(await alice.emitWithAck('join_room', { $ne: null } as unknown as string)).toEqual({ ok: false, message: ROOM_REFUSED });
+    alice.emit('join_room', userRoom('bob'));
+    alice.emit('join_room', userRoom('alice'));
+    // Both ackless requests were handled (in order) before this one is answered.
+    expect(await join(alice, userRoom('alice'))).toEqual({ ok: true });
+    expect(alice.connected).toBe(true);
+  });
+});
+
+describe('fan-out', () => {
+  it("delivers a user's events to that user only", async () => {
+    const alice = await signedIn('alice-token', 'alice');
+    const bob = await signedIn('bob-token', 'bob');
+    const bobHeard = ['new_trade', 'trade_updated', 'balance_updated', 'stats_updated', 'notice'].map((event) =>
+      collect(bob, event as 'new_trade'),
+    );
+    const aliceTrade = next(alice, 'new_trade');
+    const aliceUpdate = next(alice, 'trade_updated');
+    const aliceBalance = next(alice, 'balance_updated');
+    const aliceStats = next(alice, 'stats_updated');
+    const aliceNotice = next(alice, 'notice');
+    const bobMarker = next(bob, 'arbitrage_opportunity');
+
+    gateway.events.next({ type: 'new_trade', userId: 'alice', trade: trade('alice', 't1') });
+    gateway.events.next({ type: 'trade_updated', userId: 'alice', trade: { ...trade('alice', 't1'), status: 'completed' } });
+    gateway.events.next({ type: 'balance_updated', userId: 'alice', balance: { netProfit: 1.5 } });
+    gateway.events.next({ type: 'stats_updated', userId: 'alice', stats: { totalTrades: 1 } });
+    gateway.events.next({ type: 'notice', userId: 'alice', notice: { level: 'warning', message: 'Trading stopped' } });
+    // A broadcast after them: a socket hears its packets in order, so once bob has it, bob has heard all he will.
+    gateway.events.next({ type: 'arbitrage_opportunity', opportunity: opportunity(0.004) });
+
+    expect((await aliceTrade).tradeId).toBe('t1');
+    expect((await aliceUpdate).status).toBe('completed');
+    expect(await aliceBalance).toEqual({ netProfit: 1.5 });
+    expect(await aliceStats).toEqual({ totalTrades: 1 });
+    expect(await aliceNotice).toEqual({ level: 'warning', message: 'Trading stopped' });
+    await bobMarker;
+    expect(bobHeard.flat()).toEqual([]);
+  });
+
+  it('sends nothing of a user to a socket of that user that has left the room', async () => {
+    const alice = await signedIn('alice-token', 'alice');
+    expect(await alice.emitWithAck('leave_room', userRoom('alice'))).toEqual({ ok: true });
+    const trades = collect(alice, 'new_trade');
+    const marker = next(alice, 'arbitrage_opportunity');
+    gateway.events.next({ type: 'new_trade', userId: 'alice', trade: trade('alice', 't2') });
+    gateway.events.next({ type: 'arbitrage_opportunity', opportunity: opportunity(0.005) });
+    await marker;
+    expect(trades).toEqual([]);
+  });
+
+  it('broadcasts prices and opportunities to every signed-in client, joined to a room or not', async () => {
+    const sockets = await Promise.all([signedIn('alice-token', 'alice'), signedIn('bob-token'), signedIn('admin-token')]);
+    const prices = sockets.map((socket) => next(socket, 'priceUpdate'));
+    const opportunities = sockets.map((socket) => next(socket, 'arbitrage_opportunity'));
+    gateway.events.next({ type: 'priceUpdate', price: price('ETH/USDT', 3000) });
+    gateway.events.next({ type: 'arbitrage_opportunity', opportunity: opportunity(-0.003) });
+    for (const heard of await Promise.all(prices)) expect(heard).toMatchObject({ symbol: 'ETH/USDT', binance: 3000 });
+    for (const heard of await Promise.all(opportunities)) expect(heard).toMatchObject({ spread: -0.003, direction: 'binance-rich' });
+  });
+});
+
+describe('price coalescing over the wire', () => {
+  it('turns a burst of ticks into the first and the latest per symbol', async () => {
+    const coalescing = await startGateway({ priceHz: 4 });
+    try {
+      coalescing.tokens.set('t', { id: 'erin' });
+      const erin = client(coalescing.url, { token: 't' });
+      await connected(erin);
+      const heard = collect(erin, 'priceUpdate');
+      const latestBtc = new Promise<void>((resolve) => erin.on('priceUpdate', (p) => p.binance === 60_009 && resolve()));
+      const firstEth = next(erin, 'priceUpdate');
+      for (let i = 0; i < 10; i++) coalescing.events.next({ type: 'priceUpdate', price: price('BTC/USDT', 60_000 + i) });
+      coalescing.events.next({ type: 'priceUpdate', price: price('ETH/USDT', 3000) });
+      await firstEth;
+      await latestBtc;
+      expect(heard.map((p) => [p.symbol, p.binance])).toEqual([
+        ['BTC/USDT', 60_000],
+        ['ETH/USDT', 3000],
+        ['BTC/USDT', 60_009],
+      ]);
+    } finally {
+      closeClients();
+      await coalescing.close();
+    }
+  });
+});
+
+describe('periodic revalidation', () => {
+  it('drops a revoked session on its own, without being asked', async () => {
+    const checking = await startGateway({ revalidateMs: 20 });
+    try {
+      checking.tokens.set('frank-token', { id: 'frank' });
+      const frank = client(checking.url, { token: 'frank-token' });
+      await connected(frank);
+      const reason = new Promise((resolve) => frank.once('disconnect', resolve));
+      checking.tokens.delete('frank-token');
+      expect(await reason).toBe('io server disconnect');
+    } finally {
+      closeClients();
+      await checking.close();
+    }
+  });
+});
