@@ -1,0 +1,86 @@
+// Paper execution arithmetic: what a fill costs and pays on each venue. Pure functions over decimals.
+import Decimal from 'decimal.js';
+import type { Currency, SymbolId } from '../../../contract/domain';
+
+export interface ExecutionCosts {
+  /** Price impact as a fraction: buys fill above the ask, sells below the bid. */
+  slippage: number;
+  /** Binance taker fee, a fraction of the quote amount. */
+  binanceTakerFee: number;
+  /** Deriv commission, a fraction of the stake. */
+  derivCommissionOfStake: number;
+  /** Deriv multiplier: stake × multiplier = notional. Low, because a hedge should not be stopped out. */
+  derivMultiplier: number;
+}
+
+export const DEFAULT_EXECUTION_COSTS: ExecutionCosts = {
+  slippage: 0.00005,
+  binanceTakerFee: 0.001,
+  derivCommissionOfStake: 0.003,
+  derivMultiplier: 10,
+};
+
+export interface PaperExecution {
+  price: Decimal;
+  quantity: Decimal;
+  fee: Decimal;
+  deltas: Partial<Record<Currency, string>>;
+}
+
+const USDT_DP = 8;
+const QTY_DP = 8;
+
+export const baseCurrency = (symbol: SymbolId): Currency => (symbol === 'BTC/USDT' ? 'BTC' : 'ETH');
+
+/** The price a market order gets: the far side of the book plus slippage. */
+export function fillPrice(side: 'buy' | 'sell', bid: number, ask: number, slippage: number): Decimal {
+  const price = side === 'buy' ? new Decimal(ask).times(1 + slippage) : new Decimal(bid).times(1 - slippage);
+  return price.toDecimalPlaces(8, Decimal.ROUND_HALF_UP);
+}
+
+const usdt = (value: Decimal): Decimal => value.toDecimalPlaces(USDT_DP, Decimal.ROUND_HALF_UP);
+
+/** Spot order on Binance: buying moves USDT into the coin, selling the reverse; the fee is charged in USDT. */
+export function binanceSpot(side: 'buy' | 'sell', symbol: SymbolId, price: Decimal, quantity: Decimal, costs: ExecutionCosts): PaperExecution {
+  const quote = usdt(quantity.times(price));
+  const fee = usdt(quote.times(costs.binanceTakerFee));
+  const coin = baseCurrency(symbol);
+  const deltas =
+    side === 'buy'
+      ? { USDT: quote.plus(fee).negated().toFixed(), [coin]: quantity.toFixed() }
+      : { USDT: quote.minus(fee).toFixed(), [coin]: quantity.negated().toFixed() };
+  return { price, quantity, fee, deltas };
+}
+
+export function quantityForNotional(notional: Decimal, price: Decimal): Decimal {
+  return notional.dividedBy(price).toDecimalPlaces(QTY_DP, Decimal.ROUND_DOWN);
+}
+
+export function derivStake(quantity: Decimal, entryPrice: Decimal, costs: ExecutionCosts): Decimal {
+  return usdt(quantity.times(entryPrice).dividedBy(costs.derivMultiplier));
+}
+
+/** Opening a Deriv multiplier: the stake and the commission leave the USDT balance. */
+export function derivOpen(price: Decimal, quantity: Decimal, costs: ExecutionCosts): PaperExecution {
+  const stake = derivStake(quantity, price, costs);
+  const fee = usdt(stake.times(costs.derivCommissionOfStake));
+  return { price, quantity, fee, deltas: { USDT: stake.plus(fee).negated().toFixed() } };
+}
+
+/**
+ * Selling a Deriv multiplier back: the stake returns with the profit or loss of the move, never below zero
+ * (the contract is stopped out when the loss reaches the stake).
+ */
+export function derivClose(
+  openSide: 'buy' | 'sell',
+  entryPrice: Decimal,
+  exitPrice: Decimal,
+  quantity: Decimal,
+  costs: ExecutionCosts,
+): PaperExecution {
+  const stake = derivStake(quantity, entryPrice, costs);
+  const direction = openSide === 'buy' ? 1 : -1;
+  const pnl = exitPrice.minus(entryPrice).times(quantity).times(direction);
+  const payout = usdt(Decimal.max(0, stake.plus(pnl)));
+  return { price: exitPrice, quantity, fee: new Decimal(0), deltas: { USDT: payout.toFixed() } };
+}

@@ -1,0 +1,146 @@
+// A simulated venue: quotes from SimMarket, paper execution recorded in a PaperBook (idempotent on client order id).
+import Decimal from 'decimal.js';
+import { firstValueFrom, timer, type Observable } from 'rxjs';
+import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
+import {
+  VenueError,
+  type CloseOrder,
+  type LegFill,
+  type LegOrder,
+  type PaperBook,
+  type Quote,
+  type Venue,
+  type VenueAccount,
+} from '../types';
+import {
+  binanceSpot,
+  DEFAULT_EXECUTION_COSTS,
+  derivClose,
+  derivOpen,
+  fillPrice,
+  quantityForNotional,
+  type ExecutionCosts,
+  type PaperExecution,
+} from './execution';
+import type { SimMarket } from './market';
+
+export interface SimVenueOptions {
+  market: SimMarket;
+  paperBook: PaperBook;
+  /** Delay between placing an order and its fill, as on a real venue; the fill takes the quote at the end of it. */
+  latencyMs?: number;
+  costs?: Partial<ExecutionCosts>;
+}
+
+/** Paper venue order ids carry the opening client order id, so a close can find its opening fill after a restart. */
+const PAPER_ID_PREFIX = 'paper:';
+
+export class SimVenue implements Venue {
+  private readonly market: SimMarket;
+  private readonly book: PaperBook;
+  private readonly latencyMs: number;
+  readonly costs: ExecutionCosts;
+
+  constructor(
+    readonly id: VenueId,
+    options: SimVenueOptions,
+  ) {
+    this.market = options.market;
+    this.book = options.paperBook;
+    this.latencyMs = options.latencyMs ?? 30;
+    this.costs = { ...DEFAULT_EXECUTION_COSTS, ...options.costs };
+  }
+
+  quotes(symbol: SymbolId): Observable<Quote> {
+    return this.market.quotes(this.id, symbol);
+  }
+
+  async takerFeeRate(_account: VenueAccount): Promise<string> {
+    // Deriv charges a commission per contract, reported on each fill, not a rate.
+    return this.id === 'binance' ? String(this.costs.binanceTakerFee) : '0';
+  }
+
+  balances(account: VenueAccount): Promise<Record<Currency, string>> {
+    return this.book.balances(account.userId, this.id);
+  }
+
+  async openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill> {
+    const notional = parsePositive(this.id, order.notional, 'notional');
+    const first = await this.book.findOrder(account.userId, this.id, order.clientOrderId);
+    if (first) return first;
+    await this.latency();
+    const quote = this.market.latest(this.id, order.symbol);
+    const price = fillPrice(order.side, quote.bid, quote.ask, this.costs.slippage);
+    const quantity = quantityForNotional(notional, price);
+    if (quantity.lte(0)) throw new VenueError(this.id, 'rejected', `Notional ${order.notional} is below one unit of quantity`);
+    const execution =
+      this.id === 'binance' ? binanceSpot(order.side, order.symbol, price, quantity, this.costs) : derivOpen(price, quantity, this.costs);
+    return this.record(account, order.symbol, order.clientOrderId, `${PAPER_ID_PREFIX}${order.clientOrderId}`, execution);
+  }
+
+  async closeLeg(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
+    const quantity = parsePositive(this.id, order.quantity, 'quantity');
+    const first = await this.book.findOrder(account.userId, this.id, order.clientOrderId);
+    if (first) return first;
+    const closingSide = order.side === 'buy' ? 'sell' : 'buy';
+    if (this.id === 'binance') {
+      await this.latency();
+      const quote = this.market.latest(this.id, order.symbol);
+      const price = fillPrice(closingSide, quote.bid, quote.ask, this.costs.slippage);
+      const execution = binanceSpot(closingSide, order.symbol, price, quantity, this.costs);
+      return this.record(account, order.symbol, order.clientOrderId, `${PAPER_ID_PREFIX}${order.clientOrderId}`, execution);
+    }
+    const opening = await this.openingFill(account, order);
+    await this.latency();
+    const quote = this.market.latest(this.id, order.symbol);
+    const exitPrice = fillPrice(closingSide, quote.bid, quote.ask, this.costs.slippage);
+    const execution = derivClose(order.side, new Decimal(opening.price), exitPrice, quantity, this.costs);
+    return this.record(account, order.symbol, order.clientOrderId, opening.venueOrderId, execution);
+  }
+
+  findOrder(account: VenueAccount, _symbol: SymbolId, clientOrderId: string): Promise<LegFill | null> {
+    return this.book.findOrder(account.userId, this.id, clientOrderId);
+  }
+
+  async testConnection(_account: VenueAccount): Promise<string> {
+    return `Simulated ${this.id}: paper trading, no credentials needed`;
+  }
+
+  async close(): Promise<void> {
+    // The market belongs to whoever created it; nothing of the venue's own to release.
+  }
+
+  private async openingFill(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
+    const openId = order.venueOrderId?.startsWith(PAPER_ID_PREFIX) ? order.venueOrderId.slice(PAPER_ID_PREFIX.length) : null;
+    const opening = openId ? await this.book.findOrder(account.userId, this.id, openId) : null;
+    if (!opening) throw new VenueError(this.id, 'rejected', `No open contract ${order.venueOrderId ?? '(none given)'} to close`);
+    return opening;
+  }
+
+  private record(account: VenueAccount, symbol: SymbolId, clientOrderId: string, venueOrderId: string, execution: PaperExecution): Promise<LegFill> {
+    const fill: LegFill = {
+      clientOrderId,
+      venueOrderId,
+      price: execution.price.toFixed(),
+      quantity: execution.quantity.toFixed(),
+      fee: execution.fee.toFixed(),
+      at: this.market.now(),
+    };
+    return this.book.recordFill(account.userId, this.id, symbol, fill, execution.deltas);
+  }
+
+  private async latency(): Promise<void> {
+    if (this.latencyMs > 0) await firstValueFrom(timer(this.latencyMs));
+  }
+}
+
+function parsePositive(venue: VenueId, value: string, what: string): Decimal {
+  let parsed: Decimal;
+  try {
+    parsed = new Decimal(value);
+  } catch {
+    throw new VenueError(venue, 'rejected', `Invalid ${what}: ${value}`);
+  }
+  if (!parsed.isFinite() || parsed.lte(0)) throw new VenueError(venue, 'rejected', `Invalid ${what}: ${value}`);
+  return parsed;
+}
