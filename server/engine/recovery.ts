@@ -1,0 +1,60 @@
+// Crash recovery: every trade left pending is reconciled with the venues before the engine trades again.
+//
+// Policy for a leg whose opening order the venue never saw: it is NOT placed now. The spread that justified the
+// trade belongs to the past, so opening it late would be a different, unjustified trade. The leg is marked failed,
+// the other leg (if it was filled) is unwound at once, and the trade ends 'failed' with the reason.
+// Closing legs are different: a close the venue never saw is placed again with the same client order id, which the
+// venue executes at most once, because a position must never be left open.
+import type { VenueId } from '../../contract/domain';
+import type { Venue } from '../venues/types';
+import { messageOf } from './executor';
+import type { AccountLoader, EngineLogger, RecoverableStore } from './ports';
+import { applyTradeEvent, closeOrderId, settle, type TradeEvent, type TradeState } from './trade-state';
+
+export const NOT_PLACED_REASON = 'leg was not placed before a restart; not placed late';
+
+export interface RecoveryDeps {
+  store: RecoverableStore;
+  venues: Record<VenueId, Venue>;
+  account: AccountLoader;
+  now: () => Date;
+  logger: EngineLogger;
+  /** Hands a reconciled trade to the engine (decisions and execution). */
+  adopt(state: TradeState): Promise<void>;
+}
+
+/** Reconciles each unfinished trade; returns the ones whose venues could not be asked (to retry later). */
+export async function recoverTrades(deps: RecoveryDeps): Promise<TradeState[]> {
+  const unfinished = await deps.store.unfinished();
+  const deferred: TradeState[] = [];
+  for (const stored of unfinished) {
+    try {
+      const state = await reconcile(stored, deps);
+      deps.logger.info({ tradeId: state.tradeId, stage: state.stage }, 'recovered an unfinished trade');
+      await deps.adopt(state);
+    } catch (error) {
+      deps.logger.error({ err: error, tradeId: stored.tradeId }, `could not reconcile trade with the venues: ${messageOf(error)}`);
+      deferred.push(stored);
+    }
+  }
+  return deferred;
+}
+
+/** Asks the venues about every leg whose outcome the database does not know, and applies the answers. */
+export async function reconcile(stored: TradeState, deps: Pick<RecoveryDeps, 'venues' | 'account' | 'now'>): Promise<TradeState> {
+  const account = await deps.account(stored.userId);
+  const events: TradeEvent[] = [];
+  for (const leg of stored.legs) {
+    const venue = deps.venues[leg.venue];
+    if (leg.status === 'opening') {
+      const fill = await venue.findOrder(account, stored.symbol, leg.clientOrderId);
+      events.push(fill ? { type: 'leg-opened', venue: leg.venue, fill } : { type: 'leg-open-failed', venue: leg.venue, reason: `${leg.venue} ${NOT_PLACED_REASON}` });
+    } else if (leg.status === 'closing') {
+      const fill = await venue.findOrder(account, stored.symbol, closeOrderId(leg.clientOrderId));
+      if (fill) events.push({ type: 'leg-closed', venue: leg.venue, fill });
+    }
+  }
+  let state = settle(stored, deps.now());
+  for (const event of events) state = applyTradeEvent(state, event, deps.now());
+  return settle(state, deps.now());
+}

@@ -1,0 +1,210 @@
+// The execution state machine of one trade, as a pure transition function. The executor performs the orders that
+// `pendingOrders` asks for and feeds each outcome back through `applyTradeEvent`.
+//
+// opening ──both legs filled──▶ open ──close requested──▶ closing ──both legs closed──▶ completed | cancelled
+//    │ one leg failed                                                                            
+//    ▼                                                                                          
+// unwinding (the filled leg is closed at once) ──▶ failed
+import type { SymbolId, TradeStatus } from '../../contract/domain';
+import type { StoredFill, StoredLeg } from '../db/schema/trades';
+import type { LegFill } from '../venues/types';
+import { toStored } from './decimal';
+import type { Direction } from './prices';
+import { tradeProfit } from './profit';
+
+export type Stage = 'opening' | 'open' | 'closing' | 'unwinding' | 'completed' | 'failed' | 'cancelled';
+export type LegVenue = StoredLeg['venue'];
+
+export interface TradeState {
+  /** Row id (uuid). */
+  id: string;
+  /** Human-readable id, the stem of the legs' client order ids. */
+  tradeId: string;
+  userId: string;
+  symbol: SymbolId;
+  direction: Direction;
+  origin: 'auto' | 'manual';
+  /** USDT, decimal string. */
+  notional: string;
+  /** Spread at the decision to open. */
+  openSpread: number;
+  stage: Stage;
+  /** Why it closed, failed or was cancelled. */
+  reason: string | null;
+  /** Set by a close request: whether the end state is 'cancelled' (user or limit) rather than 'completed'. */
+  cancelRequested: boolean;
+  /** A close asked for while the legs were still opening: performed as soon as both are open. */
+  closeReason: string | null;
+  legs: StoredLeg[];
+  /** Decimal string; final once the trade is terminal. */
+  actualProfit: string;
+  createdAt: Date;
+  closedAt: Date | null;
+}
+
+export type TradeEvent =
+  | { type: 'leg-opened'; venue: LegVenue; fill: LegFill }
+  | { type: 'leg-open-failed'; venue: LegVenue; reason: string }
+  | { type: 'close-requested'; reason: string; cancel: boolean }
+  | { type: 'leg-closed'; venue: LegVenue; fill: LegFill }
+  /** A close order that did not go through; the leg stays 'closing' and is tried again. */
+  | { type: 'leg-close-failed'; venue: LegVenue; reason: string };
+
+export interface PendingOrder {
+  kind: 'open' | 'close';
+  leg: StoredLeg;
+}
+
+export const closeOrderId = (openClientOrderId: string): string => `${openClientOrderId}-c`;
+
+const TERMINAL: readonly Stage[] = ['completed', 'failed', 'cancelled'];
+export const isTerminal = (stage: Stage): boolean => TERMINAL.includes(stage);
+
+export function statusOf(stage: Stage): TradeStatus {
+  return stage === 'completed' || stage === 'failed' || stage === 'cancelled' ? stage : 'pending';
+}
+
+export interface NewTrade {
+  id: string;
+  tradeId: string;
+  userId: string;
+  symbol: SymbolId;
+  direction: Direction;
+  origin: 'auto' | 'manual';
+  notional: string;
+  openSpread: number;
+  createdAt: Date;
+}
+
+/** Deriv above Binance: buy spot on Binance, short Deriv (MULTDOWN). The mirror sells spot and goes long on Deriv. */
+/** The stage a stored pending trade is in, read from its legs (crash recovery). */
+export function stageFromLegs(legs: readonly StoredLeg[]): Stage {
+  const statuses = legs.map((l) => l.status);
+  if (statuses.includes('failed') || statuses.includes('unwound')) return 'unwinding';
+  if (statuses.includes('opening')) return 'opening';
+  if (statuses.every((s) => s === 'open')) return 'open';
+  return 'closing';
+}
+
+/** Close reasons that end a trade as 'cancelled' rather than 'completed'. */
+export const CANCEL_REASONS: readonly string[] = ['cancelled by user', 'max loss reached'];
+
+export function createTrade(t: NewTrade): TradeState {
+  const binanceSide = t.direction === 'deriv-rich' ? 'buy' : 'sell';
+  const derivSide = binanceSide === 'buy' ? 'sell' : 'buy';
+  const leg = (venue: LegVenue, side: 'buy' | 'sell'): StoredLeg => ({
+    venue,
+    side,
+    clientOrderId: `${t.tradeId}-${venue === 'binance' ? 'b' : 'd'}`,
+    venueOrderId: null,
+    status: 'opening',
+    open: null,
+    close: null,
+  });
+  return {
+    ...t,
+    stage: 'opening',
+    reason: null,
+    cancelRequested: false,
+    closeReason: null,
+    legs: [leg('binance', binanceSide), leg('deriv', derivSide)],
+    actualProfit: '0',
+    closedAt: null,
+  };
+}
+
+const storedFill = (fill: LegFill): StoredFill => ({
+  price: fill.price,
+  quantity: fill.quantity,
+  fee: fill.fee,
+  at: new Date(fill.at).toISOString(),
+});
+
+function withLeg(state: TradeState, venue: LegVenue, change: (leg: StoredLeg) => StoredLeg): TradeState {
+  return { ...state, legs: state.legs.map((leg) => (leg.venue === venue ? change(leg) : leg)) };
+}
+
+/** Applies one outcome and then settles whatever follows from it (unwind, deferred close, terminal state). */
+export function applyTradeEvent(state: TradeState, event: TradeEvent, now: Date): TradeState {
+  if (isTerminal(state.stage)) return state;
+  switch (event.type) {
+    case 'leg-opened': {
+      const leg = state.legs.find((l) => l.venue === event.venue);
+      if (!leg || leg.status !== 'opening') return state;
+      const next = withLeg(state, event.venue, (l) => ({ ...l, status: 'open', venueOrderId: event.fill.venueOrderId, open: storedFill(event.fill) }));
+      return settle(next, now);
+    }
+    case 'leg-open-failed': {
+      const leg = state.legs.find((l) => l.venue === event.venue);
+      if (!leg || leg.status !== 'opening') return state;
+      const next = withLeg(state, event.venue, (l) => ({ ...l, status: 'failed' }));
+      return settle({ ...next, reason: next.reason ?? event.reason }, now);
+    }
+    case 'close-requested': {
+      if (state.stage === 'opening') {
+        return { ...state, closeReason: state.closeReason ?? event.reason, cancelRequested: state.cancelRequested || event.cancel };
+      }
+      if (state.stage !== 'open') return state;
+      return startClosing({ ...state, cancelRequested: event.cancel }, event.reason);
+    }
+    case 'leg-closed': {
+      const leg = state.legs.find((l) => l.venue === event.venue);
+      if (!leg || leg.status !== 'closing') return state;
+      const closedStatus = state.stage === 'unwinding' ? 'unwound' : 'closed';
+      const next = withLeg(state, event.venue, (l) => ({ ...l, status: closedStatus, close: storedFill(event.fill) }));
+      return settle(next, now);
+    }
+    case 'leg-close-failed':
+      return state;
+  }
+}
+
+function startClosing(state: TradeState, reason: string): TradeState {
+  return {
+    ...state,
+    stage: 'closing',
+    reason,
+    closeReason: null,
+    legs: state.legs.map((l) => (l.status === 'open' ? { ...l, status: 'closing' } : l)),
+  };
+}
+
+/** Derives the stage from the legs after a change (also after loading a trade from storage). */
+export function settle(state: TradeState, now: Date): TradeState {
+  const statuses = state.legs.map((l) => l.status);
+  const anyFailed = statuses.includes('failed');
+  const anyOpening = statuses.includes('opening');
+  if (anyFailed) {
+    if (anyOpening) return state; // wait for the other leg's outcome before unwinding it
+    const toUnwind = state.legs.some((l) => l.status === 'open');
+    if (toUnwind) {
+      return { ...state, stage: 'unwinding', legs: state.legs.map((l) => (l.status === 'open' ? { ...l, status: 'closing' } : l)) };
+    }
+    if (statuses.includes('closing')) return state;
+    return finish(state, 'failed', now);
+  }
+  if (anyOpening) return state;
+  if (state.stage === 'opening') {
+    const opened: TradeState = { ...state, stage: 'open' };
+    return state.closeReason ? startClosing(opened, state.closeReason) : opened;
+  }
+  if (state.stage === 'closing' && statuses.every((s) => s === 'closed')) {
+    return finish(state, state.cancelRequested ? 'cancelled' : 'completed', now);
+  }
+  return state;
+}
+
+function finish(state: TradeState, stage: 'completed' | 'failed' | 'cancelled', now: Date): TradeState {
+  return { ...state, stage, actualProfit: toStored(tradeProfit(state.legs)), closedAt: now };
+}
+
+/** The orders the trade is waiting for: opening legs to place, closing legs to close. */
+export function pendingOrders(state: TradeState): PendingOrder[] {
+  if (isTerminal(state.stage)) return [];
+  const orders: PendingOrder[] = [];
+  for (const leg of state.legs) {
+    if (leg.status === 'opening') orders.push({ kind: 'open', leg });
+    else if (leg.status === 'closing') orders.push({ kind: 'close', leg });
+  }
+  return orders;
+}
