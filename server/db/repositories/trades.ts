@@ -1,5 +1,5 @@
 // Reads of the trades table: the caller's history page by page, one trade, and the wire form of a row.
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { SymbolId, TradeStatus } from '../../../contract/domain';
 import type { Fill, Pagination, Trade, TradeLeg } from '../../../contract/entities';
 import type { Db } from '../client';
@@ -68,12 +68,31 @@ function tradeFilter(userId: string, filter: TradeFilter): SQL | undefined {
   return and(...parts);
 }
 
-/** Newest first (createdAt, then id, both descending: the order of the trades_user_*_created indexes). */
+/**
+ * Newest first: createdAt, then id, both descending. Spelled exactly as the trades_user_*_created indexes are built
+ * (DESC NULLS LAST; a bare DESC means NULLS FIRST, which the planner will not match to those indexes and then sorts
+ * every one of the user's rows instead).
+ */
+const NEWEST_FIRST = [sql`${trades.createdAt} desc nulls last`, sql`${trades.id} desc nulls last`];
+
+/**
+ * One page of the caller's trades and the count under the same filter. The page is a deferred join: the offset is
+ * walked in the index alone (index-only scan, ids only) and just the page's rows are fetched from the table, so a deep
+ * page costs index entries, not thousands of wide rows.
+ */
 export async function listTrades(db: Db, userId: string, query: TradePageQuery): Promise<TradePage> {
   const where = tradeFilter(userId, query);
   const offset = (query.page - 1) * query.limit;
+  const pageIds = db
+    .select({ pageId: trades.id })
+    .from(trades)
+    .where(where)
+    .orderBy(...NEWEST_FIRST)
+    .limit(query.limit)
+    .offset(offset)
+    .as('page_ids');
   const [rows, totals] = await Promise.all([
-    db.select().from(trades).where(where).orderBy(desc(trades.createdAt), desc(trades.id)).limit(query.limit).offset(offset),
+    db.select(getTableColumns(trades)).from(trades).innerJoin(pageIds, eq(trades.id, pageIds.pageId)).orderBy(...NEWEST_FIRST),
     db.select({ total: count() }).from(trades).where(where),
   ]);
   const total = Number(totals[0]?.total ?? 0);
