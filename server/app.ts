@@ -1,0 +1,93 @@
+// The Fastify application as a plugin tree, built without listening so tests can `inject` into it and main.ts can
+// serve it. Order: context decorators → security headers → docs → error handling → auth hooks → routes.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Subject } from 'rxjs';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { decryptCredentials, findCredentials } from './db/repositories/credentials';
+import { loadSecrets, type ServerSecrets } from './security/secrets';
+import { createTokenService } from './security/tokens';
+import { EMPTY_PRICE_BOOK, type PriceBook } from './http/ports';
+import './http/plugins/decorators';
+import { registerAuth } from './http/plugins/auth';
+import { registerDocs } from './http/plugins/docs';
+import { registerErrorHandling } from './http/plugins/errors';
+import { registerSecurityHeaders } from './http/plugins/headers';
+import { loggerOptions, type LogSink } from './http/plugins/logging';
+import { authRoutes } from './http/auth';
+import { createLoginLimiter, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './http/auth/login-limiter';
+import { userRoutes } from './http/users';
+import { adminRoutes } from './http/admin';
+import { registerClient } from './client/serve';
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Db;
+  /** Where log lines go (tests capture them); stdout when omitted. */
+  logSink?: LogSink;
+  /** Latest prices from the engine; all null until one is given. */
+  priceBook?: PriceBook;
+  /** Keys; read from / generated in config.dataDir when omitted. */
+  secrets?: ServerSecrets;
+  loginLimits?: LoginLimits;
+  /** Directory of the built PWA to serve; no client routes when omitted (API-only, tests). */
+  clientDir?: string;
+}
+
+/** Emitted after sessions were revoked, so live sockets of that user can be re-checked at once. */
+export interface Revocation {
+  userId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every revocation (logout, password change, deactivation, deletion). */
+    revocations$: Subject<Revocation>;
+  }
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, options.logSink),
+    bodyLimit: config.bodyLimit,
+    trustProxy: false,
+    // Ids from the client never reach the log unchecked.
+    requestIdHeader: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const secrets = options.secrets ?? loadSecrets(config.dataDir, config.encryptionKey);
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('secrets', secrets);
+  app.decorate('tokens', createTokenService(secrets.tokenKey));
+  app.decorate('priceBook', options.priceBook ?? EMPTY_PRICE_BOOK);
+  app.decorate('revocations$', new Subject<Revocation>());
+  app.decorate('loadVenueAccount', async (userId: string) =>
+    decryptCredentials(secrets.encryptionKey, userId, await findCredentials(db, userId)),
+  );
+
+  await registerSecurityHeaders(app);
+  await registerDocs(app);
+  registerErrorHandling(app, options.clientDir ? await registerClient(app, options.clientDir) : undefined);
+  registerAuth(app);
+
+  const limiter = createLoginLimiter(options.loginLimits ?? DEFAULT_LOGIN_LIMITS, config.redisUrl);
+  app.addHook('onClose', async () => {
+    await limiter.close();
+    app.revocations$.complete();
+  });
+
+  await app.register(authRoutes, { prefix: '/api', limiter });
+  await app.register(userRoutes, { prefix: '/api' });
+  await app.register(adminRoutes, { prefix: '/api' });
+
+  // ==== Resource routes owned by other parts: add one register line each here =================================
+  //   trades (queries + commands), balances, exchanges. Register with { prefix: '/api' }.
+  // ==== Realtime: the Socket.IO gateway attaches to app.server (see main.ts), using app.verifyToken. ==========
+
+  return app;
+}

@@ -1,0 +1,45 @@
+// Sessions: one row per issued token. Revoking rows ends those tokens at once.
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Role } from '../../../contract/domain';
+import type { Db } from '../client';
+import { sessions, users, type SessionRow } from '../schema';
+
+export async function createSession(db: Db, session: { userId: string; expiresAt: Date; userAgent?: string; ip?: string }): Promise<SessionRow> {
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      userId: session.userId,
+      expiresAt: session.expiresAt,
+      userAgent: (session.userAgent ?? '').slice(0, 300),
+      ip: (session.ip ?? '').slice(0, 64),
+    })
+    .returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+export interface LiveIdentity {
+  userId: string;
+  role: Role;
+  isActive: boolean;
+  sessionId: string;
+}
+
+/** The session's user when the session exists, belongs to that user, is not revoked and has not expired. */
+export async function findLiveSession(db: Db, sessionId: string, userId: string): Promise<LiveIdentity | null> {
+  const [row] = await db
+    .select({ userId: users.id, role: users.role, isActive: users.isActive, sessionId: sessions.id })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function revokeSession(db: Db, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+export async function revokeUserSessions(db: Db, userId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}

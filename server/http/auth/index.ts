@@ -1,0 +1,138 @@
+// Sign-in, registration, sign-out, password change and the caller's own profile (spec section 7, /auth/*).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ChangePasswordBody, LoginBody, ProfileBody, RegisterBody } from '../../../contract/api';
+import type { LoginResponse, MessageResponse, UserResponse } from '../../../contract/api';
+import { findTakenField, findUserById, findUserByLogin, insertUser, touchLastLogin, updateUser } from '../../db/repositories/users';
+import { revokeSession, revokeUserSessions } from '../../db/repositories/sessions';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../security/passwords';
+import { conflict, forbidden, HttpError, notFound, unauthorized, badRequest } from '../plugins/http-error';
+import { loadPublicUser } from '../users/load-public-user';
+import { issueToken } from './issue-token';
+import type { LoginLimiter } from './login-limiter';
+
+export const INVALID_LOGIN = 'Invalid email or password';
+export const DEACTIVATED = 'Your account has been deactivated. Contact an admin.';
+export const REGISTRATION_DISABLED = 'Registration is disabled. Ask an admin to create your account.';
+
+export const takenMessage = (field: 'username' | 'email') => (field === 'username' ? 'Username is already taken' : 'Email is already in use');
+
+const tooManyAttempts = (ms: number) => {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  return new HttpError(429, `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+    'retry-after': String(Math.ceil(ms / 1000)),
+  });
+};
+
+export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = async (app, { limiter }) => {
+  app.post(
+    '/auth/login',
+    { schema: { tags: ['auth'], summary: 'Sign in with e-mail or username', body: LoginBody, security: [] } },
+    async (request): Promise<LoginResponse> => {
+      const { username: login, password } = request.body;
+      const blockedMs = await limiter.blockedFor(login, request.ip);
+      if (blockedMs > 0) throw tooManyAttempts(blockedMs);
+
+      const user = await findUserByLogin(app.db, login);
+      const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
+      if (!user || !valid) {
+        await limiter.recordFailure(login, request.ip);
+        throw unauthorized(INVALID_LOGIN);
+      }
+      // Only someone who knows the password learns that the account is deactivated.
+      if (!user.isActive) throw forbidden(DEACTIVATED);
+      await limiter.recordSuccess(login);
+
+      const signedIn = (await touchLastLogin(app.db, user.id)) ?? user;
+      const token = await issueToken(app, request, signedIn);
+      return { success: true, user: await loadPublicUser(app.db, signedIn), token, message: 'Login successful' };
+    },
+  );
+
+  app.post(
+    '/auth/register',
+    {
+      schema: { tags: ['auth'], summary: 'Create an account (only when ALLOW_REGISTRATION=true)', body: RegisterBody, security: [] },
+      // Refuse before validating, so a closed registration says so whatever the body holds.
+      onRequest: async () => {
+        if (!app.config.allowRegistration) throw forbidden(REGISTRATION_DISABLED);
+      },
+    },
+    async (request, reply): Promise<LoginResponse> => {
+      const body = request.body;
+      const taken = await findTakenField(app.db, body);
+      if (taken) throw conflict(takenMessage(taken));
+      const user = await insertUser(app.db, {
+        username: body.username,
+        email: body.email,
+        passwordHash: await hashPassword(body.password),
+        firstName: body.firstName?.trim() ?? '',
+        lastName: body.lastName?.trim() ?? '',
+      });
+      const token = await issueToken(app, request, user);
+      reply.code(201);
+      return { success: true, user: await loadPublicUser(app.db, user), token, message: 'Registration successful' };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: 'End this session' } },
+    async (request): Promise<MessageResponse> => {
+      await revokeSession(app.db, request.user.sessionId);
+      app.revocations$.next({ userId: request.user.id });
+      return { success: true, message: 'Logged out successfully' };
+    },
+  );
+
+  app.put(
+    '/auth/change-password',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['auth'], summary: 'Change password; ends every session and returns a fresh token', body: ChangePasswordBody },
+    },
+    async (request): Promise<MessageResponse & { token: string }> => {
+      const user = await findUserById(app.db, request.user.id);
+      if (!user) throw notFound('User not found');
+      // 400, not 401: the client treats 401 as "signed out".
+      if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) throw badRequest('Current password is incorrect');
+      const passwordHash = await hashPassword(request.body.newPassword);
+      const token = await app.db.transaction(async (tx) => {
+        await updateUser(tx, user.id, { passwordHash });
+        await revokeUserSessions(tx, user.id);
+        return issueToken(app, request, user, tx);
+      });
+      app.revocations$.next({ userId: user.id });
+      return { success: true, message: 'Password changed successfully', token };
+    },
+  );
+
+  app.get(
+    '/auth/profile',
+    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: "The caller's user record" } },
+    async (request): Promise<UserResponse> => {
+      const user = await findUserById(app.db, request.user.id);
+      if (!user) throw notFound('User not found');
+      return { success: true, user: await loadPublicUser(app.db, user) };
+    },
+  );
+
+  app.put(
+    '/auth/profile',
+    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: "Update the caller's personal details", body: ProfileBody } },
+    async (request): Promise<UserResponse> => {
+      const body = request.body;
+      const taken = await findTakenField(app.db, body, request.user.id);
+      if (taken) throw conflict(takenMessage(taken));
+      const user = await updateUser(app.db, request.user.id, {
+        username: body.username,
+        email: body.email,
+        ...(body.firstName !== undefined && { firstName: body.firstName.trim() }),
+        ...(body.lastName !== undefined && { lastName: body.lastName.trim() }),
+        ...(body.phone !== undefined && { phone: body.phone.trim() }),
+        ...(body.bio !== undefined && { bio: body.bio }),
+      });
+      if (!user) throw notFound('User not found');
+      return { success: true, user: await loadPublicUser(app.db, user), message: 'Profile updated successfully' };
+    },
+  );
+};

@@ -1,0 +1,70 @@
+// One error handler for the whole API: every failure becomes `{ success: false, message, errors? }` with a status
+// that says whose fault it was. 5xx answers never carry details; those go to the log only.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorItem, ErrorResponse } from '../../../contract/api';
+import { HttpError } from './http-error';
+
+/** Fastify's own request errors, reworded for the person reading them. */
+const FASTIFY_MESSAGES: Record<string, (limit: number) => string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => 'Unsupported content type. Send JSON with Content-Type: application/json.',
+  FST_ERR_CTP_BODY_TOO_LARGE: (limit) => `Request body is too large (at most ${limit} bytes).`,
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => 'Request body is empty but Content-Type says JSON. Send a JSON object.',
+  FST_ERR_CTP_INVALID_JSON_BODY: () => 'Request body is not valid JSON.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Request body size does not match Content-Length.',
+  FST_ERR_BAD_URL: () => 'The URL is malformed.',
+};
+
+/** Turns '/legs/0/price' or '' into 'legs.0.price' or undefined. */
+function pathOf(instancePath: string | undefined): string | undefined {
+  const path = (instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  return path === '' ? undefined : path;
+}
+
+const PART_NAMES: Record<string, string> = { body: 'Request body', querystring: 'Query string', params: 'URL parameters', headers: 'Headers' };
+
+function validationAnswer(error: { validation: { instancePath?: string; message?: string }[]; validationContext?: string }): ErrorResponse {
+  const part = PART_NAMES[error.validationContext ?? 'body'] ?? 'Request';
+  const errors: ErrorItem[] = error.validation.map((issue) => {
+    const path = pathOf(issue.instancePath);
+    let msg = issue.message ?? 'Invalid value';
+    // zod's type errors ('Invalid input: expected string, received undefined') name no field; add it.
+    if (msg.startsWith('Invalid input')) msg = path ? `${path}: ${msg.replace('Invalid input: ', '')}` : `${part} is not valid: ${msg.replace('Invalid input: ', '')}`;
+    return path ? { msg, path } : { msg };
+  });
+  return { success: false, message: errors[0]?.msg ?? `${part} is not valid`, errors };
+}
+
+/** Answers a GET outside /api that matched no route (the PWA's index.html for client-side routes). */
+export type ClientFallback = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+
+export function registerErrorHandling(app: FastifyInstance, clientFallback?: ClientFallback): void {
+  const bodyLimit = app.config.bodyLimit;
+
+  app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send({ success: false, message: error.message } satisfies ErrorResponse);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(400).send(validationAnswer(error));
+    }
+    const code = 'code' in error ? String(error.code) : '';
+    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+    const reworded = FASTIFY_MESSAGES[code];
+    if (reworded) return reply.code(status).send({ success: false, message: reworded(bodyLimit) } satisfies ErrorResponse);
+    // A unique index caught a race between two writers of the same username or e-mail.
+    if (code === '23505') return reply.code(409).send({ success: false, message: 'That username or email is already in use' } satisfies ErrorResponse);
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ success: false, message: error.message } satisfies ErrorResponse);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ success: false, message: 'Internal server error' } satisfies ErrorResponse);
+  });
+
+  // Unknown API paths answer JSON; everything else is the client's business (see server/client).
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
+    if (clientFallback && !isApi && (request.method === 'GET' || request.method === 'HEAD')) return clientFallback(request, reply);
+    return reply.code(404).send({ success: false, message: `Not found: ${request.method} ${request.url.split('?')[0]}` } satisfies ErrorResponse);
+  });
+}

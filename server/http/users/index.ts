@@ -1,0 +1,66 @@
+// A user's own trading settings and venue keys (spec section 7, PUT /users/:id and /users/:id/api-keys).
+// Only the owner writes them: even an admin gets 403 for someone else's id.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiKeysBody, IdParams, TradingSettingsBody } from '../../../contract/api';
+import type { UserResponse } from '../../../contract/api';
+import { saveCredentials } from '../../db/repositories/credentials';
+import { findUserById, updateUser } from '../../db/repositories/users';
+import type { NewUserRow } from '../../db/schema';
+import { forbidden, notFound } from '../plugins/http-error';
+import { loadPublicUser } from './load-public-user';
+
+export const NOT_OWNER = 'You can only change your own settings';
+
+async function assertOwner(app: FastifyInstance, request: FastifyRequest, id: string): Promise<void> {
+  if (request.user.id === id) return;
+  if (!(await findUserById(app.db, id))) throw notFound('User not found');
+  throw forbidden(NOT_OWNER);
+}
+
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.put(
+    '/users/:id',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['users'], summary: 'Save own trading settings (minSpread is a fraction)', params: IdParams, body: TradingSettingsBody },
+    },
+    async (request): Promise<UserResponse> => {
+      const { id } = request.params;
+      await assertOwner(app, request, id);
+      const body = request.body;
+      const changes: Partial<NewUserRow> = {
+        ...(body.maxExposure !== undefined && { maxExposure: String(body.maxExposure) }),
+        ...(body.minSpread !== undefined && { minSpread: String(body.minSpread) }),
+        ...(body.maxLoss !== undefined && { maxLoss: String(body.maxLoss) }),
+        ...(body.tradingEnabled !== undefined && { tradingEnabled: body.tradingEnabled }),
+        // Saving settings is the user's acknowledgement of a loss-limit halt (see the users table).
+        tradingHaltedAt: null,
+      };
+      const user = await updateUser(app.db, id, changes);
+      if (!user) throw notFound('User not found');
+      return { success: true, user: await loadPublicUser(app.db, user), message: 'Trading settings updated successfully' };
+    },
+  );
+
+  app.put(
+    '/users/:id/api-keys',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: "Save own venue credentials (omitted = unchanged, '' = remove); answers only masked forms",
+        params: IdParams,
+        body: ApiKeysBody,
+      },
+    },
+    async (request): Promise<UserResponse> => {
+      const { id } = request.params;
+      await assertOwner(app, request, id);
+      await saveCredentials(app.db, app.secrets.encryptionKey, id, request.body);
+      const user = await findUserById(app.db, id);
+      if (!user) throw notFound('User not found');
+      return { success: true, user: await loadPublicUser(app.db, user), message: 'API keys updated successfully' };
+    },
+  );
+};

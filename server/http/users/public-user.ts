@@ -1,0 +1,34 @@
+// The user record as the API shows it: no password hash, no secret — only masks and has-flags.
+import type { PublicUser } from '../../../contract/entities';
+import type { UserRow, VenueCredentialsRow } from '../../db/schema';
+import { maskSecret } from '../../security/masking';
+
+export function toPublicUser(user: UserRow, credentials: VenueCredentialsRow | null): PublicUser {
+  const hasBinanceApiKey = Boolean(credentials?.binanceApiKeyEnc);
+  const hasBinanceSecretKey = Boolean(credentials?.binanceSecretKeyEnc);
+  const hasDerivToken = Boolean(credentials?.derivTokenEnc);
+  return {
+    _id: user.id,
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    isActive: user.isActive,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    phone: user.phone,
+    bio: user.bio,
+    createdAt: user.createdAt.toISOString(),
+    lastLogin: user.lastLogin ? user.lastLogin.toISOString() : null,
+    binanceApiKey: maskSecret(credentials?.binanceApiKeyLast4, hasBinanceApiKey),
+    binanceSecretKey: maskSecret(credentials?.binanceSecretKeyLast4, hasBinanceSecretKey),
+    derivToken: maskSecret(credentials?.derivTokenLast4, hasDerivToken),
+    derivAppId: credentials?.derivAppId ?? '',
+    hasBinanceApiKey,
+    hasBinanceSecretKey,
+    hasDerivToken,
+    maxExposure: Number(user.maxExposure),
+    minSpread: Number(user.minSpread),
+    maxLoss: Number(user.maxLoss),
+    tradingEnabled: user.tradingEnabled,
+  };
+}
