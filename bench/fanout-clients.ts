@@ -1,0 +1,85 @@
+// The fan-out benchmark's client process: N sockets of one transport to the server, counting what they hear and
+// recording each message's latency from the timestamp in its payload. Driven over IPC.
+import { io } from 'socket.io-client';
+import { WebSocket } from 'ws';
+import { BUCKETS, clockMs, record } from './fanout-protocol';
+import type { BenchPrice, ClientCommand, ClientReply, Transport } from './fanout-protocol';
+
+const [transport, port, countArg] = process.argv.slice(2) as [Transport, string, string];
+const count = Number(countArg);
+if (!process.send || !(count > 0)) throw new Error('fanout-clients: run by bench/fanout.ts');
+const reply = (message: ClientReply) => process.send?.(message);
+
+let received = 0;
+let histogram = new Uint32Array(BUCKETS);
+let target = Number.POSITIVE_INFINITY;
+let reachedSent = false;
+const closers: Array<() => void> = [];
+
+function hear(price: BenchPrice): void {
+  received += 1;
+  record(histogram, clockMs() - price.sentAt);
+  if (!reachedSent && received >= target) {
+    reachedSent = true;
+    reply({ type: 'reached' });
+  }
+}
+
+function openSocketIo(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = io(`http://127.0.0.1:${port}`, {
+      forceNew: true,
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { token: 'bench' },
+    });
+    socket.on('priceUpdate', (price) => hear(price as BenchPrice));
+    socket.once('connect', () => resolve(true));
+    socket.once('connect_error', () => resolve(false));
+    closers.push(() => socket.close());
+  });
+}
+
+function openWs(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/raw`, { perMessageDeflate: false });
+    socket.on('message', (data) => hear(JSON.parse(String(data)) as BenchPrice));
+    socket.once('open', () => resolve(true));
+    socket.once('error', () => resolve(false));
+    closers.push(() => socket.terminate());
+  });
+}
+
+// Connect in batches: a thousand simultaneous handshakes measure the accept queue, not the fan-out.
+let failed = 0;
+for (let opened = 0; opened < count; opened += 50) {
+  const batch = Array.from({ length: Math.min(50, count - opened) }, () => (transport === 'ws' ? openWs() : openSocketIo()));
+  failed += (await Promise.all(batch)).filter((ok) => !ok).length;
+}
+reply({ type: 'ready', clients: count - failed, failed });
+
+process.on('message', (command: ClientCommand) => {
+  switch (command.type) {
+    case 'phase':
+      received = 0;
+      histogram = new Uint32Array(BUCKETS);
+      target = Number.POSITIVE_INFINITY;
+      reachedSent = false;
+      return;
+    case 'expect':
+      target = command.perClient * (count - failed);
+      reachedSent = false;
+      if (received >= target) {
+        reachedSent = true;
+        reply({ type: 'reached' });
+      }
+      return;
+    case 'report':
+      reply({ type: 'report', received, histogram: Array.from(histogram) });
+      return;
+    case 'stop':
+      for (const close of closers) close();
+      process.exit(0);
+  }
+});
+process.on('disconnect', () => process.exit(0));

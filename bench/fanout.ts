@@ -1,0 +1,224 @@
+// Fan-out benchmark: price updates from the product's Socket.IO gateway to 1,000 clients, beside a raw `ws` broadcast
+// of the same JSON in the same run. Server, and clients (two processes), each in their own process.
+//   npx tsx bench/fanout.ts [--clients 1000] [--procs 2] [--burst 10] [--burst-seconds 5] [--pace 20]
+//                           [--pace-seconds 4] [--rounds 2]
+// Two measurements per transport:
+//  - saturation: closed loop of bursts (the server broadcasts `burst` messages, the next burst goes once every client
+//    has heard them all), giving delivered messages/s at full load without unbounded buffering;
+//  - paced: `pace` broadcasts/s (× clients deliveries/s), below saturation, giving p50/p99 latency and server CPU
+//    per delivered message, the figure that carries over to other machines. The product's own load is PRICE_HZ (4) ×
+//    2 symbols = 8 broadcasts/s; the default 20/s is 2.5× that.
+// Writes bench/results/fanout.json. Bounded: every wait has a timeout and the whole run a hard limit.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { forkChild } from './fanout-ipc';
+import type { Child } from './fanout-ipc';
+import { BUCKETS, percentile } from './fanout-protocol';
+import type { ClientReply, ServerReply, Transport } from './fanout-protocol';
+
+const { values } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '1000' },
+    procs: { type: 'string', default: '2' },
+    burst: { type: 'string', default: '10' },
+    'burst-seconds': { type: 'string', default: '5' },
+    pace: { type: 'string', default: '20' },
+    'pace-seconds': { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+const settings = {
+  clients: Number(values.clients),
+  procs: Number(values.procs),
+  burst: Number(values.burst),
+  burstSeconds: Number(values['burst-seconds']),
+  pace: Number(values.pace),
+  paceSeconds: Number(values['pace-seconds']),
+  rounds: Number(values.rounds),
+};
+for (const [name, value] of Object.entries(settings)) {
+  if (!(Number.isInteger(value) && value > 0)) throw new Error(`--${name} must be a positive integer, got ${String(value)}`);
+}
+
+const HARD_LIMIT_MS = 10 * 60_000;
+const everyone = new Set<Child<{ type: string }>>();
+const hardStop = setTimeout(() => {
+  console.error(`fanout: still running after ${HARD_LIMIT_MS / 60_000} minutes, stopping`);
+  for (const child of everyone) child.process.kill('SIGKILL');
+  process.exit(2);
+}, HARD_LIMIT_MS);
+hardStop.unref();
+
+interface PhaseResult {
+  delivered: number;
+  seconds: number;
+  messagesPerSecond: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  serverCpuMs: number;
+  serverCpuMicrosPerMessage: number;
+  /** Server CPU time over wall time: 1.0 is one core busy. */
+  serverCores: number;
+}
+
+interface RoundResult {
+  transport: Transport;
+  clients: number;
+  saturation: PhaseResult;
+  paced: PhaseResult & { offeredPerSecond: number; complete: boolean };
+}
+
+const now = () => performance.now();
+
+async function cpuMicros(server: Child<ServerReply>): Promise<number> {
+  server.send({ type: 'cpu' });
+  const usage = await server.next('cpu');
+  return usage.userMicros + usage.systemMicros;
+}
+
+async function collect(clients: Array<Child<ClientReply>>): Promise<{ received: number; histogram: number[] }> {
+  for (const child of clients) child.send({ type: 'report' });
+  const reports = await Promise.all(clients.map((child) => child.next('report')));
+  const histogram = new Array<number>(BUCKETS).fill(0);
+  for (const report of reports) report.histogram.forEach((n, i) => (histogram[i] = (histogram[i] ?? 0) + n));
+  return { received: reports.reduce((sum, report) => sum + report.received, 0), histogram };
+}
+
+function summarize(received: number, histogram: number[], seconds: number, cpuMicrosUsed: number): PhaseResult {
+  return {
+    delivered: received,
+    seconds: round(seconds, 3),
+    messagesPerSecond: Math.round(received / seconds),
+    p50Ms: roundOrNull(percentile(histogram, 0.5)),
+    p99Ms: roundOrNull(percentile(histogram, 0.99)),
+    serverCpuMs: round(cpuMicrosUsed / 1000, 1),
+    serverCpuMicrosPerMessage: round(cpuMicrosUsed / Math.max(1, received), 3),
+    serverCores: round(cpuMicrosUsed / 1e6 / seconds, 2),
+  };
+}
+
+/** Closed loop of bursts for `seconds`: returns when every client heard every message sent. */
+async function burstLoop(server: Child<ServerReply>, clients: Array<Child<ClientReply>>, seconds: number): Promise<void> {
+  for (const child of clients) child.send({ type: 'phase' });
+  const start = now();
+  let perClient = 0;
+  while (now() - start < seconds * 1000) {
+    perClient += settings.burst;
+    for (const child of clients) child.send({ type: 'expect', perClient });
+    server.send({ type: 'burst', count: settings.burst });
+    await Promise.all([server.next('burst-sent'), ...clients.map((child) => child.next('reached', 30_000))]);
+  }
+}
+
+async function runRound(transport: Transport): Promise<RoundResult> {
+  const server = forkChild<ServerReply>('./fanout-server.ts', [transport]);
+  everyone.add(server);
+  const { port } = await server.next('listening');
+  const perProc = Math.ceil(settings.clients / settings.procs);
+  const clients = Array.from({ length: settings.procs }, (_, i) =>
+    forkChild<ClientReply>('./fanout-clients.ts', [transport, String(port), String(Math.min(perProc, settings.clients - i * perProc))]),
+  );
+  clients.forEach((child) => everyone.add(child));
+  try {
+    const ready = await Promise.all(clients.map((child) => child.next('ready', 120_000)));
+    const connected = ready.reduce((sum, r) => sum + r.clients, 0);
+    const failed = ready.reduce((sum, r) => sum + r.failed, 0);
+    if (failed > 0) throw new Error(`${transport}: ${failed} clients could not connect`);
+
+    await burstLoop(server, clients, 1); // warm-up: JIT, socket buffers
+
+    let cpu0 = await cpuMicros(server);
+    let start = now();
+    await burstLoop(server, clients, settings.burstSeconds);
+    let seconds = (now() - start) / 1000;
+    let cpuUsed = (await cpuMicros(server)) - cpu0;
+    const burst = await collect(clients);
+    const saturation = summarize(burst.received, burst.histogram, seconds, cpuUsed);
+
+    for (const child of clients) child.send({ type: 'phase' });
+    cpu0 = await cpuMicros(server);
+    start = now();
+    server.send({ type: 'pace', perSecond: settings.pace, durationMs: settings.paceSeconds * 1000 });
+    const { sent } = await server.next('pace-done', settings.paceSeconds * 1000 + 30_000);
+    for (const child of clients) child.send({ type: 'expect', perClient: sent });
+    const complete = await Promise.all(clients.map((child) => child.next('reached', 30_000))).then(
+      () => true,
+      () => false,
+    );
+    seconds = (now() - start) / 1000;
+    cpuUsed = (await cpuMicros(server)) - cpu0;
+    const paced = await collect(clients);
+    return {
+      transport,
+      clients: connected,
+      saturation,
+      paced: { ...summarize(paced.received, paced.histogram, seconds, cpuUsed), offeredPerSecond: settings.pace * connected, complete },
+    };
+  } finally {
+    await Promise.all([...clients, server].map((child) => child.stop()));
+    for (const child of [...clients, server]) everyone.delete(child);
+  }
+}
+
+const round = (value: number, digits: number) => Number(value.toFixed(digits));
+const roundOrNull = (value: number | null) => (value === null ? null : round(value, 2));
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+const rounds: RoundResult[] = [];
+for (let r = 0; r < settings.rounds; r++) {
+  // Alternate the order so neither transport always runs on a warmer (or busier) machine.
+  const order: Transport[] = r % 2 === 0 ? ['ws', 'socketio'] : ['socketio', 'ws'];
+  for (const transport of order) {
+    console.log(`round ${r + 1}/${settings.rounds}: ${transport} with ${settings.clients} clients ...`);
+    const result = await runRound(transport);
+    rounds.push(result);
+    console.log(
+      `  saturation ${result.saturation.messagesPerSecond.toLocaleString('en')} msg/s, p99 ${result.saturation.p99Ms} ms, ` +
+        `${result.saturation.serverCpuMicrosPerMessage} µs CPU/msg | paced ${result.paced.offeredPerSecond.toLocaleString('en')}/s: ` +
+        `p50 ${result.paced.p50Ms} ms, p99 ${result.paced.p99Ms} ms, ${result.paced.serverCpuMicrosPerMessage} µs CPU/msg` +
+        (result.paced.complete ? '' : ' (NOT all delivered)'),
+    );
+  }
+}
+
+const of = (transport: Transport) => rounds.filter((r) => r.transport === transport);
+const summary = (transport: Transport) => ({
+  saturationMessagesPerSecond: Math.round(mean(of(transport).map((r) => r.saturation.messagesPerSecond))),
+  saturationP99Ms: round(mean(of(transport).map((r) => r.saturation.p99Ms ?? Number.NaN)), 2),
+  pacedP99Ms: round(mean(of(transport).map((r) => r.paced.p99Ms ?? Number.NaN)), 2),
+  pacedServerCpuMicrosPerMessage: round(mean(of(transport).map((r) => r.paced.serverCpuMicrosPerMessage)), 3),
+  saturationServerCpuMicrosPerMessage: round(mean(of(transport).map((r) => r.saturation.serverCpuMicrosPerMessage)), 3),
+});
+const ws = summary('ws');
+const socketio = summary('socketio');
+const ratio = round(socketio.saturationMessagesPerSecond / ws.saturationMessagesPerSecond, 3);
+const cpuRatio = round(socketio.pacedServerCpuMicrosPerMessage / ws.pacedServerCpuMicrosPerMessage, 2);
+
+console.log('\nfan-out of priceUpdate to %d clients (%d cores, %s)', settings.clients, cpus().length, cpus()[0]?.model ?? '?');
+console.table({
+  'raw ws': ws,
+  'Socket.IO gateway': socketio,
+});
+console.log(`Socket.IO / raw ws throughput: ${ratio} (target ≥ 0.8) — ${ratio >= 0.8 ? 'met' : 'NOT met'}`);
+console.log(`Socket.IO / raw ws server CPU per delivered message (paced): ${cpuRatio}×`);
+
+const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(
+  `${resultsDir}fanout.json`,
+  `${JSON.stringify(
+    {
+      benchmark: 'fanout',
+      at: new Date().toISOString(),
+      machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? null, node: process.version },
+      settings,
+      summary: { ws, socketio, throughputRatio: ratio, targetRatio: 0.8, met: ratio >= 0.8, pacedCpuRatio: cpuRatio },
+      rounds,
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log('wrote bench/results/fanout.json');
