@@ -1,4 +1,4 @@
-import { distinctUntilChanged, fromEvent, map, merge, Observable, of, shareReplay, startWith } from 'rxjs';
+import { distinctUntilChanged, fromEvent, map, merge, of, shareReplay, startWith, type Observable } from 'rxjs';
 
 /** What the network status needs from the browser; tests pass a stand-in. */
 export interface NetworkEnv {
