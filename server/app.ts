@@ -19,7 +19,9 @@ import { authRoutes } from './http/auth';
 import { createLoginLimiter, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './http/auth/login-limiter';
 import { userRoutes } from './http/users';
 import { adminRoutes } from './http/admin';
-import { registerClient } from './client/serve';
+import { registerClient, type ClientBuildStatus } from './client/serve';
+import { tradeQueryRoutes } from './http/trades/queries';
+import { balanceRoutes } from './http/balances';
 
 export interface BuildAppOptions {
   config: Config;
@@ -33,6 +35,8 @@ export interface BuildAppOptions {
   loginLimits?: LoginLimits;
   /** Directory of the built PWA to serve; no client routes when omitted (API-only, tests). */
   clientDir?: string;
+  /** State of a client build running in the background (main.ts); the fallback page tells visitors. */
+  clientBuild?: ClientBuildStatus;
 }
 
 /** Emitted after sessions were revoked, so live sockets of that user can be re-checked at once. */
@@ -72,7 +76,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await registerSecurityHeaders(app);
   await registerDocs(app);
-  registerErrorHandling(app, options.clientDir ? await registerClient(app, options.clientDir) : undefined);
+  registerErrorHandling(app, options.clientDir ? await registerClient(app, options.clientDir, options.clientBuild) : undefined);
   registerAuth(app);
 
   const limiter = createLoginLimiter(options.loginLimits ?? DEFAULT_LOGIN_LIMITS, config.redisUrl);
@@ -87,6 +91,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // ==== Resource routes owned by other parts: add one register line each here =================================
   //   trades (queries + commands), balances, exchanges. Register with { prefix: '/api' }.
+  await app.register(tradeQueryRoutes, { prefix: '/api' });
+  await app.register(balanceRoutes, { prefix: '/api' });
   // ==== Realtime: the Socket.IO gateway attaches to app.server (see main.ts), using app.verifyToken. ==========
 
   return app;

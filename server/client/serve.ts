@@ -1,6 +1,6 @@
 // Serves the built PWA from dist/: compressed, hashed assets cached for a year, the shell files (index.html, sw.js,
 // the manifest) always revalidated so an update reaches users; client-side routes fall back to index.html.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -23,7 +23,21 @@ export const BUILDING_PAGE = `<!doctype html>
 <h1>The app is being built</h1><p>This takes a minute on the first start. This page reloads by itself.</p>
 </body></html>`;
 
-export async function registerClient(app: FastifyInstance, dir: string): Promise<ClientFallback> {
+/** Where the background build stands; main.ts updates it, the fallback page reads it. */
+export interface ClientBuildStatus {
+  state: 'building' | 'failed' | 'ready';
+}
+
+export const BUILD_FAILED_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Build failed</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">
+<h1>The app could not be built</h1><p>The server log says why. The API is running; fix the build and restart.</p>
+</body></html>`;
+
+export async function registerClient(app: FastifyInstance, dir: string, status: ClientBuildStatus = { state: 'ready' }): Promise<ClientFallback> {
+  // The build may not have run yet; the directory must exist for the static plugin, files may come later.
+  mkdirSync(dir, { recursive: true });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyStatic, {
     root: dir,
@@ -41,6 +55,9 @@ export async function registerClient(app: FastifyInstance, dir: string): Promise
 
   return async (_request: FastifyRequest, reply: FastifyReply) => {
     if (!existsSync(join(dir, 'index.html'))) {
+      if (status.state === 'failed') {
+        return reply.code(503).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(BUILD_FAILED_PAGE);
+      }
       return reply.code(503).header('retry-after', '5').header('cache-control', 'no-store').type('text/html; charset=utf-8').send(BUILDING_PAGE);
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');

@@ -1,0 +1,87 @@
+// The process: configuration, database, first admin, app, client build, listening, graceful shutdown.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/client';
+import { bootstrapAdmin, generatedPasswordNotice } from './http/admin/bootstrap';
+import { buildClient, isClientStale } from './client/build';
+import type { ClientBuildStatus } from './client/serve';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function readConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const database = await openDatabase(config);
+  const boot = await bootstrapAdmin(database.db, config);
+  if (boot.generatedPassword) console.log(`\n${generatedPasswordNotice(boot)}\n`);
+  else if (boot.created) console.log(`First start: admin ${boot.email} created with the password from ADMIN_PASSWORD.`);
+
+  const clientDir = join(ROOT, 'dist');
+  const clientBuild: ClientBuildStatus = { state: isClientStale(ROOT, clientDir) ? 'building' : 'ready' };
+  const app = await buildApp({ config, db: database.db, clientDir, clientBuild });
+
+  /** Things to stop on shutdown, newest first (engine, realtime gateway, ...). */
+  const stoppers: Array<() => Promise<void>> = [];
+
+  // ==== Engine and realtime gateway: their owners start them here and push a stopper ============================
+  //   e.g. const realtime = attachRealtime(app.server, { verifyToken: app.verifyToken, ... }); stoppers.push(realtime.close)
+  //   The engine runs only when config.engine is true; give the app its price book through buildApp({ priceBook }).
+  // ================================================================================================================
+
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) {
+      console.error(`${signal} again: exiting now.`);
+      process.exit(1);
+    }
+    shuttingDown = true;
+    app.log.info({ signal }, 'shutting down');
+    try {
+      // Stop accepting connections and finish in-flight requests, then the engine, then the database.
+      await app.close();
+      for (const stop of stoppers.reverse()) await stop();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      console.error('Shutdown failed:', error);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  console.log(`Arbitrage app listening on ${address} (database: ${database.kind}, market: ${config.market})`);
+
+  if (clientBuild.state === 'building') {
+    // Serve the API (and a "being built" page) at once; the app appears when the build finishes.
+    buildClient(ROOT, { info: (m) => app.log.info(m), error: (m) => app.log.error(m) }).then(
+      () => {
+        clientBuild.state = 'ready';
+      },
+      (error: Error) => {
+        clientBuild.state = 'failed';
+        app.log.error(error.message);
+        app.log.error('client build failed; the API keeps running');
+      },
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('Failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
