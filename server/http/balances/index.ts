@@ -1,0 +1,62 @@
+// The caller's holdings on both venues, with the figures the Balances screen shows beside them.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { BalancesResponse, StatsResponse } from '../../../contract/api';
+import type { Balances, VenueBalances } from '../../../contract/entities';
+import { ensurePaperBalances, getBalances, type UserBalances, type VenueAmounts } from '../../db/repositories/balances';
+import { computeStats, sumVenues, toStats, tradeAggregates } from '../../db/repositories/stats';
+import type { Db } from '../../db/client';
+
+const toWire = (amounts: VenueAmounts): VenueBalances => ({
+  USDT: Number(amounts.USDT),
+  BTC: Number(amounts.BTC),
+  ETH: Number(amounts.ETH),
+});
+
+/** In the simulated market a user's first read hands out the paper seed; live balances come only from a sync. */
+async function readBalances(db: Db, userId: string, simulated: boolean): Promise<UserBalances> {
+  const current = await getBalances(db, userId);
+  if (current.updatedAt !== null || !simulated) return current;
+  await ensurePaperBalances(db, userId);
+  return getBalances(db, userId);
+}
+
+export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const simulated = app.config.market === 'sim';
+
+  app.get(
+    '/balances',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['balances'], summary: "The caller's balances per venue and trading figures" },
+    },
+    async (request): Promise<BalancesResponse> => {
+      const userId = request.user.id;
+      const current = await readBalances(app.db, userId, simulated);
+      const stats = toStats(await tradeAggregates(app.db, userId), sumVenues(current), app.priceBook);
+      const balance: Balances = {
+        binance: toWire(current.binance),
+        deriv: toWire(current.deriv),
+        netProfit: stats.netProfit,
+        winRate: stats.winRate,
+        totalTrades: stats.totalTrades,
+        successfulTrades: stats.successfulTrades,
+        failedTrades: stats.failedTrades,
+        totalValue: stats.totalValue,
+        updatedAt: (current.updatedAt ?? new Date()).toISOString(),
+      };
+      return { success: true, balance };
+    },
+  );
+
+  app.get(
+    '/balances/stats/portfolio',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['balances'], summary: "The caller's portfolio statistics" },
+    },
+    async (request): Promise<StatsResponse> => {
+      if (simulated) await readBalances(app.db, request.user.id, simulated);
+      return { success: true, stats: await computeStats(app.db, request.user.id, app.priceBook) };
+    },
+  );
+};
