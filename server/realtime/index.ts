@@ -4,3 +4,4 @@ export type { SocketIdentity, VerifyToken } from './identity';
 export { ROOM_REFUSED } from './rooms';
 export { SIGNED_IN_ROOM } from './types';
 export { coalesceLatestPerKey, periodForHz } from './coalesce';
+export { attachRealtimeToApp } from './app';

@@ -1,0 +1,25 @@
+// The gateway on the app's own HTTP server: same origin, the core's token check, immediate disconnect on revocation,
+// closed before the server so open websockets never hold the shutdown.
+import type { FastifyInstance } from 'fastify';
+import type { Observable } from 'rxjs';
+import type { EngineEvent } from '../engine/events';
+import { attachRealtime } from './gateway';
+import type { Realtime } from './gateway';
+
+/** Call before `app.listen()` (it adds a preClose hook). Omit `events$` on an instance that runs no engine. */
+export function attachRealtimeToApp(app: FastifyInstance, events$?: Observable<EngineEvent>): Realtime {
+  const realtime = attachRealtime(app.server, {
+    verifyToken: (token) => app.verifyToken(token),
+    ...(events$ ? { events$ } : {}),
+    priceHz: app.config.priceHz,
+    ...(app.config.redisUrl ? { redisUrl: app.config.redisUrl } : {}),
+    logger: app.log,
+  });
+  // Logout, password change, deactivation, deletion: drop the affected sockets now rather than at the next minute.
+  const revocations = app.revocations$.subscribe(() => void realtime.revalidate());
+  app.addHook('preClose', async () => {
+    revocations.unsubscribe();
+    await realtime.close();
+  });
+  return realtime;
+}
