@@ -7,6 +7,11 @@ import { openDatabase } from './db/client';
 import { bootstrapAdmin, generatedPasswordNotice } from './http/admin/bootstrap';
 import { buildClient, isClientStale } from './client/build';
 import type { ClientBuildStatus } from './client/serve';
+import { Subject } from 'rxjs';
+import type { EngineEvent } from './engine/events';
+import { attachRealtimeToApp } from './realtime';
+import type { FastifyInstance } from 'fastify';
+import { createEngine, lazyLogger } from './engine';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,7 +36,18 @@ async function main(): Promise<void> {
 
   const clientDir = join(ROOT, 'dist');
   const clientBuild: ClientBuildStatus = { state: isClientStale(ROOT, clientDir) ? 'building' : 'ready' };
-  const app = await buildApp({ config, db: database.db, clientDir, clientBuild });
+  // Trading engine (server/engine): only with ENGINE=on. It is the app's price book and the source of engine events.
+  let appRef: FastifyInstance | null = null;
+  const trading = config.engine
+    ? await createEngine({
+        config,
+        db: database.db,
+        account: (userId) => (appRef as FastifyInstance).loadVenueAccount(userId),
+        logger: lazyLogger(() => appRef?.log),
+      })
+    : null;
+  const app = await buildApp({ config, db: database.db, clientDir, clientBuild, priceBook: trading?.engine, engine: trading?.engine ?? null });
+  appRef = app;
 
   /** Things to stop on shutdown, newest first (engine, realtime gateway, ...). */
   const stoppers: Array<() => Promise<void>> = [];
@@ -40,6 +56,14 @@ async function main(): Promise<void> {
   //   e.g. const realtime = attachRealtime(app.server, { verifyToken: app.verifyToken, ... }); stoppers.push(realtime.close)
   //   The engine runs only when config.engine is true; give the app its price book through buildApp({ priceBook }).
   // ================================================================================================================
+  // Realtime gateway (server/realtime): engine events → Socket.IO rooms on this server; it closes itself in the app's
+  // preClose hook, before the server stops. The engine, where it runs, feeds it: engine.events$.subscribe(engineEvents).
+  const engineEvents = new Subject<EngineEvent>();
+  attachRealtimeToApp(app, engineEvents);
+  if (trading) {
+    trading.engine.events$.subscribe(engineEvents);
+    stoppers.push(trading.stop);
+  }
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
@@ -65,6 +89,7 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port });
   console.log(`Arbitrage app listening on ${address} (database: ${database.kind}, market: ${config.market})`);
+  if (trading) await trading.engine.start();
 
   if (clientBuild.state === 'building') {
     // Serve the API (and a "being built" page) at once; the app appears when the build finishes.
