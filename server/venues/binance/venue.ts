@@ -1,0 +1,215 @@
+// Binance spot through ccxt, per user account: market orders with client order ids, balances, the account's own
+// taker fee, and "query, don't assume" whenever an order's outcome is unknown.
+import ccxt from 'ccxt';
+import Decimal from 'decimal.js';
+import { filter, shareReplay, type Observable } from 'rxjs';
+import type { Currency, SymbolId } from '../../../contract/domain';
+import type { BackoffOptions } from '../backoff';
+import { VenueError, type CloseOrder, type LegFill, type LegOrder, type Quote, type Venue, type VenueAccount } from '../types';
+import { toVenueError, isDuplicateOrder } from './errors';
+import { createBinanceExchange, type BinanceEndpoints, type BinanceExchange } from './exchange';
+import { toLegFill, type RawFill, type RawOrder } from './fills';
+import { binanceQuoteStream } from './quotes';
+
+export interface BinanceVenueOptions {
+  endpoints: BinanceEndpoints;
+  backoff?: BackoffOptions;
+  /** How long an account's fee rate is reused before it is read again. */
+  feeCacheMs?: number;
+  onStreamError?: (error: unknown, attempt: number) => void;
+}
+
+const DEFAULT_TAKER_FEE = '0.001';
+
+interface AccountClient {
+  secret: string;
+  client: Promise<BinanceExchange>;
+}
+
+export class BinanceVenue implements Venue {
+  readonly id = 'binance' as const;
+  private readonly endpoints: BinanceEndpoints;
+  private publicClient: Promise<BinanceExchange> | null = null;
+  private readonly accountClients = new Map<string, AccountClient>();
+  private readonly feeCache = new Map<string, { rate: string; until: number }>();
+  private readonly stream: Observable<Quote>;
+  private readonly perSymbol = new Map<SymbolId, Observable<Quote>>();
+  private readonly feeCacheMs: number;
+
+  constructor(options: BinanceVenueOptions) {
+    this.endpoints = options.endpoints;
+    this.feeCacheMs = options.feeCacheMs ?? 5 * 60_000;
+    this.stream = binanceQuoteStream(() => this.publicExchange(), { backoff: options.backoff, onError: options.onStreamError });
+  }
+
+  quotes(symbol: SymbolId): Observable<Quote> {
+    let stream = this.perSymbol.get(symbol);
+    if (!stream) {
+      stream = this.stream.pipe(
+        filter((q) => q.symbol === symbol),
+        shareReplay({ bufferSize: 1, refCount: true }),
+      );
+      this.perSymbol.set(symbol, stream);
+    }
+    return stream;
+  }
+
+  async takerFeeRate(account: VenueAccount): Promise<string> {
+    const cached = this.feeCache.get(account.userId);
+    if (cached && cached.until > Date.now()) return cached.rate;
+    const info = await this.accountInfo(account);
+    const rate = info.commissionRates?.taker ?? (info.takerCommission !== undefined ? String(info.takerCommission / 10_000) : DEFAULT_TAKER_FEE);
+    const normalised = new Decimal(rate).toFixed();
+    this.feeCache.set(account.userId, { rate: normalised, until: Date.now() + this.feeCacheMs });
+    return normalised;
+  }
+
+  async balances(account: VenueAccount): Promise<Record<Currency, string>> {
+    const info = await this.accountInfo(account);
+    const free = (asset: Currency): string => new Decimal(info.balances?.find((b) => b.asset === asset)?.free ?? '0').toFixed();
+    return { USDT: free('USDT'), BTC: free('BTC'), ETH: free('ETH') };
+  }
+
+  async openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill> {
+    const notional = new Decimal(order.notional);
+    if (!notional.isFinite() || notional.lte(0)) throw new VenueError('binance', 'rejected', `Invalid notional: ${order.notional}`);
+    // quoteOrderQty spends (buy) or raises (sell) exactly this much USDT.
+    return this.placeOnce(account, order.symbol, order.clientOrderId, (client) =>
+      client.createOrder(order.symbol, 'market', order.side, notional.toNumber(), undefined, {
+        quoteOrderQty: notional.toFixed(),
+        newClientOrderId: order.clientOrderId,
+      }),
+    );
+  }
+
+  async closeLeg(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
+    const closingSide = order.side === 'buy' ? 'sell' : 'buy';
+    let quantity = new Decimal(order.quantity);
+    if (!quantity.isFinite() || quantity.lte(0)) throw new VenueError('binance', 'rejected', `Invalid quantity: ${order.quantity}`);
+    return this.placeOnce(account, order.symbol, order.clientOrderId, async (client) => {
+      if (closingSide === 'sell') {
+        // A buyer paid its commission in the coin, so it holds a little less than it bought: sell what is there.
+        const coin = order.symbol.split('/')[0] as Currency;
+        const held = new Decimal((await this.balances(account))[coin]);
+        quantity = Decimal.min(quantity, held);
+      }
+      const amount = Number(client.amountToPrecision(order.symbol, quantity.toNumber()));
+      if (!(amount > 0)) throw new VenueError('binance', 'insufficient-balance', `No ${order.symbol} quantity left to sell`);
+      return client.createOrder(order.symbol, 'market', closingSide, amount, undefined, { newClientOrderId: order.clientOrderId });
+    });
+  }
+
+  async findOrder(account: VenueAccount, symbol: SymbolId, clientOrderId: string): Promise<LegFill | null> {
+    const client = await this.accountExchange(account);
+    let raw: RawOrder;
+    try {
+      const order = await client.fetchOrder(undefined as unknown as string, symbol, { origClientOrderId: clientOrderId });
+      raw = order.info as RawOrder;
+    } catch (error) {
+      if (error instanceof ccxt.OrderNotFound) return null;
+      throw toVenueError(error, 'read');
+    }
+    if (new Decimal(raw.executedQty).lte(0)) return null;
+    try {
+      const trades = await client.fetchOrderTrades(String(raw.orderId), symbol);
+      const fills = trades.map((t) => t.info as RawFill);
+      return toLegFill(symbol, raw, fills, await this.takerFeeRate(account));
+    } catch (error) {
+      throw toVenueError(error, 'read');
+    }
+  }
+
+  async testConnection(account: VenueAccount): Promise<string> {
+    const info = await this.accountInfo(account);
+    if (info.canTrade === false) throw new VenueError('binance', 'auth', 'The Binance API key cannot trade: enable Spot trading for it');
+    const fee = new Decimal(await this.takerFeeRate(account)).times(100).toFixed();
+    return `Binance connected: spot trading enabled, taker fee ${fee} %`;
+  }
+
+  async close(): Promise<void> {
+    const clients = [this.publicClient, ...[...this.accountClients.values()].map((a) => a.client)].filter((c) => c !== null);
+    this.publicClient = null;
+    this.accountClients.clear();
+    await Promise.all(clients.map(async (c) => (await c.catch(() => null))?.close()));
+  }
+
+  /** Places an order unless the venue already has one with this id; on an unknown outcome, asks before failing. */
+  private async placeOnce(
+    account: VenueAccount,
+    symbol: SymbolId,
+    clientOrderId: string,
+    place: (client: BinanceExchange) => Promise<{ info: unknown }>,
+  ): Promise<LegFill> {
+    const client = await this.accountExchange(account);
+    // Binance refuses a repeated client order id only while the first order is open, and a market order never
+    // stays open: ask first, so a retry returns the first fill instead of trading twice.
+    const first = await this.findOrder(account, symbol, clientOrderId);
+    if (first) return first;
+    try {
+      const order = await place(client);
+      const raw = order.info as RawOrder & { fills?: RawFill[] };
+      return toLegFill(symbol, raw, raw.fills ?? [], await this.takerFeeRate(account));
+    } catch (error) {
+      const mapped = toVenueError(error, 'order');
+      if (mapped.kind !== 'unknown-outcome' && !isDuplicateOrder(error)) throw mapped;
+      let found: LegFill | null;
+      try {
+        found = await this.findOrder(account, symbol, clientOrderId);
+      } catch {
+        throw mapped;
+      }
+      if (found) return found;
+      if (isDuplicateOrder(error)) throw new VenueError('binance', 'rejected', `Binance reports order ${clientOrderId} as a duplicate but has no fill for it`);
+      throw new VenueError('binance', 'unavailable', `Binance failed while placing order ${clientOrderId}; it was not executed (${mapped.message})`);
+    }
+  }
+
+  private async accountInfo(account: VenueAccount): Promise<AccountInfo> {
+    const client = await this.accountExchange(account);
+    try {
+      return (await client.privateGetAccount({ omitZeroBalances: 'false' })) as AccountInfo;
+    } catch (error) {
+      throw toVenueError(error, 'read');
+    }
+  }
+
+  private publicExchange(): Promise<BinanceExchange> {
+    this.publicClient ??= this.loaded(createBinanceExchange(this.endpoints));
+    return this.publicClient;
+  }
+
+  private accountExchange(account: VenueAccount): Promise<BinanceExchange> {
+    const { binanceApiKey: apiKey, binanceSecretKey: secret } = account.credentials;
+    if (!apiKey || !secret) throw new VenueError('binance', 'auth', 'Binance API key and secret are not set');
+    const existing = this.accountClients.get(apiKey);
+    if (existing && existing.secret === secret) return existing.client;
+    if (existing) void existing.client.then((c) => c.close()).catch(() => undefined);
+    const client = this.loaded(createBinanceExchange(this.endpoints, { apiKey, secret }));
+    this.accountClients.set(apiKey, { secret, client });
+    return client;
+  }
+
+  /** Markets are needed by every call; a failed load is not cached, so the next call tries again. */
+  private loaded(exchange: Promise<BinanceExchange>): Promise<BinanceExchange> {
+    const ready = exchange.then(async (client) => {
+      try {
+        await client.loadMarkets();
+      } catch (error) {
+        throw toVenueError(error, 'read');
+      }
+      return client;
+    });
+    ready.catch(() => {
+      if (this.publicClient === ready) this.publicClient = null;
+      for (const [key, entry] of this.accountClients) if (entry.client === ready) this.accountClients.delete(key);
+    });
+    return ready;
+  }
+}
+
+interface AccountInfo {
+  canTrade?: boolean;
+  takerCommission?: number;
+  commissionRates?: { taker?: string };
+  balances?: { asset: string; free: string; locked: string }[];
+}

@@ -1,0 +1,154 @@
+import { firstValueFrom, filter, take, toArray } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Decimal from 'decimal.js';
+import { BinanceVenue } from '../../../server/venues/binance/venue';
+import { VenueError, type VenueAccount } from '../../../server/venues/types';
+import { startFakeBinance, type FakeBinance } from '../../fakes/binance/server';
+
+const KEY = 'k'.repeat(60) + 'MAIN';
+const SECRET = 's'.repeat(64);
+const LOW_FEE_KEY = 'f'.repeat(60) + 'FEES';
+
+const account = (apiKey = KEY, secret = SECRET, userId = 'u1'): VenueAccount => ({
+  userId,
+  credentials: { binanceApiKey: apiKey, binanceSecretKey: secret },
+});
+
+let fake: FakeBinance;
+let venue: BinanceVenue;
+
+beforeAll(async () => {
+  fake = await startFakeBinance({
+    accounts: [
+      { apiKey: KEY, secret: SECRET, balances: { USDT: '10000', BTC: '0', ETH: '1' } },
+      { apiKey: LOW_FEE_KEY, secret: SECRET, balances: { USDT: '500' }, takerCommission: '0.00075' },
+    ],
+  });
+  venue = new BinanceVenue({ endpoints: { restUrl: fake.restUrl, wsUrl: fake.wsUrl }, backoff: { initialMs: 20, maxMs: 200 }, feeCacheMs: 0 });
+});
+
+afterAll(async () => {
+  await venue.close();
+  await fake.close();
+});
+
+const expectVenueError = async (promise: Promise<unknown>, kind: VenueError['kind']): Promise<VenueError> => {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(VenueError);
+  expect((error as VenueError).kind).toBe(kind);
+  expect((error as VenueError).venue).toBe('binance');
+  return error as VenueError;
+};
+
+describe('Binance connector against the fake venue', () => {
+  it('streams best bid/ask per symbol from bookTicker', async () => {
+    const next = firstValueFrom(venue.quotes('ETH/USDT').pipe(filter((q) => q.bid === 3100.5)));
+    await fake.waitForSubscription('ethusdt@bookTicker');
+    fake.pushQuote('BTCUSDT', '81000.00', '81000.10');
+    fake.pushQuote('ETHUSDT', '3100.50', '3100.60');
+    const quote = await next;
+    expect(quote).toMatchObject({ venue: 'binance', symbol: 'ETH/USDT', bid: 3100.5, ask: 3100.6 });
+    expect(quote.ts).toBeGreaterThan(0);
+  });
+
+  it('recovers the stream after the connection drops', async () => {
+    const quotes = venue.quotes('BTC/USDT');
+    const firstTwo = firstValueFrom(quotes.pipe(filter((q) => q.bid === 82000 || q.bid === 83000), take(2), toArray()));
+    await fake.waitForSubscription('btcusdt@bookTicker');
+    fake.pushQuote('BTCUSDT', '82000.00', '82000.10');
+    expect(fake.dropStreams()).toBeGreaterThan(0);
+    await fake.waitForSubscription('btcusdt@bookTicker');
+    fake.pushQuote('BTCUSDT', '83000.00', '83000.10');
+    expect((await firstTwo).map((q) => q.bid)).toEqual([82000, 83000]);
+  });
+
+  it('reads balances and the account taker fee', async () => {
+    expect(await venue.balances(account())).toEqual({ USDT: '10000', BTC: '0', ETH: '1' });
+    expect(await venue.takerFeeRate(account())).toBe('0.001');
+    expect(await venue.takerFeeRate(account(LOW_FEE_KEY, SECRET, 'u2'))).toBe('0.00075');
+    expect(await venue.testConnection(account())).toMatch(/Binance connected.*0\.1 %/);
+  });
+
+  it('buys a notional with a client order id, fee in USDT, and returns the first fill on retry', async () => {
+    fake.pushQuote('BTCUSDT', '80000.00', '80000.01');
+    const order = { clientOrderId: 'trade1-b', symbol: 'BTC/USDT', side: 'buy', notional: '1000' } as const;
+    const fill = await venue.openLeg(account(), order);
+    expect(fill.clientOrderId).toBe('trade1-b');
+    expect(fill.price).toBe('80000.01');
+    expect(fill.quantity).toBe('0.01249');
+    // Commission 0.1 % of the coins bought, valued at the fill price.
+    expect(Number(fill.fee)).toBeCloseTo(0.01249 * 0.001 * 80000.01, 6);
+    const again = await venue.openLeg(account(), order);
+    expect(again).toEqual(fill);
+    expect(fake.orders(KEY).filter((o) => o.clientOrderId === 'trade1-b')).toHaveLength(1);
+    expect(await venue.findOrder(account(), 'BTC/USDT', 'trade1-b')).toEqual(fill);
+    expect(await venue.findOrder(account(), 'BTC/USDT', 'never-placed')).toBeNull();
+  });
+
+  it('closes a bought leg by selling the coins actually held', async () => {
+    const open = await venue.findOrder(account(), 'BTC/USDT', 'trade1-b');
+    fake.pushQuote('BTCUSDT', '80100.00', '80100.01');
+    const close = await venue.closeLeg(account(), {
+      clientOrderId: 'trade1-b-c',
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      quantity: open!.quantity,
+      venueOrderId: open!.venueOrderId,
+    });
+    expect(close.price).toBe('80100');
+    // 0.01249 bought minus the 0.00001249 commission, truncated to the 0.00001 lot step.
+    expect(close.quantity).toBe('0.01247');
+    expect(new Decimal(fake.balances(KEY).BTC!).toNumber()).toBeCloseTo(0.00000751, 8);
+  });
+
+  it('maps insufficient balance', async () => {
+    const error = await expectVenueError(
+      venue.openLeg(account(), { clientOrderId: 'big-b', symbol: 'ETH/USDT', side: 'buy', notional: '1000000' }),
+      'insufficient-balance',
+    );
+    expect(error.message).toMatch(/insufficient balance/i);
+  });
+
+  it('maps an unknown key, a malformed key and a bad signature to auth', async () => {
+    await expectVenueError(venue.balances(account('Z'.repeat(64), SECRET, 'u3')), 'auth');
+    await expectVenueError(venue.balances(account('short-key', SECRET, 'u4')), 'auth');
+    const badSignature = await expectVenueError(venue.balances(account(KEY, 'wrong'.repeat(10), 'u5')), 'auth');
+    expect(badSignature.message).toMatch(/Signature for this request is not valid/);
+    await expectVenueError(venue.testConnection({ userId: 'u6', credentials: {} }), 'auth');
+  });
+
+  it('maps 429 to rate-limit with the Retry-After delay', async () => {
+    fake.rateLimitNext(7);
+    const error = await expectVenueError(venue.balances(account()), 'rate-limit');
+    expect(error.retryAfterMs).toBe(7000);
+  });
+
+  it('on a 5xx whose order did execute, queries the order and returns its fill', async () => {
+    fake.pushQuote('ETHUSDT', '3000.00', '3000.01');
+    fake.failNextOrder({ status: 503, execute: true });
+    const fill = await venue.openLeg(account(), { clientOrderId: 'trade2-b', symbol: 'ETH/USDT', side: 'buy', notional: '300' });
+    expect(fill.clientOrderId).toBe('trade2-b');
+    expect(fill.price).toBe('3000.01');
+    expect(fake.orders(KEY).filter((o) => o.clientOrderId === 'trade2-b')).toHaveLength(1);
+    const lookups = fake.requests.filter((r) => r.method === 'GET' && r.path === '/api/v3/order');
+    expect(lookups.length).toBeGreaterThan(0);
+  });
+
+  it('on a 5xx whose order did not execute, queries the order and reports it not executed', async () => {
+    fake.failNextOrder({ status: 500, execute: false });
+    const before = fake.balances(KEY);
+    const error = await expectVenueError(
+      venue.openLeg(account(), { clientOrderId: 'trade3-b', symbol: 'ETH/USDT', side: 'sell', notional: '300' }),
+      'unavailable',
+    );
+    expect(error.message).toMatch(/not executed/);
+    expect(fake.orders(KEY).filter((o) => o.clientOrderId === 'trade3-b')).toHaveLength(0);
+    expect(fake.balances(KEY)).toEqual(before);
+    // The same id can then be placed for real.
+    const fill = await venue.openLeg(account(), { clientOrderId: 'trade3-b', symbol: 'ETH/USDT', side: 'sell', notional: '300' });
+    expect(fill.price).toBe('3000');
+  });
+});
