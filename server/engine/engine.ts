@@ -78,6 +78,10 @@ export class ArbitrageEngine implements PriceBook {
     });
   }
 
+  get venues(): Record<VenueId, Venue> {
+    return this.deps.venues;
+  }
+
   /** True while this instance holds the leadership and trades. */
   get isTrading(): boolean {
     return this.trading;
@@ -259,7 +263,8 @@ export class ArbitrageEngine implements PriceBook {
   async cancelTrade(userId: string, id: string): Promise<CommandResult> {
     if (!this.trading) return { ok: false, status: 503, message: NOT_LEADER };
     const state = this.executor.findById(id);
-    if (!state || state.userId !== userId) return { ok: false, status: 404, message: 'Trade not found' };
+    if (!state) return { ok: false, status: 409, message: 'The trade is finishing or no longer open' };
+    if (state.userId !== userId) return { ok: false, status: 404, message: 'Trade not found' };
     const result = this.core.cancel(userId, state.tradeId);
     if (!result.ok) return result;
     this.execute([result.command]);

@@ -1,5 +1,6 @@
 // Quotes → spread → price snapshots and opportunity edges. Pure functions plus the RxJS pipeline that applies them.
-import { combineLatest, filter, map, merge, Observable, scan, startWith } from 'rxjs';
+import type { Observable} from 'rxjs';
+import { combineLatest, filter, map, merge, scan, startWith } from 'rxjs';
 import type { SymbolId } from '../../contract/domain';
 import type { ArbitrageOpportunity, SymbolPrice } from '../../contract/entities';
 import type { Quote, Venue } from '../venues/types';

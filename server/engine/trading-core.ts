@@ -113,7 +113,7 @@ export class TradingCore {
     if (!book) return;
     book.limits = { ...book.limits, autoTrade: false };
     this.reindex(book);
-    if (book.trades.size === 0) this.users.delete(userId);
+    this.forgetIfIdle(book);
   }
 
   hasUser(userId: string): boolean {
@@ -266,8 +266,13 @@ export class TradingCore {
     book.realised = book.realised.plus(profit);
     if (this.lossReached(book) && !book.limits.halted) return this.halt(book);
     this.reindex(book);
-    if (!book.limits.autoTrade && book.trades.size === 0) this.users.delete(book.limits.userId);
+    this.forgetIfIdle(book);
     return [];
+  }
+
+  /** A user who neither trades automatically nor has a trade is dropped; a halted one is kept, so the halt holds. */
+  private forgetIfIdle(book: UserBook): void {
+    if (!book.limits.autoTrade && !book.limits.halted && book.trades.size === 0) this.users.delete(book.limits.userId);
   }
 
   // ---- internals ----

@@ -1,0 +1,163 @@
+// Prices, venue connection checks, balance sync and joining or leaving automated trading.
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  PricesQuery,
+  TestConnectionBody,
+  type BalancesResponse,
+  type PricesResponse,
+  type TestConnectionResponse,
+  type TradingMembershipResponse,
+} from '../../../contract/api';
+import { DEFAULT_MIN_SPREAD, VENUES, type VenueId } from '../../../contract/domain';
+import type { Balances, VenueBalances } from '../../../contract/entities';
+import { findCredentials } from '../../db/repositories/credentials';
+import { ensurePaperBalances, getBalances, setVenueBalances, type VenueAmounts } from '../../db/repositories/balances';
+import { sumVenues, toStats, tradeAggregates } from '../../db/repositories/stats';
+import { users } from '../../db/schema/users';
+import { VenueError, type VenueAccount } from '../../venues/types';
+import { HttpError, badRequest } from '../plugins/http-error';
+import { API_ONLY_MESSAGE } from './engine-port';
+
+export const TRADING_KEYS_MISSING = 'Save your Binance API key and secret and your Deriv token before enabling trading';
+
+const toWire = (a: VenueAmounts): VenueBalances => ({ USDT: Number(a.USDT), BTC: Number(a.BTC), ETH: Number(a.ETH) });
+
+/** A venue's refusal as a 4xx the user can act on; an unreachable venue as 503. */
+function venueHttpError(error: unknown, exchange: VenueId): HttpError {
+  if (error instanceof VenueError) {
+    if (error.kind === 'unavailable' || error.kind === 'unknown-outcome') return new HttpError(503, `${exchange} is not reachable right now: ${error.message}`);
+    if (error.kind === 'rate-limit') return new HttpError(429, `${exchange} is rate-limiting requests; try again shortly`);
+    return badRequest(`${exchange}: ${error.message}`);
+  }
+  return new HttpError(503, `${exchange} could not be reached`);
+}
+
+async function minSpreadOf(app: FastifyInstance, userId: string): Promise<number> {
+  const [row] = await app.db.select({ minSpread: users.minSpread }).from(users).where(eq(users.id, userId)).limit(1);
+  const value = row ? Number(row.minSpread) : NaN;
+  return Number.isFinite(value) ? value : DEFAULT_MIN_SPREAD;
+}
+
+async function balanceAnswer(app: FastifyInstance, userId: string): Promise<Balances> {
+  const current = await getBalances(app.db, userId);
+  const stats = toStats(await tradeAggregates(app.db, userId), sumVenues(current), app.priceBook);
+  return {
+    binance: toWire(current.binance),
+    deriv: toWire(current.deriv),
+    netProfit: stats.netProfit,
+    winRate: stats.winRate,
+    totalTrades: stats.totalTrades,
+    successfulTrades: stats.successfulTrades,
+    failedTrades: stats.failedTrades,
+    totalValue: stats.totalValue,
+    updatedAt: (current.updatedAt ?? new Date()).toISOString(),
+  };
+}
+
+export const exchangeRoutes: FastifyPluginAsyncZod = async (app) => {
+  const live = app.config.market === 'live';
+
+  app.get(
+    '/exchanges/prices',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['exchanges'], summary: 'Latest mid prices and spread per symbol', querystring: PricesQuery },
+    },
+    async (request): Promise<PricesResponse> => {
+      if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
+      const minSpread = await minSpreadOf(app, request.user.id);
+      return { success: true, prices: app.engine.prices(minSpread, request.query.symbol) };
+    },
+  );
+
+  app.post(
+    '/exchanges/test-connection',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['exchanges'], summary: 'Checks credentials with a venue (given ones, else the saved ones)', body: TestConnectionBody },
+    },
+    async (request): Promise<TestConnectionResponse> => {
+      const { exchange, apiKey, secretKey, token, appId } = request.body;
+      if (!live) return { success: true, exchange, message: `${exchange} connection successful (simulated market)` };
+      const saved = await app.loadVenueAccount(request.user.id);
+      const account: VenueAccount = {
+        userId: request.user.id,
+        credentials:
+          exchange === 'binance'
+            ? { binanceApiKey: apiKey || saved.credentials.binanceApiKey, binanceSecretKey: secretKey || saved.credentials.binanceSecretKey }
+            : { derivToken: token || saved.credentials.derivToken, derivAppId: appId || saved.credentials.derivAppId },
+      };
+      if (exchange === 'binance' && (!account.credentials.binanceApiKey || !account.credentials.binanceSecretKey)) {
+        throw badRequest('Enter or save your Binance API key and secret first');
+      }
+      if (exchange === 'deriv' && !account.credentials.derivToken) throw badRequest('Enter or save your Deriv API token first');
+      if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
+      try {
+        const summary = await app.engine.venues[exchange].testConnection(account);
+        return { success: true, exchange, message: `${exchange} connection successful: ${summary}` };
+      } catch (error) {
+        throw venueHttpError(error, exchange);
+      }
+    },
+  );
+
+  app.post(
+    '/exchanges/sync',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['exchanges'], summary: "Refreshes the caller's balances from the venues" },
+    },
+    async (request): Promise<BalancesResponse> => {
+      const userId = request.user.id;
+      if (!live) {
+        // The simulated venues' paper book is the balances table itself: make sure the seed is there, then read.
+        await ensurePaperBalances(app.db, userId);
+        return { success: true, balance: await balanceAnswer(app, userId) };
+      }
+      if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
+      const account = await app.loadVenueAccount(userId);
+      for (const venue of VENUES) {
+        try {
+          await setVenueBalances(app.db, userId, venue, await app.engine.venues[venue].balances(account));
+        } catch (error) {
+          throw venueHttpError(error, venue);
+        }
+      }
+      return { success: true, balance: await balanceAnswer(app, userId) };
+    },
+  );
+
+  app.post(
+    '/exchanges/trading/add-user',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['exchanges'], summary: 'Starts automated trading for the caller within their limits' },
+    },
+    async (request): Promise<TradingMembershipResponse> => {
+      const userId = request.user.id;
+      if (live) {
+        const creds = await findCredentials(app.db, userId);
+        if (!creds?.binanceApiKeyEnc || !creds.binanceSecretKeyEnc || !creds.derivTokenEnc) throw badRequest(TRADING_KEYS_MISSING);
+      }
+      await app.db.update(users).set({ tradingEnabled: true, updatedAt: new Date() }).where(eq(users.id, userId));
+      await app.engine?.addUser(userId);
+      return { success: true, tradingEnabled: true, message: 'You are now trading automatically within your limits' };
+    },
+  );
+
+  app.post(
+    '/exchanges/trading/remove-user',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['exchanges'], summary: 'Stops automated trading for the caller; open trades close normally' },
+    },
+    async (request): Promise<TradingMembershipResponse> => {
+      const userId = request.user.id;
+      await app.db.update(users).set({ tradingEnabled: false, updatedAt: new Date() }).where(eq(users.id, userId));
+      await app.engine?.removeUser(userId);
+      return { success: true, tradingEnabled: false, message: 'Automated trading stopped; open trades close normally' };
+    },
+  );
+};

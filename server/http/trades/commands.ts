@@ -1,0 +1,42 @@
+// Trade commands: a manual trade through the engine (same path and limits as automated ones) and a user's cancel.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CreateTradeBody, IdParams, TradeStatusBody, type TradeResponse } from '../../../contract/api';
+import { getTrade } from '../../db/repositories/trades';
+import { HttpError, badRequest, notFound } from '../plugins/http-error';
+import { API_ONLY_MESSAGE } from '../exchanges/engine-port';
+
+export const ONLY_CANCEL_MESSAGE = 'Only an open trade can be cancelled; other statuses are set by the engine';
+
+export const tradeCommandRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/trades',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['trades'], summary: 'Asks the engine for a manual trade of a notional on a symbol', body: CreateTradeBody },
+    },
+    async (request, reply): Promise<TradeResponse> => {
+      if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
+      const result = await app.engine.createManualTrade(request.user.id, request.body.symbol, request.body.totalAmount);
+      if (!result.ok) throw new HttpError(result.status, result.message);
+      reply.code(201);
+      return { success: true, trade: result.trade, message: 'Trade created' };
+    },
+  );
+
+  app.put(
+    '/trades/:id/status',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['trades'], summary: "Cancels one of the caller's open trades (closes its legs)", params: IdParams, body: TradeStatusBody },
+    },
+    async (request): Promise<TradeResponse> => {
+      const trade = await getTrade(app.db, request.user.id, request.params.id);
+      if (!trade) throw notFound('Trade not found');
+      if (request.body.status !== 'cancelled' || trade.status !== 'pending') throw badRequest(ONLY_CANCEL_MESSAGE);
+      if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
+      const result = await app.engine.cancelTrade(request.user.id, trade._id);
+      if (!result.ok) throw new HttpError(result.status, result.message);
+      return { success: true, trade: result.trade, message: 'Cancelling: closing both legs' };
+    },
+  );
+};
