@@ -20,6 +20,9 @@ import { createLoginLimiter, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './ht
 import { userRoutes } from './http/users';
 import { adminRoutes } from './http/admin';
 import { registerClient, type ClientBuildStatus } from './client/serve';
+import { exchangeRoutes } from './http/exchanges';
+import type { TradingFacade } from './http/exchanges/engine-port';
+import { tradeCommandRoutes } from './http/trades/commands';
 import { tradeQueryRoutes } from './http/trades/queries';
 import { balanceRoutes } from './http/balances';
 
@@ -37,6 +40,8 @@ export interface BuildAppOptions {
   clientDir?: string;
   /** State of a client build running in the background (main.ts); the fallback page tells visitors. */
   clientBuild?: ClientBuildStatus;
+  /** The trading engine of this process; null/omitted on an API-only instance (ENGINE=off). */
+  engine?: TradingFacade | null;
 }
 
 /** Emitted after sessions were revoked, so live sockets of that user can be re-checked at once. */
@@ -70,6 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('tokens', createTokenService(secrets.tokenKey));
   app.decorate('priceBook', options.priceBook ?? EMPTY_PRICE_BOOK);
   app.decorate('revocations$', new Subject<Revocation>());
+  app.decorate('engine', options.engine ?? null);
   app.decorate('loadVenueAccount', async (userId: string) =>
     decryptCredentials(secrets.encryptionKey, userId, await findCredentials(db, userId)),
   );
@@ -91,6 +97,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // ==== Resource routes owned by other parts: add one register line each here =================================
   //   trades (queries + commands), balances, exchanges. Register with { prefix: '/api' }.
+  await app.register(exchangeRoutes, { prefix: '/api' });
+  await app.register(tradeCommandRoutes, { prefix: '/api' });
   await app.register(tradeQueryRoutes, { prefix: '/api' });
   await app.register(balanceRoutes, { prefix: '/api' });
   // ==== Realtime: the Socket.IO gateway attaches to app.server (see main.ts), using app.verifyToken. ==========
