@@ -1,0 +1,136 @@
+import { deleteDB, openDB, type IDBPDatabase } from 'idb';
+import type { Pagination, Trade } from '../../contract/entities';
+import {
+  CACHE_DB_PREFIX,
+  CACHE_DB_VERSION,
+  CACHED_TRADES_KEEP,
+  cacheDbName,
+  type CacheSchema,
+  type SnapshotKind,
+  type SnapshotRecord,
+  type TradePageRecord,
+} from './schema';
+
+export type CacheDb = IDBPDatabase<CacheSchema>;
+
+/**
+ * The per-user cache. Every method swallows storage failures (private mode, quota exceeded, blocked upgrade):
+ * the cache makes the app faster and usable offline, it must never break it.
+ */
+export interface UserCache {
+  readonly userId: string;
+  readSnapshot<T>(kind: SnapshotKind): Promise<SnapshotRecord<T> | undefined>;
+  writeSnapshot<T>(kind: SnapshotKind, data: T): Promise<void>;
+  putTrades(trades: readonly Trade[]): Promise<void>;
+  /** Newest first. */
+  recentTrades(limit: number): Promise<Trade[]>;
+  readPage(key: string): Promise<TradePageRecord | undefined>;
+  writePage(key: string, trades: Trade[], pagination: Pagination): Promise<void>;
+  /** The open database for code that queries it directly (offline history); null when storage is unavailable. */
+  db(): Promise<CacheDb | null>;
+  close(): void;
+}
+
+export function openCacheDb(userId: string, onBlocking: () => void = () => {}): Promise<CacheDb> {
+  return openDB<CacheSchema>(cacheDbName(userId), CACHE_DB_VERSION, {
+    upgrade(db, oldVersion) {
+      if (oldVersion < 1) {
+        db.createObjectStore('snapshots', { keyPath: 'kind' });
+        const trades = db.createObjectStore('trades', { keyPath: '_id' });
+        trades.createIndex('createdAt', 'createdAt');
+        trades.createIndex('symbol_createdAt', ['symbol', 'createdAt']);
+        trades.createIndex('status_createdAt', ['status', 'createdAt']);
+        db.createObjectStore('tradePages', { keyPath: 'key' });
+      }
+    },
+    // Another tab wants a newer version: let it go ahead; this tab reopens on its next access.
+    blocking: onBlocking,
+  });
+}
+
+const warn = (what: string, err: unknown) => {
+  if (typeof console !== 'undefined') console.warn(`cache: ${what} failed`, err instanceof Error ? err.message : err);
+};
+
+export function createUserCache(userId: string): UserCache {
+  let opened: Promise<CacheDb | null> | null = null;
+  const db = () => {
+    opened ??= openCacheDb(userId, () => close()).catch((err: unknown) => {
+      warn('open', err);
+      return null;
+    });
+    return opened;
+  };
+
+  async function safely<T>(what: string, fallback: T, fn: (d: CacheDb) => Promise<T>): Promise<T> {
+    const d = await db();
+    if (!d) return fallback;
+    try {
+      return await fn(d);
+    } catch (err) {
+      warn(what, err);
+      return fallback;
+    }
+  }
+
+  function close() {
+    void opened?.then((d) => d?.close());
+    opened = null;
+  }
+
+  async function prune(d: CacheDb) {
+    const count = await d.count('trades');
+    if (count <= CACHED_TRADES_KEEP) return;
+    let excess = count - CACHED_TRADES_KEEP;
+    const tx = d.transaction('trades', 'readwrite');
+    let cursor = await tx.store.index('createdAt').openCursor();
+    while (cursor && excess > 0) {
+      await cursor.delete();
+      excess--;
+      cursor = await cursor.continue();
+    }
+    await tx.done;
+  }
+
+  return {
+    userId,
+    db,
+    readSnapshot: <T,>(kind: SnapshotKind) =>
+      safely('read', undefined, async (d) => (await d.get('snapshots', kind)) as SnapshotRecord<T> | undefined),
+    writeSnapshot: (kind, data) => safely('write', undefined, async (d) => void (await d.put('snapshots', { kind, data, savedAt: Date.now() }))),
+    putTrades: (trades) =>
+      safely('putTrades', undefined, async (d) => {
+        if (trades.length === 0) return;
+        const tx = d.transaction('trades', 'readwrite');
+        await Promise.all([...trades.map((t) => tx.store.put(t)), tx.done]);
+        await prune(d);
+      }),
+    recentTrades: (limit) =>
+      safely('recentTrades', [] as Trade[], async (d) => {
+        const out: Trade[] = [];
+        let cursor = await d.transaction('trades').store.index('createdAt').openCursor(null, 'prev');
+        while (cursor && out.length < limit) {
+          out.push(cursor.value);
+          cursor = await cursor.continue();
+        }
+        return out;
+      }),
+    readPage: (key) => safely('readPage', undefined, (d) => d.get('tradePages', key)),
+    writePage: (key, trades, pagination) =>
+      safely('writePage', undefined, async (d) => void (await d.put('tradePages', { key, trades, pagination, savedAt: Date.now() }))),
+    close,
+  };
+}
+
+/** Wipes the cache of one user, and of any other user left behind, at logout. */
+export async function clearUserCaches(userId: string | null): Promise<void> {
+  const names = new Set<string>();
+  if (userId) names.add(cacheDbName(userId));
+  try {
+    const all = typeof indexedDB !== 'undefined' && typeof indexedDB.databases === 'function' ? await indexedDB.databases() : [];
+    for (const d of all) if (d.name?.startsWith(CACHE_DB_PREFIX)) names.add(d.name);
+  } catch {
+    // databases() is missing in some browsers; the signed-out user's own database is still removed.
+  }
+  await Promise.all([...names].map((n) => deleteDB(n).catch((err: unknown) => warn('delete', err))));
+}

@@ -1,0 +1,52 @@
+import type { PublicUser } from '../../../contract/entities';
+import { formatRelative } from '../../lib/format';
+import { Badge } from '../../ui/Badge';
+import { Button } from '../../ui/Button';
+import * as ui from '../../ui/ui.css';
+
+export function UsersTable({ users, selfId, onToggle, onDelete }: { users: PublicUser[]; selfId: string; onToggle: (u: PublicUser) => void; onDelete: (u: PublicUser) => void }) {
+  return (
+    <div className={ui.tableWrap}>
+      <table className={ui.table} data-testid="users-table">
+        <thead>
+          <tr>
+            <th className={ui.th}>User</th>
+            <th className={ui.th}>Role</th>
+            <th className={ui.th}>Status</th>
+            <th className={ui.th}>Last Login</th>
+            <th className={ui.th} style={{ textAlign: 'right' }}>
+              Actions
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((u) => (
+            <tr key={u._id} data-testid="user-row" data-username={u.username}>
+              <td className={ui.td}>
+                <div style={{ fontWeight: 650 }}>{u.username}</div>
+                <div className={ui.muted} style={{ fontSize: '13px' }}>
+                  {u.email}
+                </div>
+              </td>
+              <td className={ui.td}>
+                <Badge tone={u.role === 'admin' ? 'primary' : 'neutral'}>{u.role}</Badge>
+              </td>
+              <td className={ui.td}>
+                <Badge tone={u.isActive ? 'profit' : 'loss'}>{u.isActive ? 'active' : 'inactive'}</Badge>
+              </td>
+              <td className={`${ui.td} ${ui.muted}`}>{formatRelative(u.lastLogin)}</td>
+              <td className={ui.td} style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                <Button small variant="secondary" onClick={() => onToggle(u)} disabled={u._id === selfId} aria-label={`${u.isActive ? 'Deactivate' : 'Activate'} ${u.username}`}>
+                  {u.isActive ? 'Deactivate' : 'Activate'}
+                </Button>{' '}
+                <Button small variant="danger" onClick={() => onDelete(u)} disabled={u._id === selfId} aria-label={`Delete ${u.username}`}>
+                  Delete
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import { useObservableEagerState, useObservableState } from 'observable-hooks';
+import type { Observable } from 'rxjs';
+import type { AppServices } from '../../services/appServices';
+import type { AuthState } from '../../services/auth/authState';
+import type { Live } from '../../services/streams/liveState';
+
+const ServicesContext = createContext<AppServices | null>(null);
+
+export function ServicesProvider({ services, children }: { services: AppServices; children: ReactNode }) {
+  return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>;
+}
+
+export function useServices(): AppServices {
+  const s = useContext(ServicesContext);
+  if (!s) throw new Error('useServices outside ServicesProvider');
+  return s;
+}
+
+export function useAuth(): AuthState {
+  return useObservableEagerState(useServices().auth.state$);
+}
+
+/** Reads a domain stream; `initial` covers the frame before a coalesced stream's first value. */
+export function useLive<T>(stream$: Observable<Live<T>>, initial: T): Live<T> {
+  return useObservableState(stream$, { value: initial, loading: true, source: 'initial', updatedAt: null, error: null });
+}

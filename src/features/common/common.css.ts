@@ -1,0 +1,46 @@
+import { style } from '@vanilla-extract/css';
+import { media, radius, space, vars } from '../../styles/theme.css';
+
+export const stack = style({ display: 'flex', flexDirection: 'column', gap: space.lg, '@media': { [media.md]: { gap: space.xl } } });
+export const statGrid = style({
+  display: 'grid',
+  gap: space.md,
+  gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+  '@media': { [media.lg]: { gridTemplateColumns: 'repeat(4, minmax(0, 1fr))', gap: space.lg } },
+});
+export const statGrid3 = style([statGrid, { '@media': { [media.md]: { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' } } }]);
+export const statCard = style({
+  background: vars.color.surface,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: radius.lg,
+  boxShadow: vars.shadow.card,
+  padding: space.lg,
+  minWidth: 0,
+});
+export const statLabel = style({ fontSize: '12.5px', fontWeight: 600, color: vars.color.textMuted, textTransform: 'uppercase', letterSpacing: '0.04em' });
+export const statValue = style({
+  fontSize: '22px',
+  fontWeight: 750,
+  marginTop: space.xs,
+  fontVariantNumeric: 'tabular-nums',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  '@media': { [media.md]: { fontSize: '26px' } },
+});
+export const statSub = style({ fontSize: '12.5px', color: vars.color.textMuted, marginTop: '2px' });
+export const twoCols = style({
+  display: 'grid',
+  gap: space.lg,
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  '@media': { [media.lg]: { gridTemplateColumns: 'minmax(0, 3fr) minmax(0, 2fr)', gap: space.xl } },
+});
+export const halves = style({
+  display: 'grid',
+  gap: space.lg,
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  '@media': { [media.md]: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' } },
+});
+export const toolbar = style({ display: 'flex', gap: space.md, flexWrap: 'wrap', alignItems: 'flex-end' });
+export const toolbarItem = style({ flex: '1 1 150px', maxWidth: '240px' });
+export const cachedNote = style({ fontSize: '12.5px', color: vars.color.textMuted });

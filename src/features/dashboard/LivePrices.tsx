@@ -1,0 +1,43 @@
+import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import type { Prices } from '../../../contract/entities';
+import { formatPrice, formatSpread } from '../../lib/format';
+import { Card } from '../../ui/Card';
+import * as styles from './dashboard.css';
+
+const NAMES: Record<SymbolId, string> = { 'BTC/USDT': 'Bitcoin', 'ETH/USDT': 'Ethereum' };
+
+export function LivePrices({ prices }: { prices: Prices }) {
+  return (
+    <Card title="Live Prices" data-testid="live-prices">
+      <div className={styles.priceGrid}>
+        {SYMBOLS.map((symbol) => {
+          const p = prices[symbol];
+          const profitable = p?.arbitrage.profitable === true;
+          return (
+            <div key={symbol} className={styles.priceCard} data-profitable={profitable} data-testid={`price-${symbol}`}>
+              <div className={styles.priceHead}>
+                <span className={styles.priceSymbol}>{symbol}</span>
+                <span className={styles.priceName}>{NAMES[symbol]}</span>
+              </div>
+              <div className={styles.priceRows}>
+                <span>Binance</span>
+                <span className={styles.priceValue} data-testid="price-binance">
+                  {formatPrice(p?.binance)}
+                </span>
+                <span>Deriv</span>
+                <span className={styles.priceValue} data-testid="price-deriv">
+                  {formatPrice(p?.deriv)}
+                </span>
+                <span>Spread</span>
+                <span className={styles.priceValue} data-testid="price-spread">
+                  {formatSpread(p?.spread)}
+                  {profitable && ' · profitable'}
+                </span>
+              </div>
+            </div>
+          );
+        })}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,29 @@
+import { style } from '@vanilla-extract/css';
+import { radius, space, vars } from '../../styles/theme.css';
+
+export const tradeList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column' });
+export const tradeRow = style({
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr) auto',
+  gap: `2px ${space.md}`,
+  padding: `${space.md} 0`,
+  borderBottom: `1px solid ${vars.color.border}`,
+  selectors: { '&:last-child': { borderBottom: 'none' } },
+});
+export const tradeMain = style({ display: 'flex', alignItems: 'center', gap: space.sm, flexWrap: 'wrap', fontWeight: 650 });
+export const tradeMeta = style({ fontSize: '13px', color: vars.color.textMuted, display: 'flex', gap: space.md, flexWrap: 'wrap', fontVariantNumeric: 'tabular-nums' });
+export const tradeRight = style({ textAlign: 'right', display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: '2px' });
+export const priceGrid = style({ display: 'grid', gap: space.md });
+export const priceCard = style({
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: radius.md,
+  padding: space.lg,
+  background: vars.color.surfaceRaised,
+  transition: 'background 200ms ease, border-color 200ms ease',
+  selectors: { '&[data-profitable="true"]': { borderColor: vars.color.profit, background: vars.color.highlight } },
+});
+export const priceHead = style({ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline', marginBottom: space.sm, gap: space.sm });
+export const priceSymbol = style({ fontWeight: 700, fontSize: '16px' });
+export const priceName = style({ fontSize: '13px', color: vars.color.textMuted });
+export const priceRows = style({ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: `4px ${space.md}`, fontSize: '14px' });
+export const priceValue = style({ textAlign: 'right', fontVariantNumeric: 'tabular-nums', fontWeight: 600 });

@@ -1,0 +1,26 @@
+import { style } from '@vanilla-extract/css';
+import { media, radius, space, vars } from '../../styles/theme.css';
+
+export const tabs = style({ display: 'flex', gap: space.xs, borderBottom: `1px solid ${vars.color.border}`, marginBottom: space.lg, overflowX: 'auto' });
+export const tab = style({
+  border: 'none',
+  background: 'transparent',
+  padding: `${space.sm} ${space.lg}`,
+  fontWeight: 600,
+  color: vars.color.textMuted,
+  cursor: 'pointer',
+  borderBottom: '2px solid transparent',
+  marginBottom: '-1px',
+  borderRadius: `${radius.sm} ${radius.sm} 0 0`,
+  selectors: { '&[aria-selected="true"]': { color: vars.color.primary, borderBottomColor: vars.color.primary } },
+});
+export const formGrid = style({
+  display: 'grid',
+  gap: space.lg,
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  '@media': { [media.md]: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' } },
+});
+export const section = style({ display: 'flex', flexDirection: 'column', gap: space.lg });
+export const sectionTitle = style({ fontSize: '15px', fontWeight: 650 });
+export const actions = style({ display: 'flex', gap: space.sm, justifyContent: 'flex-end', flexWrap: 'wrap' });
+export const saved = style({ fontSize: '12.5px', color: vars.color.profit, fontWeight: 600 });

@@ -1,0 +1,61 @@
+import type { Trade } from '../../../contract/entities';
+import { formatTradeDate, formatUsd } from '../../lib/format';
+import * as ui from '../../ui/ui.css';
+import type { Sort, SortKey } from './sortTrades';
+import { Profit, Spread, StatusBadge } from './TradeBits';
+import * as styles from './trades.css';
+
+const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
+  { key: 'symbol', label: 'Pair' },
+  { key: 'status', label: 'Status' },
+  { key: 'totalAmount', label: 'Amount', numeric: true },
+  { key: 'arbitrageSpread', label: 'Spread', numeric: true },
+  { key: 'actualProfit', label: 'Profit', numeric: true },
+  { key: 'createdAt', label: 'Date' },
+];
+
+export function TradesTable({ trades, sort, onSort }: { trades: Trade[]; sort: Sort; onSort: (key: SortKey) => void }) {
+  return (
+    <div className={ui.tableWrap}>
+      <table className={ui.table} data-testid="trades-table">
+        <thead>
+          <tr>
+            {COLUMNS.map((c) => {
+              const active = sort.key === c.key;
+              return (
+                <th key={c.key} className={ui.th} aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'} style={c.numeric ? { textAlign: 'right' } : undefined}>
+                  <button type="button" className={styles.sortButton} onClick={() => onSort(c.key)}>
+                    {c.label}
+                    <span aria-hidden="true">{active ? (sort.dir === 'asc' ? '↑' : '↓') : '↕'}</span>
+                  </button>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {trades.map((t) => (
+            <tr key={t._id} data-testid="trade-row">
+              <td className={ui.td} style={{ fontWeight: 600 }}>
+                {t.symbol}
+              </td>
+              <td className={ui.td}>
+                <StatusBadge status={t.status} />
+              </td>
+              <td className={`${ui.td} ${ui.numeric}`} style={{ textAlign: 'right' }}>
+                {formatUsd(t.totalAmount)}
+              </td>
+              <td className={ui.td} style={{ textAlign: 'right' }}>
+                <Spread trade={t} />
+              </td>
+              <td className={ui.td} style={{ textAlign: 'right' }}>
+                <Profit value={t.actualProfit} />
+              </td>
+              <td className={`${ui.td} ${ui.numeric} ${ui.muted}`}>{formatTradeDate(t.createdAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { format, formatDistanceToNow } from 'date-fns';
+
+// Display formats of spec section 9: USD 2 decimals, spreads 2 decimals, win rate 1 decimal, coins 6 decimals.
+const usdFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export function formatUsd(value: number | null | undefined): string {
+  return usdFormat.format(Number.isFinite(value) ? (value as number) : 0);
+}
+
+/** A spread fraction shown ×100 with 2 decimals, e.g. 0.00234 → '0.23%'. */
+export function formatSpread(fraction: number | null | undefined): string {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return 'N/A';
+  return `${(fraction * 100).toFixed(2)}%`;
+}
+
+export function formatWinRate(percent: number | null | undefined): string {
+  return `${(Number.isFinite(percent) ? (percent as number) : 0).toFixed(1)}%`;
+}
+
+export function formatCoins(amount: number | null | undefined): string {
+  return (Number.isFinite(amount) ? (amount as number) : 0).toFixed(6);
+}
+
+export function formatPrice(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'N/A';
+  return usdFormat.format(value);
+}
+
+/** 'MMM dd, HH:mm', e.g. 'Nov 21, 10:04'. */
+export function formatTradeDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : format(d, 'MMM dd, HH:mm');
+}
+
+export function formatRelative(iso: string | null | undefined): string {
+  if (!iso) return 'Never';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? 'Never' : formatDistanceToNow(d, { addSuffix: true });
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : format(d, 'MMM d, yyyy');
+}
+
+/** Win rate colour thresholds: green at 70 or more, amber at 50 or more, red below. */
+export function winRateTone(percent: number): 'profit' | 'warning' | 'loss' {
+  if (percent >= 70) return 'profit';
+  if (percent >= 50) return 'warning';
+  return 'loss';
+}
+
+export function profitTone(value: number): 'profit' | 'loss' {
+  return value >= 0 ? 'profit' : 'loss';
+}

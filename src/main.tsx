@@ -1,0 +1,31 @@
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ServicesProvider } from './features/app/services';
+import { createAppRouter } from './router';
+import { createAppServices } from './services/appServices';
+import './styles/global.css';
+import { applyThemeMode, readThemeMode, watchSystemTheme } from './styles/themeMode';
+
+// Composition root: services, router, theme. No inline script in index.html (CSP script-src 'self').
+applyThemeMode(readThemeMode());
+watchSystemTheme();
+
+let router: ReturnType<typeof createAppRouter> | null = null;
+const services = createAppServices({
+  // A 401 on any call but login: the session is cleared and the browser goes to /login.
+  onSessionExpired: () => {
+    const here = router?.state.location.href;
+    void router?.navigate({ to: '/login', search: here && here !== '/' && !here.startsWith('/login') ? { redirect: here } : {} });
+  },
+});
+services.auth.restore();
+router = createAppRouter(services);
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <ServicesProvider services={services}>
+      <RouterProvider router={router} />
+    </ServicesProvider>
+  </StrictMode>,
+);

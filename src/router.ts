@@ -1,0 +1,13 @@
+import { createRouter } from '@tanstack/react-router';
+import type { AppServices } from './services/appServices';
+import { routeTree } from './routes/tree';
+
+export function createAppRouter(services: AppServices) {
+  return createRouter({ routeTree, context: { services }, defaultPreload: 'intent', defaultPendingMs: 300, scrollRestoration: true });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

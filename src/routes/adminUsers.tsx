@@ -1,0 +1,111 @@
+import { useObservable, useObservableState } from 'observable-hooks';
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { catchError, debounceTime, from, map, of, switchMap } from 'rxjs';
+import type { Role } from '../../contract/domain';
+import type { PublicUser } from '../../contract/entities';
+import { AddUserModal } from '../features/admin/AddUserModal';
+import { ConfirmDialog } from '../features/admin/ConfirmDialog';
+import { UsersTable } from '../features/admin/UsersTable';
+import { useAuth, useServices } from '../features/app/services';
+import * as common from '../features/common/common.css';
+import { ApiError } from '../services/http';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { SelectField, TextField } from '../ui/Field';
+import * as ui from '../ui/ui.css';
+
+export function AdminUsersScreen() {
+  const { user } = useAuth();
+  if (user?.role !== 'admin') {
+    return (
+      <Card>
+        <div className={ui.empty}>
+          <h2 className={ui.emptyTitle}>Access Denied</h2>
+          <p>You don&apos;t have permission to access this page.</p>
+        </div>
+      </Card>
+    );
+  }
+  return <UserManagement selfId={user._id} />;
+}
+
+const failed = (err: unknown, failure: string, error: string) => (err instanceof ApiError && err.status !== 0 ? (err.serverMessage ?? failure) : error);
+
+function UserManagement({ selfId }: { selfId: string }) {
+  const { actions } = useServices();
+  const [search, setSearch] = useState('');
+  const [role, setRole] = useState<Role | ''>('');
+  const [version, setVersion] = useState(0);
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<PublicUser | null>(null);
+  const [overrides, setOverrides] = useState<Record<string, PublicUser>>({});
+
+  // A failed list load gives an empty list (spec section 8).
+  const users$ = useObservable(
+    (inputs$) =>
+      inputs$.pipe(
+        debounceTime(200),
+        switchMap(([s, r]) => from(actions.listUsers({ search: s.trim() || undefined, role: r || undefined })).pipe(map((res) => res.users), catchError(() => of<PublicUser[]>([])))),
+      ),
+    [search, role, version],
+  );
+  const loaded = useObservableState(users$, null);
+  const users = (loaded ?? []).map((u) => overrides[u._id] ?? u);
+  const reload = () => {
+    setOverrides({});
+    setVersion((v) => v + 1);
+  };
+
+  async function toggle(u: PublicUser) {
+    try {
+      const res = await actions.toggleUserActive(u._id);
+      setOverrides((o) => ({ ...o, [u._id]: res.user }));
+    } catch (err) {
+      toast.error(failed(err, 'Failed to update user status. Please try again.', 'Error updating user status. Please try again.'));
+    }
+  }
+
+  async function remove() {
+    if (!deleting) return;
+    try {
+      await actions.deleteUser(deleting._id);
+      toast.success('User deleted successfully!');
+      reload();
+    } catch (err) {
+      toast.error(failed(err, 'Failed to delete user. Please try again.', 'Error deleting user. Please try again.'));
+    } finally {
+      setDeleting(null);
+    }
+  }
+
+  return (
+    <div className={common.stack}>
+      <Card title="Users" action={<Button onClick={() => setAdding(true)}>Add User</Button>}>
+        <div className={common.toolbar} style={{ marginBottom: '16px' }}>
+          <div className={common.toolbarItem} style={{ maxWidth: '320px', flexGrow: 2 }}>
+            <TextField label="Search" type="search" placeholder="Search by username" value={search} onChange={(e) => setSearch(e.target.value)} />
+          </div>
+          <div className={common.toolbarItem}>
+            <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value as Role | '')}>
+              <option value="">All Roles</option>
+              <option value="admin">Admin</option>
+              <option value="user">User</option>
+            </SelectField>
+          </div>
+        </div>
+        {loaded === null ? <div className={ui.empty}>Loading users...</div> : users.length === 0 ? <div className={ui.empty}>No users found</div> : <UsersTable users={users} selfId={selfId} onToggle={(u) => void toggle(u)} onDelete={setDeleting} />}
+      </Card>
+      {adding && <AddUserModal onClose={() => setAdding(false)} onCreated={reload} />}
+      {deleting && (
+        <ConfirmDialog
+          title="Delete User"
+          text="Are you sure you want to delete this user? This action cannot be undone."
+          confirmLabel="Delete"
+          onConfirm={() => void remove()}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
+    </div>
+  );
+}

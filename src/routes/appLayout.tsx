@@ -1,0 +1,117 @@
+import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
+import { toast } from 'react-toastify';
+import { RealtimeToasts } from '../features/app/RealtimeToasts';
+import { useAuth, useServices } from '../features/app/services';
+import { ConnectionDot, GaveUpBanner } from '../features/layout/ConnectionStatus';
+import * as styles from '../features/layout/layout.css';
+import { UserMenu } from '../features/layout/UserMenu';
+import { Button } from '../ui/Button';
+
+const MAIN_LINKS = [
+  { to: '/dashboard', label: 'Dashboard', icon: '▦' },
+  { to: '/trades', label: 'Trades', icon: '⇄' },
+  { to: '/balances', label: 'Balances', icon: '◎' },
+  { to: '/settings', label: 'Settings', icon: '⚙' },
+] as const;
+
+const TITLES: Record<string, string> = {
+  '/dashboard': 'Dashboard',
+  '/trades': 'Trades',
+  '/balances': 'Balances',
+  '/settings': 'Settings',
+  '/profile': 'Profile',
+  '/admin/users': 'User Management',
+};
+
+export function AppLayout() {
+  const { auth } = useServices();
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const hamburgerRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => setMobileOpen(false), [pathname]);
+
+  async function logout() {
+    await auth.logout();
+    toast.success('Logged out successfully');
+    await navigate({ to: '/login' });
+  }
+
+  if (!user) return null;
+  const isAdmin = user.role === 'admin';
+  return (
+    <div className={styles.shell}>
+      <aside className={styles.sidebar} aria-label="Sidebar">
+        <Link to="/dashboard" className={styles.brand}>
+          <span className={styles.logo} aria-hidden="true">
+            A
+          </span>
+          ArbiTrade
+        </Link>
+        <nav className={styles.nav} aria-label="Main">
+          {MAIN_LINKS.map((l) => (
+            <Link key={l.to} to={l.to} className={styles.navLink}>
+              <span aria-hidden="true">{l.icon}</span>
+              {l.label}
+            </Link>
+          ))}
+          {isAdmin && (
+            <>
+              <div className={styles.navSection}>Administration</div>
+              <Link to="/admin/users" className={styles.navLink}>
+                <span aria-hidden="true">👥</span>
+                User Management
+              </Link>
+            </>
+          )}
+        </nav>
+        <div className={styles.sidebarFooter}>
+          <span className={styles.avatar} aria-hidden="true">
+            {user.username.charAt(0)}
+          </span>
+          <div style={{ minWidth: 0 }}>
+            <div className={styles.footerName}>{user.username}</div>
+            <div className={styles.footerRole}>{user.role}</div>
+          </div>
+        </div>
+      </aside>
+      <div className={styles.main}>
+        <header className={styles.topbar}>
+          <Button
+            ref={hamburgerRef}
+            variant="ghost"
+            small
+            className={styles.hamburger}
+            aria-label="Menu"
+            aria-expanded={mobileOpen}
+            aria-controls="mobile-menu"
+            onClick={() => setMobileOpen((o) => !o)}
+          >
+            ☰
+          </Button>
+          <h1 className={styles.topbarTitle}>{TITLES[pathname] ?? 'ArbiTrade'}</h1>
+          <ConnectionDot />
+          <UserMenu user={user} onLogout={() => void logout()} />
+          {mobileOpen && (
+            <nav id="mobile-menu" className={styles.mobileMenu} aria-label="Mobile" onKeyDown={(e) => e.key === 'Escape' && (setMobileOpen(false), hamburgerRef.current?.focus())}>
+              {MAIN_LINKS.map((l) => (
+                <Link key={l.to} to={l.to} className={styles.navLink}>
+                  <span aria-hidden="true">{l.icon}</span>
+                  {l.label}
+                </Link>
+              ))}
+            </nav>
+          )}
+        </header>
+        <GaveUpBanner />
+        <main className={styles.content} id="main">
+          <Outlet />
+        </main>
+      </div>
+      <RealtimeToasts />
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { useLive, useServices } from '../features/app/services';
+import * as styles from '../features/balances/balances.css';
+import { portfolioValue } from '../features/balances/portfolio';
+import { VenuePanel } from '../features/balances/VenuePanel';
+import * as common from '../features/common/common.css';
+import { StatCard } from '../features/common/StatCard';
+import { formatUsd, formatWinRate, profitTone, winRateTone } from '../lib/format';
+import { ApiError } from '../services/http';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { Spinner } from '../ui/Spinner';
+
+export function BalancesScreen() {
+  const { data, actions } = useServices();
+  const balances = useLive(data.balances$, null);
+  const prices = useLive(data.prices$, {});
+  const [syncing, setSyncing] = useState(false);
+
+  // Refresh: sync with the venues, then reload the balances.
+  async function refresh() {
+    setSyncing(true);
+    try {
+      const r = await actions.syncBalances();
+      if (r.success) toast.success('Balances synced successfully');
+      else toast.error('Failed to sync balances');
+    } catch (err) {
+      if (!(err instanceof ApiError && err.unauthorized)) toast.error('Failed to sync balances. Please try again.');
+    } finally {
+      data.reloadBalances();
+      setSyncing(false);
+    }
+  }
+
+  const b = balances.value;
+  if (!b && balances.loading) return <Spinner label="Loading balances..." />;
+  const total = b ? portfolioValue(b, prices.value) : 0;
+  return (
+    <div className={common.stack}>
+      <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
+        <Button onClick={() => void refresh()} disabled={syncing}>
+          {syncing ? 'Refreshing...' : 'Refresh'}
+        </Button>
+      </div>
+      <div className={common.statGrid3}>
+        <StatCard label="Total Portfolio Value" value={formatUsd(total)} sub="Both venues" testId="balance-total" />
+        <StatCard label="Net Profit" value={formatUsd(b?.netProfit ?? 0)} tone={profitTone(b?.netProfit ?? 0)} testId="balance-net-profit" />
+        <StatCard label="Win Rate" value={formatWinRate(b?.winRate ?? 0)} tone={winRateTone(b?.winRate ?? 0)} testId="balance-win-rate" />
+      </div>
+      <div className={common.halves}>
+        <VenuePanel title="Binance" balances={b?.binance ?? null} prices={prices.value} testId="venue-binance" />
+        <VenuePanel title="Deriv" balances={b?.deriv ?? null} prices={prices.value} testId="venue-deriv" />
+      </div>
+      <Card title="Trading Statistics">
+        <dl className={styles.statsList}>
+          <div className={styles.statsItem}>
+            <dt className={styles.statsTerm}>Total Trades</dt>
+            <dd className={styles.statsValue}>{b?.totalTrades ?? 0}</dd>
+          </div>
+          <div className={styles.statsItem}>
+            <dt className={styles.statsTerm}>Successful</dt>
+            <dd className={styles.statsValue}>{b?.successfulTrades ?? 0}</dd>
+          </div>
+          <div className={styles.statsItem}>
+            <dt className={styles.statsTerm}>Failed</dt>
+            <dd className={styles.statsValue}>{b?.failedTrades ?? 0}</dd>
+          </div>
+          <div className={styles.statsItem}>
+            <dt className={styles.statsTerm}>Win Rate</dt>
+            <dd className={styles.statsValue}>{formatWinRate(b?.winRate ?? 0)}</dd>
+          </div>
+        </dl>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import * as styles from '../features/auth/auth.css';
+import { useServices } from '../features/app/services';
+import { hasErrors, validateLogin, type Errors, type LoginInput } from '../lib/validation';
+import { landingPathFor } from '../services/auth/authState';
+import { Button } from '../ui/Button';
+import { Checkbox, TextField } from '../ui/Field';
+
+export function LoginScreen() {
+  const { auth } = useServices();
+  const navigate = useNavigate();
+  const search = useSearch({ from: '/login' });
+  const [values, setValues] = useState<LoginInput>({ email: '', password: '' });
+  const [errors, setErrors] = useState<Errors<keyof LoginInput>>({});
+  const [showPassword, setShowPassword] = useState(false);
+  const [remember, setRemember] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const change = (k: keyof LoginInput) => (e: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [k]: e.target.value }));
+    // Errors clear as the user types.
+    if (errors[k]) setErrors((er) => ({ ...er, [k]: undefined }));
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const found = validateLogin(values);
+    setErrors(found);
+    if (hasErrors(found)) return;
+    setBusy(true);
+    try {
+      const result = await auth.login(values.email, values.password);
+      if (!result.ok) {
+        if (result.unexpected) toast.error(<LoginFailed text="An unexpected error occurred. Please try again." />);
+        else toast.error(result.message);
+        return;
+      }
+      toast.success('Login successful!');
+      await navigate({ to: search.redirect ?? landingPathFor(result.user) });
+    } catch {
+      toast.error(<LoginFailed text="An unexpected error occurred. Please try again." />);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className={styles.page}>
+      <div className={styles.panel}>
+        <div className={styles.brand}>
+          <div className={styles.logo} aria-hidden="true">
+            A
+          </div>
+          <span className={styles.brandName}>ArbiTrade</span>
+        </div>
+        <h1 className={styles.title}>Sign in</h1>
+        <p className={styles.subtitle}>Binance ⇄ Deriv arbitrage, live.</p>
+        <form className={styles.form} onSubmit={submit} noValidate>
+          <TextField label="Email" name="email" type="email" autoComplete="username" inputMode="email" value={values.email} onChange={change('email')} error={errors.email} placeholder="you@example.com" />
+          <div className={styles.passwordWrap}>
+            <TextField
+              label="Password"
+              name="password"
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="current-password"
+              value={values.password}
+              onChange={change('password')}
+              error={errors.password}
+              style={{ paddingRight: '64px' }}
+            />
+            <button type="button" className={styles.toggle} onClick={() => setShowPassword((s) => !s)} aria-pressed={showPassword} aria-label={showPassword ? 'Hide password' : 'Show password'}>
+              {showPassword ? 'Hide' : 'Show'}
+            </button>
+          </div>
+          <div className={styles.row}>
+            <Checkbox label="Remember me" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+            <Link to="/forgot-password">Forgot password?</Link>
+          </div>
+          <Button type="submit" className={styles.submit} disabled={busy}>
+            {busy ? 'Signing in...' : 'Sign in'}
+          </Button>
+        </form>
+        <p className={styles.footnote}>
+          No account? Contact an admin for access. <Link to="/register">Request access</Link>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+function LoginFailed({ text }: { text: string }) {
+  return (
+    <div>
+      <strong>Login Failed</strong>
+      <div>{text}</div>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import type { PublicUser } from '../../contract/entities';
+import { useAuth, useServices } from '../features/app/services';
+import * as common from '../features/common/common.css';
+import { ChangePasswordModal } from '../features/profile/ChangePasswordModal';
+import { ErrorListToast } from '../features/profile/ErrorListToast';
+import * as styles from '../features/profile/profile.css';
+import { formatDate, formatRelative } from '../lib/format';
+import { validateProfile, type ProfileInput } from '../lib/validation';
+import { ApiError, messageOf } from '../services/http';
+import { Badge } from '../ui/Badge';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { TextArea, TextField } from '../ui/Field';
+
+const fromUser = (u: PublicUser): ProfileInput => ({
+  username: u.username ?? '',
+  email: u.email ?? '',
+  firstName: u.firstName ?? '',
+  lastName: u.lastName ?? '',
+  phone: u.phone ?? '',
+  bio: u.bio ?? '',
+});
+
+export function ProfileScreen() {
+  const { user } = useAuth();
+  if (!user) return null;
+  return <ProfileView user={user} />;
+}
+
+function ProfileView({ user }: { user: PublicUser }) {
+  const { actions, auth } = useServices();
+  const [editing, setEditing] = useState(false);
+  const [form, setForm] = useState<ProfileInput>(() => fromUser(user));
+  const [busy, setBusy] = useState(false);
+  const [pwOpen, setPwOpen] = useState(false);
+  const set = (k: keyof ProfileInput) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+
+  const cancel = () => {
+    setForm(fromUser(user));
+    setEditing(false);
+  };
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    const errors = Object.values(validateProfile(form)).filter((m): m is string => Boolean(m));
+    if (errors.length > 0) {
+      toast.error(<ErrorListToast heading="Please fix the following errors:" lines={errors} />);
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await actions.updateProfile({
+        username: form.username.trim(),
+        email: form.email.trim(),
+        firstName: form.firstName.trim(),
+        lastName: form.lastName.trim(),
+        phone: form.phone.trim(),
+        bio: form.bio,
+      });
+      auth.updateUser(res.user);
+      setForm(fromUser(res.user));
+      toast.success('Profile updated successfully!');
+      setEditing(false);
+    } catch (err) {
+      if (err instanceof ApiError && err.errors.length > 0) toast.error(<ErrorListToast heading="Validation errors:" lines={err.errors.map((x) => x.msg)} />);
+      else toast.error(messageOf(err, 'Failed to update profile'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
+  return (
+    <div className={common.stack}>
+      <Card>
+        <div className={styles.header}>
+          <div className={styles.bigAvatar} aria-hidden="true">
+            {user.username.charAt(0)}
+          </div>
+          <div style={{ minWidth: 0 }}>
+            <div className={styles.name}>{fullName || user.username}</div>
+            <div className={styles.meta}>
+              <Badge tone={user.role === 'admin' ? 'primary' : 'neutral'}>{user.role}</Badge>
+              <span>Member since {formatDate(user.createdAt)}</span>
+              <span>Last login {formatRelative(user.lastLogin)}</span>
+            </div>
+          </div>
+        </div>
+      </Card>
+      <Card
+        title="Personal Details"
+        action={
+          !editing && (
+            <div className={styles.actions}>
+              <Button variant="secondary" onClick={() => setPwOpen(true)}>
+                Change Password
+              </Button>
+              <Button onClick={() => setEditing(true)}>Edit</Button>
+            </div>
+          )
+        }
+      >
+        <form onSubmit={save} noValidate>
+          <div className={styles.grid}>
+            <TextField label="Username" value={form.username} onChange={set('username')} readOnly={!editing} autoComplete="username" />
+            <TextField label="Email" type="email" value={form.email} onChange={set('email')} readOnly={!editing} autoComplete="email" />
+            <TextField label="First Name" value={form.firstName} onChange={set('firstName')} readOnly={!editing} autoComplete="given-name" />
+            <TextField label="Last Name" value={form.lastName} onChange={set('lastName')} readOnly={!editing} autoComplete="family-name" />
+            <TextField label="Phone" type="tel" value={form.phone} onChange={set('phone')} readOnly={!editing} autoComplete="tel" />
+            <div className={styles.full}>
+              <TextArea label="Bio" rows={4} value={form.bio} onChange={set('bio')} readOnly={!editing} hint={editing ? `${form.bio.length}/500` : undefined} />
+            </div>
+          </div>
+          {editing && (
+            <div className={styles.actions} style={{ marginTop: '16px' }}>
+              <Button variant="secondary" onClick={cancel}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={busy}>
+                {busy ? 'Saving...' : 'Save Changes'}
+              </Button>
+            </div>
+          )}
+        </form>
+      </Card>
+      {pwOpen && <ChangePasswordModal onClose={() => setPwOpen(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { Outlet } from '@tanstack/react-router';
+import { Bounce, ToastContainer } from 'react-toastify';
+import { NoticeToasts } from '../features/app/NoticeToasts';
+
+/** Toasts (spec section 2): top-right, auto-close after 5 s, closable, pause on hover, draggable (swipe). */
+export function RootComponent() {
+  return (
+    <>
+      <Outlet />
+      <NoticeToasts />
+      <ToastContainer position="top-right" autoClose={5000} closeButton pauseOnHover draggable newestOnTop transition={Bounce} theme="colored" />
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+import { useState, type KeyboardEvent } from 'react';
+import { useAuth } from '../features/app/services';
+import { ApiKeysForm } from '../features/settings/ApiKeysForm';
+import * as styles from '../features/settings/settings.css';
+import { TradingSettingsForm } from '../features/settings/TradingSettingsForm';
+import { Card } from '../ui/Card';
+
+const TABS = [
+  { id: 'keys', label: 'API Keys' },
+  { id: 'trading', label: 'Trading' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+export function SettingsScreen() {
+  const { user } = useAuth();
+  const [tab, setTab] = useState<TabId>('keys');
+  if (!user) return null;
+
+  // Arrow keys move between tabs (WAI-ARIA tabs pattern).
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    const next = tab === 'keys' ? 'trading' : 'keys';
+    setTab(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  };
+
+  return (
+    <Card>
+      <div role="tablist" aria-label="Settings" className={styles.tabs} onKeyDown={onKey}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            id={`tab-${t.id}`}
+            role="tab"
+            type="button"
+            aria-selected={tab === t.id}
+            aria-controls={`panel-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
+            className={styles.tab}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'keys' ? <ApiKeysForm user={user} /> : <TradingSettingsForm user={user} />}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,86 @@
+import { createRootRouteWithContext, createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import type { AppServices } from '../services/appServices';
+import { Spinner } from '../ui/Spinner';
+import { RootComponent } from './root';
+
+// Code-based route tree (spec section 2). Screens are lazy chunks so /login's first load stays small.
+
+export interface RouterContext {
+  services: AppServices;
+}
+
+/** Only same-origin paths are accepted as a place to return to after sign-in. */
+export function safeRedirect(value: unknown): string | undefined {
+  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/login') ? value : undefined;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({ component: RootComponent });
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  validateSearch: (search: Record<string, unknown>): { redirect?: string } => {
+    const r = safeRedirect(search.redirect);
+    return r ? { redirect: r } : {};
+  },
+  beforeLoad: async ({ context }) => {
+    const s = await context.services.auth.ready();
+    if (s.isAuthenticated) throw redirect({ to: '/dashboard' });
+  },
+  component: lazyRouteComponent(() => import('./login'), 'LoginScreen'),
+});
+
+const forgotRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forgot-password',
+  component: lazyRouteComponent(() => import('./contactAdmin'), 'ForgotPasswordScreen'),
+});
+const registerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/register',
+  component: lazyRouteComponent(() => import('./contactAdmin'), 'RegisterScreen'),
+});
+
+/** The guard: every route below needs a session; while it is restored a spinner shows. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: async ({ context, location }) => {
+    const s = await context.services.auth.ready();
+    if (!s.isAuthenticated) {
+      const back = safeRedirect(location.href);
+      throw redirect({ to: '/login', search: back && back !== '/' ? { redirect: back } : {} });
+    }
+  },
+  pendingComponent: () => <Spinner label="Loading..." />,
+  component: lazyRouteComponent(() => import('./appLayout'), 'AppLayout'),
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/dashboard' });
+  },
+});
+const dashboardRoute = createRoute({ getParentRoute: () => appRoute, path: '/dashboard', component: lazyRouteComponent(() => import('./dashboard'), 'DashboardScreen') });
+const tradesRoute = createRoute({ getParentRoute: () => appRoute, path: '/trades', component: lazyRouteComponent(() => import('./trades'), 'TradesScreen') });
+const balancesRoute = createRoute({ getParentRoute: () => appRoute, path: '/balances', component: lazyRouteComponent(() => import('./balances'), 'BalancesScreen') });
+const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: lazyRouteComponent(() => import('./settings'), 'SettingsScreen') });
+const profileRoute = createRoute({ getParentRoute: () => appRoute, path: '/profile', component: lazyRouteComponent(() => import('./profile'), 'ProfileScreen') });
+const adminUsersRoute = createRoute({ getParentRoute: () => appRoute, path: '/admin/users', component: lazyRouteComponent(() => import('./adminUsers'), 'AdminUsersScreen') });
+/** Any other path goes to the dashboard (after sign-in, if needed). */
+const fallbackRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '$',
+  beforeLoad: () => {
+    throw redirect({ to: '/dashboard' });
+  },
+});
+
+export const routeTree = rootRoute.addChildren([
+  loginRoute,
+  forgotRoute,
+  registerRoute,
+  appRoute.addChildren([indexRoute, dashboardRoute, tradesRoute, balancesRoute, settingsRoute, profileRoute, adminUsersRoute, fallbackRoute]),
+]);

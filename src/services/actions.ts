@@ -1,0 +1,41 @@
+import type {
+  ApiKeysBody,
+  ChangePasswordBody,
+  CreateTradeBody,
+  CreateUserBody,
+  LoginResponse,
+  MessageResponse,
+  ProfileBody,
+  TestConnectionBody,
+  TestConnectionResponse,
+  TradeResponse,
+  TradeStatusBody,
+  TradingMembershipResponse,
+  TradingSettingsBody,
+  UserResponse,
+  UsersResponse,
+} from '../../contract/api';
+import type { Role } from '../../contract/domain';
+import type { Http } from './http';
+
+/** The write calls of spec section 7, one function each; screens own the toasts. */
+export function createActions(http: Http) {
+  return {
+    register: (body: { username: string; email: string; password: string }) => http.post<LoginResponse>('/auth/register', body),
+    changePassword: (body: ChangePasswordBody) => http.put<MessageResponse & { token?: string }>('/auth/change-password', body),
+    updateProfile: (body: ProfileBody) => http.put<UserResponse>('/auth/profile', body),
+    saveTradingSettings: (userId: string, body: TradingSettingsBody) => http.put<UserResponse>(`/users/${encodeURIComponent(userId)}`, body),
+    saveApiKeys: (userId: string, body: ApiKeysBody) => http.put<UserResponse>(`/users/${encodeURIComponent(userId)}/api-keys`, body),
+    addToTrading: () => http.post<TradingMembershipResponse>('/exchanges/trading/add-user'),
+    removeFromTrading: () => http.post<TradingMembershipResponse>('/exchanges/trading/remove-user'),
+    testConnection: (body: TestConnectionBody) => http.post<TestConnectionResponse>('/exchanges/test-connection', body),
+    syncBalances: () => http.post<{ success: boolean; message?: string }>('/exchanges/sync'),
+    createTrade: (body: CreateTradeBody) => http.post<TradeResponse>('/trades', body),
+    updateTradeStatus: (id: string, body: TradeStatusBody) => http.put<TradeResponse>(`/trades/${encodeURIComponent(id)}/status`, body),
+    listUsers: (query: { search?: string; role?: Role | '' }) => http.get<UsersResponse>('/admin/users', query),
+    createUser: (body: CreateUserBody) => http.post<UserResponse>('/admin/users', body),
+    deleteUser: (id: string) => http.del<MessageResponse>(`/admin/users/${encodeURIComponent(id)}`),
+    toggleUserActive: (id: string) => http.put<UserResponse>(`/admin/users/${encodeURIComponent(id)}/toggle-active`),
+  };
+}
+export type Actions = ReturnType<typeof createActions>;

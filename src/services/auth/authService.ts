@@ -1,0 +1,104 @@
+import { BehaviorSubject, distinctUntilChanged, filter, firstValueFrom, map, type Observable } from 'rxjs';
+import type { LoginResponse, MessageResponse, UserResponse } from '../../../contract/api';
+import type { PublicUser } from '../../../contract/entities';
+import { ApiError, type Http } from '../http';
+import { authReducer, initialAuthState, type AuthAction, type AuthState } from './authState';
+import type { SessionStore } from './sessionStorage';
+
+export interface AuthService {
+  state$: Observable<AuthState>;
+  /** The signed-in user's id and token, or null; distinct, so a profile edit doesn't reconnect the socket. */
+  session$: Observable<{ userId: string; token: string } | null>;
+  user$: Observable<PublicUser | null>;
+  get state(): AuthState;
+  restore(): void;
+  /** Resolves once the restore has finished (the guard waits on it behind a spinner). */
+  ready(): Promise<AuthState>;
+  login(email: string, password: string): Promise<{ ok: true; user: PublicUser } | { ok: false; message: string; unexpected: boolean }>;
+  logout(): Promise<void>;
+  /** Local end of the session without a server call (a 401 elsewhere). */
+  expire(): void;
+  updateUser(patch: Partial<PublicUser>): void;
+  renewToken(token: string): void;
+  refreshProfile(): Promise<void>;
+}
+
+export interface AuthDeps {
+  http: Http;
+  store: SessionStore;
+  /** Runs after the session ended (logout or 401): wipe caches, disconnect. */
+  onSignedOut?: (userId: string | null) => void;
+}
+
+export function createAuthService(deps: AuthDeps): AuthService {
+  const subject = new BehaviorSubject<AuthState>(initialAuthState);
+  const dispatch = (a: AuthAction) => subject.next(authReducer(subject.value, a));
+
+  const endSession = () => {
+    const userId = subject.value.user?._id ?? null;
+    deps.store.clear();
+    dispatch({ type: 'logout' });
+    deps.onSignedOut?.(userId);
+  };
+
+  return {
+    state$: subject.asObservable(),
+    session$: subject.pipe(
+      map((s) => (s.isAuthenticated && s.user && s.token ? { userId: s.user._id, token: s.token } : null)),
+      distinctUntilChanged((a, b) => a?.userId === b?.userId && a?.token === b?.token),
+    ),
+    user$: subject.pipe(map((s) => s.user), distinctUntilChanged()),
+    get state() {
+      return subject.value;
+    },
+    restore() {
+      const { token, user } = deps.store.read();
+      if (!token || !user) deps.store.clear();
+      dispatch({ type: 'restored', token, user });
+    },
+    ready: () => firstValueFrom(subject.pipe(filter((s) => !s.loading))),
+    async login(email, password) {
+      dispatch({ type: 'loginStart' });
+      try {
+        const res = await deps.http.post<LoginResponse>('/auth/login', { username: email.trim(), password });
+        deps.store.write(res.token, res.user);
+        dispatch({ type: 'loginSuccess', user: res.user, token: res.token });
+        return { ok: true, user: res.user };
+      } catch (err) {
+        const unexpected = !(err instanceof ApiError) || err.status === 0;
+        const message = err instanceof ApiError && err.serverMessage ? err.serverMessage : 'Login failed';
+        deps.store.clear();
+        dispatch({ type: 'loginFailure', message });
+        return { ok: false, message, unexpected };
+      }
+    },
+    async logout() {
+      try {
+        await deps.http.post<MessageResponse>('/auth/logout');
+      } catch {
+        // Logout always clears the session, even when the server call fails.
+      } finally {
+        endSession();
+      }
+    },
+    expire() {
+      if (subject.value.isAuthenticated) endSession();
+    },
+    updateUser(patch) {
+      dispatch({ type: 'userUpdated', patch });
+      const user = subject.value.user;
+      if (user) deps.store.writeUser(user);
+    },
+    renewToken(token) {
+      deps.store.writeToken(token);
+      dispatch({ type: 'tokenRenewed', token });
+    },
+    async refreshProfile() {
+      const res = await deps.http.get<UserResponse>('/auth/profile');
+      if (subject.value.isAuthenticated) {
+        dispatch({ type: 'userUpdated', patch: res.user });
+        deps.store.writeUser(subject.value.user as PublicUser);
+      }
+    },
+  };
+}

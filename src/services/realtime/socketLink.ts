@@ -1,0 +1,46 @@
+import { Observable } from 'rxjs';
+import type { Socket } from 'socket.io-client';
+import { userRoom } from '../../../contract/domain';
+import { CLIENT_EVENTS, type ServerToClientEvents } from '../../../contract/events';
+import type { LinkSignal } from './retryPolicy';
+
+export type ServerEventName = keyof ServerToClientEvents;
+export type ServerEvent = { [K in ServerEventName]: { name: K; payload: Parameters<ServerToClientEvents[K]>[0] } }[ServerEventName];
+
+const EVENT_NAMES: readonly ServerEventName[] = ['new_trade', 'trade_updated', 'balance_updated', 'stats_updated', 'priceUpdate', 'arbitrage_opportunity', 'notice'];
+
+/**
+ * One Socket.IO connection attempt (spec section 7): token in the handshake, websocket then polling, 20 s timeout,
+ * no built-in reconnection (our own policy retries). socket.io-client is loaded on demand so /login stays small.
+ */
+export function socketLink(session: { userId: string; token: string }, origin: string = location.origin): Observable<LinkSignal<ServerEvent>> {
+  return new Observable<LinkSignal<ServerEvent>>((sub) => {
+    let closed = false;
+    let socket: Socket | null = null;
+    import('socket.io-client')
+      .then(({ io }) => {
+        if (closed) return;
+        const s = io(origin, { auth: { token: session.token }, transports: ['websocket', 'polling'], timeout: 20_000, reconnection: false, forceNew: true });
+        socket = s;
+        s.on('connect', () => {
+          s.emit(CLIENT_EVENTS.joinRoom, userRoom(session.userId));
+          sub.next({ type: 'connected' });
+        });
+        s.on('connect_error', (err) => sub.error(err));
+        s.on('disconnect', (reason) => {
+          if (reason === 'io client disconnect') sub.complete();
+          else sub.error(new Error(`disconnected: ${reason}`));
+        });
+        for (const name of EVENT_NAMES) s.on(name, (payload: unknown) => sub.next({ type: 'event', event: { name, payload } as ServerEvent }));
+      })
+      .catch((err: unknown) => sub.error(err));
+    return () => {
+      closed = true;
+      if (socket) {
+        socket.emit(CLIENT_EVENTS.leaveRoom, userRoom(session.userId));
+        socket.removeAllListeners();
+        socket.disconnect();
+      }
+    };
+  });
+}

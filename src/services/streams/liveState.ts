@@ -1,0 +1,103 @@
+import {
+  catchError,
+  debounceTime,
+  EMPTY,
+  from,
+  ignoreElements,
+  map,
+  merge,
+  scan,
+  share,
+  startWith,
+  switchMap,
+  tap,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
+
+/** What a screen needs to know about one domain's data. */
+export interface Live<T> {
+  value: T;
+  /** True until the first REST snapshot of this session answered (or failed). */
+  loading: boolean;
+  /** Where the current value came from: nothing yet, the IndexedDB cache, or the server (snapshot + deltas). */
+  source: 'initial' | 'cache' | 'live';
+  /** Epoch ms the value was last seen live (for cached values: when it was saved). */
+  updatedAt: number | null;
+  error: unknown;
+}
+
+type Step<T, E> =
+  | { kind: 'cached'; value: T; savedAt: number }
+  | { kind: 'snapshot'; value: T }
+  | { kind: 'snapshotFailed'; error: unknown }
+  | { kind: 'event'; event: E };
+
+export interface LiveStateDeps<T, E> {
+  initial: T;
+  /** Cached value from IndexedDB, when any. */
+  cached: () => Promise<{ value: T; savedAt: number } | undefined>;
+  snapshot: () => Promise<T>;
+  events$: Observable<E>;
+  /** Each emission refetches the snapshot (reconnects). */
+  resync$: Observable<unknown>;
+  fold: (state: T, event: E) => T;
+  /** Debounced write of live state to the cache. */
+  persist?: (value: T) => void;
+  persistDebounceMs?: number;
+  onSnapshotError?: (error: unknown) => void;
+  scheduler?: SchedulerLike;
+}
+
+/**
+ * Cached state first, then the REST snapshot, then realtime deltas folded by a pure reducer; the snapshot is fetched
+ * again on every resync. A cached value arriving after the snapshot is ignored.
+ */
+export function liveState<T, E>(deps: LiveStateDeps<T, E>): Observable<Live<T>> {
+  const initial: Live<T> = { value: deps.initial, loading: true, source: 'initial', updatedAt: null, error: null };
+
+  const cached$ = from(deps.cached().catch(() => undefined)).pipe(
+    switchMap((c) => (c ? [{ kind: 'cached', value: c.value, savedAt: c.savedAt } as Step<T, E>] : EMPTY)),
+  );
+  const snapshots$ = deps.resync$.pipe(
+    startWith(undefined),
+    switchMap(() =>
+      from(deps.snapshot()).pipe(
+        map((value): Step<T, E> => ({ kind: 'snapshot', value })),
+        catchError((error: unknown) => {
+          deps.onSnapshotError?.(error);
+          return [{ kind: 'snapshotFailed', error } as Step<T, E>];
+        }),
+      ),
+    ),
+  );
+  const events$ = deps.events$.pipe(map((event): Step<T, E> => ({ kind: 'event', event })));
+
+  const state$ = merge(cached$, snapshots$, events$).pipe(
+    scan((s: Live<T>, step: Step<T, E>): Live<T> => {
+      switch (step.kind) {
+        case 'cached':
+          return s.source === 'live' ? s : { ...s, value: step.value, source: 'cache', updatedAt: step.savedAt };
+        case 'snapshot':
+          return { value: step.value, loading: false, source: 'live', updatedAt: Date.now(), error: null };
+        case 'snapshotFailed':
+          return { ...s, loading: false, error: step.error };
+        case 'event':
+          return { ...s, value: deps.fold(s.value, step.event), updatedAt: s.source === 'live' ? Date.now() : s.updatedAt };
+      }
+    }, initial),
+    startWith(initial),
+    share(),
+  );
+
+  const persist = deps.persist;
+  if (!persist) return state$;
+  const persisted$ = state$.pipe(
+    debounceTime(deps.persistDebounceMs ?? 400, deps.scheduler),
+    tap((s) => {
+      if (s.source === 'live') persist(s.value);
+    }),
+    ignoreElements(),
+  );
+  return merge(state$, persisted$);
+}

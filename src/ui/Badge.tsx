@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react';
+import * as styles from './ui.css';
+
+export type Tone = keyof typeof styles.badgeTone;
+
+export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: ReactNode }) {
+  return <span className={`${styles.badge} ${styles.badgeTone[tone]}`}>{children}</span>;
+}
+
+/** Trade status colours (spec section 4): completed green, pending amber, failed red, anything else neutral. */
+export function statusTone(status: string): Tone {
+  switch (status) {
+    case 'completed':
+    case 'active':
+      return 'profit';
+    case 'pending':
+      return 'warning';
+    case 'failed':
+      return 'loss';
+    default:
+      return 'neutral';
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
+import { VitePWA } from 'vite-plugin-pwa';
+import { pwaOptions } from './sw/pwa-options';
+
+// The PWA build: React, vanilla-extract (zero-runtime CSS) and the service worker (options in sw/pwa-options.ts).
+// Route screens are lazy chunks; /login's first load carries only what it needs.
+export default defineConfig({
+  plugins: [vanillaExtractPlugin(), react(), VitePWA(pwaOptions)],
+  build: { target: 'es2022', sourcemap: false },
+  server: { proxy: { '/api': 'http://127.0.0.1:3000', '/socket.io': { target: 'ws://127.0.0.1:3000', ws: true } } },
+});
