@@ -10,6 +10,8 @@ export interface LoginLimits {
   /** Failed attempts per client address within the window. */
   perAddress: number;
   windowSeconds: number;
+  /** Prefix of the counters' keys; instances that must share counts share it (tests use a fresh one). */
+  namespace?: string;
 }
 
 export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAccount: 5, perAddress: 20, windowSeconds: 15 * 60 };
@@ -32,8 +34,9 @@ export function createLoginLimiter(limits: LoginLimits, redisUrl?: string): Logi
     if (!redis) return memory;
     return new RateLimiterRedis({ storeClient: redis, points, duration: limits.windowSeconds, keyPrefix, insuranceLimiter: memory });
   };
-  const byAccount = make(limits.perAccount, 'login-fail-account');
-  const byAddress = make(limits.perAddress, 'login-fail-ip');
+  const ns = limits.namespace ?? 'arb';
+  const byAccount = make(limits.perAccount, `${ns}:login-fail-account`);
+  const byAddress = make(limits.perAddress, `${ns}:login-fail-ip`);
   const accountKey = (account: string) => account.trim().toLowerCase();
 
   const remaining = async (limiter: RateLimiterAbstract, key: string, points: number): Promise<number> => {

@@ -92,14 +92,15 @@ export async function createTestApp(backend: Backend, options: TestAppOptions = 
     const n = ++counter;
     const name = username ?? `user${n}_${process.pid}`;
     const res = await request('POST', '/api/admin/users', {
-      token: admin.token,
+      // The current admin of this TestApp (a test may replace t.admin).
+      token: testApp.admin.token,
       body: { username: name, email: email ?? `${name}@example.test`, password, role },
     });
     if (res.statusCode !== 201) throw new Error(`creating ${name} failed: ${res.statusCode} ${res.body}`);
     return signIn(name, password);
   };
 
-  return {
+  const testApp: TestApp = {
     app,
     db: database.db,
     database,
@@ -116,4 +117,5 @@ export async function createTestApp(backend: Backend, options: TestAppOptions = 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return testApp;
 }
