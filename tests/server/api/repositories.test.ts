@@ -1,19 +1,22 @@
 // The read repositories against a real database: paging arithmetic, ordering, filters, scoping, exact sums.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SymbolId, TradeStatus } from '../../../contract/domain';
-import type { Database } from '../../../server/db/client';
 import { getTrade, listTrades, toTradeDto } from '../../../server/db/repositories/trades';
 import { ensurePaperBalances, getBalances, setVenueBalances } from '../../../server/db/repositories/balances';
 import { computeStats } from '../../../server/db/repositories/stats';
 import type { TradeRow } from '../../../server/db/schema/trades';
 import { PAPER_SEED } from '../../../server/venues/types';
-import { freshDatabase, repositoryBackends } from './fresh-database';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { backends, openTestDatabase, type TestDatabase } from '../helpers/database';
 import { insertTrades, insertUser, type TradeSeed } from './seed';
 
 const noPrices = { mid: () => null };
 
-describe.each(repositoryBackends)('read repositories on %s', (kind) => {
-  let database: Database;
+describe.each(backends)('read repositories on %s', (kind) => {
+  let database: TestDatabase;
+  let dataDir: string;
   let alice: string;
   let bob: string;
   let aliceIds: string[];
@@ -27,7 +30,8 @@ describe.each(repositoryBackends)('read repositories on %s', (kind) => {
   }));
 
   beforeAll(async () => {
-    database = await freshDatabase(kind);
+    dataDir = mkdtempSync(join(tmpdir(), 'api-repo-'));
+    database = await openTestDatabase(kind, dataDir);
     alice = await insertUser(database.db, 'alice');
     bob = await insertUser(database.db, 'bob');
     aliceIds = await insertTrades(database.db, alice, aliceSeeds);
@@ -35,6 +39,7 @@ describe.each(repositoryBackends)('read repositories on %s', (kind) => {
   });
   afterAll(async () => {
     await database?.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('pages newest first with the page count rounded up', async () => {
