@@ -1,6 +1,6 @@
 import type { Pagination, Trade } from '../../../contract/entities';
 import type { CacheDb } from '../../cache/db';
-import type { TradePageQuery } from '../data/tradePage';
+import type { TradePageQuery } from '../streams/tradePage';
 import type { HistoryMeta } from './historyMeta';
 
 /** How far back the local copy reaches, for the Trades screen to say so. */

@@ -1,5 +1,5 @@
 import type { UserCache } from '../../cache/db';
-import type { TradePage, TradePageQuery } from '../data/tradePage';
+import type { TradePage, TradePageQuery } from '../streams/tradePage';
 import { readHistoryMeta } from './historyMeta';
 import { queryLocalTrades, type LocalCoverage } from './localTrades';
 

@@ -1,0 +1,18 @@
+import { format } from 'date-fns';
+import type { LocalCoverage } from '../../services/offline';
+
+const when = (at: number | string) => format(new Date(at), 'MMM dd, HH:mm');
+
+/** The banner: 'Offline — showing data from {time}'. */
+export function offlineBannerText(dataFrom: number | null): string {
+  return dataFrom === null ? 'Offline — no data saved on this device yet' : `Offline — showing data from ${when(dataFrom)}`;
+}
+
+/** Under the Trades table while offline: how far back the local copy reaches. */
+export function coverageText(c: LocalCoverage | null): string {
+  if (!c || c.count === 0 || c.oldest === null) return 'No trades are saved on this device yet.';
+  const n = c.count.toLocaleString('en-US');
+  return c.complete
+    ? `Offline copy: all ${n} of your trades, back to ${when(c.oldest)}.`
+    : `Offline copy: your ${n} most recent trades, back to ${when(c.oldest)}.`;
+}
