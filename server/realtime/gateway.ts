@@ -50,8 +50,11 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
     path: '/socket.io',
     transports: ['websocket', 'polling'],
     serveClient: false,
-    // Price ticks are small JSON: deflate costs CPU per socket and buys little.
+    // Price ticks are small JSON (under ws's 1 KB deflate threshold anyway). With deflate off, a broadcast's WebSocket
+    // frame is built once and written to every socket (socket.io-adapter pre-computes it); with it on, per socket.
     perMessageDeflate: false,
+    // Clients only ever send room names; a megabyte (the default) of buffered input per socket is an easy abuse.
+    maxHttpBufferSize: 16 * 1024,
   });
 
   let redis: RedisFanout | null = null;

@@ -58,6 +58,10 @@ describe('handshake', () => {
     expect(await refusal(client(gateway.url, { token: 'short-lived' }))).toBe(UNAUTHORIZED);
   });
 
+  it('offers no namespace but the main one', async () => {
+    expect(await refusal(client(`${gateway.url}/admin`, { token: 'admin-token' }))).toBe('Invalid namespace');
+  });
+
   it('disconnects a connected socket once its session is revoked', async () => {
     gateway.tokens.set('dave-token', { id: 'dave' });
     const dave = await signedIn('dave-token', 'dave');
