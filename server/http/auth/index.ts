@@ -29,18 +29,20 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
     { schema: { tags: ['auth'], summary: 'Sign in with e-mail or username', body: LoginBody, security: [] } },
     async (request): Promise<LoginResponse> => {
       const { username: login, password } = request.body;
-      const blockedMs = await limiter.blockedFor(login, request.ip);
+      const user = await findUserByLogin(app.db, login);
+      // Count an existing account by its id, so switching between its e-mail and username gains no attempts.
+      const account = user ? `user:${user.id}` : `login:${login}`;
+      const blockedMs = await limiter.blockedFor(account, request.ip);
       if (blockedMs > 0) throw tooManyAttempts(blockedMs);
 
-      const user = await findUserByLogin(app.db, login);
       const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
       if (!user || !valid) {
-        await limiter.recordFailure(login, request.ip);
+        await limiter.recordFailure(account, request.ip);
         throw unauthorized(INVALID_LOGIN);
       }
       // Only someone who knows the password learns that the account is deactivated.
       if (!user.isActive) throw forbidden(DEACTIVATED);
-      await limiter.recordSuccess(login);
+      await limiter.recordSuccess(account);
 
       const signedIn = (await touchLastLogin(app.db, user.id)) ?? user;
       const token = await issueToken(app, request, signedIn);
