@@ -1,0 +1,199 @@
+// Trading routes through the real app on a real database, with the engine over scripted venues, the database paper
+// book, trade store and user directory.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Trade } from '../../../contract/entities';
+import { DbPaperBook } from '../../../server/db/repositories/paper-book';
+import { computeStats } from '../../../server/db/repositories/stats';
+import { DbTradeStore } from '../../../server/db/repositories/trade-writes';
+import { paperOrders, trades } from '../../../server/db/schema/trades';
+import { users } from '../../../server/db/schema/users';
+import { ArbitrageEngine } from '../../../server/engine/engine';
+import type { EngineEvent } from '../../../server/engine/events';
+import { DbUserDirectory } from '../../../server/engine/user-directory';
+import type { TradingFacade } from '../../../server/http/exchanges/engine-port';
+import { VenueError, type LegFill } from '../../../server/venues/types';
+import { backends, createTestApp, type SignedIn, type TestApp } from '../helpers/app';
+import { ScriptedVenue } from './scripted-venue';
+
+describe.each(backends)('trading routes on %s', (backend) => {
+  let t: TestApp;
+  let apiOnly: TestApp;
+  let engine: ArbitrageEngine;
+  let binance: ScriptedVenue;
+  let deriv: ScriptedVenue;
+  let alice: SignedIn;
+  let bob: SignedIn;
+  const events: EngineEvent[] = [];
+  const holder: { engine: ArbitrageEngine | null } = { engine: null };
+  // buildApp takes the engine before the database exists in this test, so the app gets a forwarding facade.
+  const facade: TradingFacade = {
+    get isTrading() {
+      return holder.engine?.isTrading ?? false;
+    },
+    get venues() {
+      return (holder.engine as ArbitrageEngine).venues;
+    },
+    prices: (...a) => (holder.engine as ArbitrageEngine).prices(...a),
+    addUser: (id) => (holder.engine as ArbitrageEngine).addUser(id),
+    removeUser: (id) => (holder.engine as ArbitrageEngine).removeUser(id),
+    refreshUser: (id) => (holder.engine as ArbitrageEngine).refreshUser(id),
+    createManualTrade: (...a) => (holder.engine as ArbitrageEngine).createManualTrade(...a),
+    cancelTrade: (...a) => (holder.engine as ArbitrageEngine).cancelTrade(...a),
+  };
+
+  const until = async (what: string, check: () => Promise<boolean>) => {
+    // Event-driven where possible; this polls the database only for states the engine writes asynchronously.
+    for (let i = 0; i < 500; i += 1) {
+      if (await check()) return;
+      await new Promise((r) => setImmediate(r));
+      await engine.idle();
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  };
+  const tradeRow = async (id: string) => (await t.db.select().from(trades).where(eq(trades.id, id)))[0];
+
+  beforeAll(async () => {
+    t = await createTestApp(backend, { build: { engine: facade } });
+    apiOnly = await createTestApp('pglite');
+    const book = new DbPaperBook(t.db);
+    binance = new ScriptedVenue('binance', book);
+    deriv = new ScriptedVenue('deriv', book);
+    engine = new ArbitrageEngine({
+      venues: { binance, deriv },
+      store: new DbTradeStore(t.db),
+      users: new DbUserDirectory(t.db),
+      account: (id) => t.app.loadVenueAccount(id),
+      figures: { stats: (id) => computeStats(t.db, id, engine) },
+      housekeepingMs: 50,
+    });
+    holder.engine = engine;
+    engine.events$.subscribe((e) => events.push(e));
+    binance.push('BTC/USDT', 60_000);
+    deriv.push('BTC/USDT', 60_010);
+    binance.push('ETH/USDT', 3_000);
+    deriv.push('ETH/USDT', 3_000);
+    await engine.start();
+    alice = await t.createUser();
+    bob = await t.createUser();
+  });
+
+  afterAll(async () => {
+    await engine?.stop();
+    await t?.close();
+    await apiOnly?.close();
+  });
+
+  it('answers prices with profitable judged against the caller minSpread, filtered by symbol', async () => {
+    const res = await t.request('GET', '/api/exchanges/prices', { token: alice.token });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.success).toBe(true);
+    expect(body.prices['BTC/USDT']).toMatchObject({ symbol: 'BTC/USDT', binance: 60_000, deriv: 60_010, arbitrage: { profitable: false } });
+    expect(body.prices['BTC/USDT'].spread).toBeCloseTo(10 / 60_000, 10);
+    await t.db.update(users).set({ minSpread: '0.0001' }).where(eq(users.id, alice.user._id));
+    const filtered = (await t.request('GET', '/api/exchanges/prices?symbol=BTC/USDT', { token: alice.token })).json();
+    expect(Object.keys(filtered.prices)).toEqual(['BTC/USDT']);
+    expect(filtered.prices['BTC/USDT'].arbitrage.profitable).toBe(true);
+    await t.db.update(users).set({ minSpread: '0.002' }).where(eq(users.id, alice.user._id));
+    const bad = await t.request('GET', '/api/exchanges/prices?symbol=DOGE', { token: alice.token });
+    expect(bad.statusCode).toBe(400);
+    expect((await t.request('GET', '/api/exchanges/prices')).statusCode).toBe(401);
+  });
+
+  it('says clearly when the instance is API-only', async () => {
+    const res = await apiOnly.request('GET', '/api/exchanges/prices', { token: apiOnly.admin.token });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ success: false, message: expect.stringMatching(/API-only/) });
+    const create = await apiOnly.request('POST', '/api/trades', { token: apiOnly.admin.token, body: { symbol: 'BTC/USDT', totalAmount: 50 } });
+    expect(create.statusCode).toBe(503);
+  });
+
+  it('tests a connection in the simulated market and syncs paper balances', async () => {
+    const res = await t.request('POST', '/api/exchanges/test-connection', { token: alice.token, body: { exchange: 'deriv' } });
+    expect(res.json()).toEqual({ success: true, exchange: 'deriv', message: 'deriv connection successful (simulated market)' });
+    expect((await t.request('POST', '/api/exchanges/test-connection', { token: alice.token, body: { exchange: 'kraken' } })).statusCode).toBe(400);
+    const sync = await t.request('POST', '/api/exchanges/sync', { token: alice.token });
+    expect(sync.statusCode).toBe(200);
+    expect(sync.json()).toMatchObject({ success: true, balance: { binance: { USDT: 10_000, BTC: 0.1, ETH: 2 }, deriv: { USDT: 10_000 } } });
+  });
+
+  it('adds a user to trading, trades a dislocation through the database, and removes the user', async () => {
+    const add = await t.request('POST', '/api/exchanges/trading/add-user', { token: alice.token });
+    expect(add.json()).toMatchObject({ success: true, tradingEnabled: true });
+    deriv.push('BTC/USDT', 60_000 * 1.01);
+    const isNew = (e: EngineEvent) => e.type === 'new_trade' && e.userId === alice.user._id;
+    await until('new trade', async () => events.some(isNew));
+    const created = events.find(isNew);
+    const id = (created as { trade: Trade }).trade._id;
+    await until('legs open', async () => (await tradeRow(id))?.legs.every((l) => l.status === 'open') ?? false);
+    deriv.push('BTC/USDT', 60_000);
+    await until('completed', async () => (await tradeRow(id))?.status === 'completed');
+    const row = await tradeRow(id);
+    expect(row?.reason).toBe('converged');
+    // every leg's client order id is in the paper book exactly once, opening and closing
+    const ids = row?.legs.flatMap((l) => [l.clientOrderId, `${l.clientOrderId}-c`]) ?? [];
+    const orders = await t.db.select().from(paperOrders).where(eq(paperOrders.userId, alice.user._id));
+    expect(orders.map((o) => o.clientOrderId).sort()).toEqual(ids.sort());
+    const list = (await t.request('GET', '/api/trades', { token: alice.token })).json();
+    expect(list.trades[0]).toMatchObject({ _id: id, status: 'completed', reason: 'converged' });
+    const remove = await t.request('POST', '/api/exchanges/trading/remove-user', { token: alice.token });
+    expect(remove.json()).toMatchObject({ success: true, tradingEnabled: false });
+    const [u] = await t.db.select({ on: users.tradingEnabled }).from(users).where(eq(users.id, alice.user._id));
+    expect(u?.on).toBe(false);
+    deriv.push('BTC/USDT', 60_000 * 1.01);
+    await engine.idle();
+    expect(events.filter((e) => e.type === 'new_trade' && e.userId === alice.user._id)).toHaveLength(1);
+    deriv.push('BTC/USDT', 60_000);
+  });
+
+  it('creates a manual trade within the limits and refuses what breaks them', async () => {
+    const bad = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: -5 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('Amount must be more than 0');
+    const tooBig = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: 5000 } });
+    expect(tooBig.statusCode).toBe(409);
+    expect(tooBig.json().message).toMatch(/max exposure of 1000 USDT/);
+    const res = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: 120 } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ success: true, trade: { status: 'pending', origin: 'manual', totalAmount: 120, symbol: 'ETH/USDT' } });
+    const second = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: 20 } });
+    expect(second.statusCode).toBe(409);
+  });
+
+  it('cancels only the caller own open trade, and only to cancelled', async () => {
+    const list = (await t.request('GET', '/api/trades?status=pending', { token: bob.token })).json();
+    const trade = list.trades[0] as Trade;
+    await until('legs open', async () => (await tradeRow(trade._id))?.legs.every((l) => l.status === 'open') ?? false);
+    const other = await t.request('PUT', `/api/trades/${trade._id}/status`, { token: alice.token, body: { status: 'cancelled' } });
+    expect(other.statusCode).toBe(404);
+    const wrong = await t.request('PUT', `/api/trades/${trade._id}/status`, { token: bob.token, body: { status: 'completed', actualProfit: 1e6 } });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe('Only an open trade can be cancelled; other statuses are set by the engine');
+    const unknown = await t.request('PUT', `/api/trades/00000000-0000-4000-8000-000000000000/status`, { token: bob.token, body: { status: 'cancelled' } });
+    expect(unknown.statusCode).toBe(404);
+    const ok = await t.request('PUT', `/api/trades/${trade._id}/status`, { token: bob.token, body: { status: 'cancelled' } });
+    expect(ok.statusCode).toBe(200);
+    await until('cancelled', async () => (await tradeRow(trade._id))?.status === 'cancelled');
+    const row = await tradeRow(trade._id);
+    expect(row?.legs.every((l) => l.status === 'closed')).toBe(true);
+    const again = await t.request('PUT', `/api/trades/${trade._id}/status`, { token: bob.token, body: { status: 'cancelled' } });
+    expect(again.statusCode).toBe(400);
+  });
+
+  it('keeps the paper book idempotent and never lets a balance go below zero', async () => {
+    const book = new DbPaperBook(t.db);
+    const fill: LegFill = { clientOrderId: 'X1-b', venueOrderId: 'p:X1-b', price: '100', quantity: '1', fee: '0.1', at: Date.now() };
+    const first = await book.recordFill(bob.user._id, 'binance', 'ETH/USDT', fill, { USDT: '-100.1', ETH: '1' });
+    const retry = await book.recordFill(bob.user._id, 'binance', 'ETH/USDT', { ...fill, price: '999' }, { USDT: '-999', ETH: '1' });
+    expect(retry.price).toBe(first.price);
+    const rows = await t.db.select().from(paperOrders).where(and(eq(paperOrders.venue, 'binance'), eq(paperOrders.clientOrderId, 'X1-b')));
+    expect(rows).toHaveLength(1);
+    const before = await book.balances(bob.user._id, 'binance');
+    const tooMuch = book.recordFill(bob.user._id, 'binance', 'ETH/USDT', { ...fill, clientOrderId: 'X2-b' }, { USDT: '-1000000' });
+    await expect(tooMuch).rejects.toBeInstanceOf(VenueError);
+    await expect(tooMuch).rejects.toMatchObject({ kind: 'insufficient-balance' });
+    expect(await book.balances(bob.user._id, 'binance')).toEqual(before);
+    expect(await book.findOrder(bob.user._id, 'binance', 'X2-b')).toBeNull();
+  });
+});
