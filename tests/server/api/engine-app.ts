@@ -1,0 +1,115 @@
+// The whole API as a server process runs it — the trading engine included (simulated market, fixed seed) — on a
+// fresh database, for the suites that must reach every endpoint: the fuzz and the authorization matrix.
+// (The shared helper builds an API-only app, where the trading routes rightly answer 503.)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { PublicUser } from '../../../contract/entities';
+import { buildApp } from '../../../server/app';
+import { loadConfig, type Config } from '../../../server/config';
+import { createEngine, lazyLogger } from '../../../server/engine';
+import { bootstrapAdmin } from '../../../server/http/admin/bootstrap';
+import type { Db } from '../../../server/db/client';
+import { openTestDatabase, type Backend } from '../helpers/database';
+
+export const ADMIN_EMAIL = 'admin@example.test';
+export const ADMIN_PASSWORD = 'admin-password-for-api-suites';
+export const USER_PASSWORD = 'user-password-123';
+
+export interface Actor {
+  user: PublicUser;
+  token: string;
+  password: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  /** An object is sent as JSON; a string is sent as it is (with the content type given in headers). */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface EngineApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  admin: Actor;
+  request(method: string, url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
+  signIn(login: string, password: string): Promise<Actor>;
+  createUser(role?: 'user' | 'admin'): Promise<Actor>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function createEngineApp(backend: Backend): Promise<EngineApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'api-suite-'));
+  const database = await openTestDatabase(backend, dataDir);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    ENGINE: 'on',
+    MARKET: 'sim',
+    SIM_SEED: '7',
+    ...(database.url && { DATABASE_URL: database.url }),
+  });
+  await bootstrapAdmin(database.db, config);
+  let appRef: FastifyInstance | null = null;
+  const trading = await createEngine({
+    config,
+    db: database.db,
+    account: (userId) => (appRef as FastifyInstance).loadVenueAccount(userId),
+    logger: lazyLogger(() => appRef?.log),
+    env: {},
+  });
+  const app = await buildApp({ config, db: database.db, priceBook: trading.engine, engine: trading.engine });
+  appRef = app;
+  await app.ready();
+  await trading.engine.start();
+
+  const request: EngineApp['request'] = (method, url, { token, body, headers } = {}) =>
+    app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(token !== undefined && { authorization: `Bearer ${token}` }), ...headers },
+      ...(body !== undefined && { payload: body as string }),
+    });
+
+  const signIn: EngineApp['signIn'] = async (login, password) => {
+    const res = await request('POST', '/api/auth/login', { body: { username: login, password } });
+    if (res.statusCode !== 200) throw new Error(`sign-in of ${login} failed: ${res.statusCode} ${res.body}`);
+    const { user, token } = res.json() as { user: PublicUser; token: string };
+    return { user, token, password };
+  };
+
+  const admin = await signIn(ADMIN_EMAIL, ADMIN_PASSWORD);
+
+  const createUser: EngineApp['createUser'] = async (role = 'user') => {
+    const username = `api${++counter}_${process.pid}`;
+    const res = await request('POST', '/api/admin/users', {
+      token: admin.token,
+      body: { username, email: `${username}@example.test`, password: USER_PASSWORD, role },
+    });
+    if (res.statusCode !== 201) throw new Error(`creating ${username} failed: ${res.statusCode} ${res.body}`);
+    return signIn(username, USER_PASSWORD);
+  };
+
+  return {
+    app,
+    db: database.db,
+    config,
+    admin,
+    request,
+    signIn,
+    createUser,
+    close: async () => {
+      await app.close();
+      await trading.stop();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
