@@ -35,7 +35,9 @@ async function main(): Promise<void> {
   else if (boot.created) console.log(`First start: admin ${boot.email} created with the password from ADMIN_PASSWORD.`);
 
   const clientDir = join(ROOT, 'dist');
-  const clientBuild: ClientBuildStatus = { state: isClientStale(ROOT, clientDir) ? 'building' : 'ready' };
+  // SKIP_CLIENT_BUILD=1 (tests that start the process for the API only): never spawn a client build.
+  const skipBuild = process.env.SKIP_CLIENT_BUILD === '1';
+  const clientBuild: ClientBuildStatus = { state: !skipBuild && isClientStale(ROOT, clientDir) ? 'building' : 'ready' };
   // Trading engine (server/engine): only with ENGINE=on. It is the app's price book and the source of engine events.
   let appRef: FastifyInstance | null = null;
   const trading = config.engine
