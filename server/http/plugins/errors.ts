@@ -25,12 +25,20 @@ const PART_NAMES: Record<string, string> = { body: 'Request body', querystring: 
 
 function validationAnswer(error: { validation: { instancePath?: string; message?: string }[]; validationContext?: string }): ErrorResponse {
   const part = PART_NAMES[error.validationContext ?? 'body'] ?? 'Request';
-  const errors: ErrorItem[] = error.validation.map((issue) => {
+  const all: ErrorItem[] = error.validation.map((issue) => {
     const path = pathOf(issue.instancePath);
     let msg = issue.message ?? 'Invalid value';
     // zod's type errors ('Invalid input: expected string, received undefined') name no field; add it.
     if (msg.startsWith('Invalid input')) msg = path ? `${path}: ${msg.replace('Invalid input: ', '')}` : `${part} is not valid: ${msg.replace('Invalid input: ', '')}`;
     return path ? { msg, path } : { msg };
+  });
+  // One message per field, the first that failed: an empty username is 'required', not also 'too short'.
+  const seen = new Set<string>();
+  const errors = all.filter((item) => {
+    const key = item.path ?? '';
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
   return { success: false, message: errors[0]?.msg ?? `${part} is not valid`, errors };
 }
