@@ -62,7 +62,7 @@ export function AppLayout() {
             <>
               <div className={styles.navSection}>Administration</div>
               <Link to="/admin/users" className={styles.navLink}>
-                <span aria-hidden="true">👥</span>
+                <span aria-hidden="true">◈</span>
                 User Management
               </Link>
             </>

@@ -6,8 +6,9 @@ import { createLocalSessionStore } from './auth/sessionStorage';
 import { createDataService, type DataService } from './streams/dataService';
 import { ApiError, createHttp, type Http } from './http';
 import { createNotifier, type Notifier } from './notify';
-import { createRealtimeService, type RealtimeService } from './realtime/realtimeService';
+import { createRealtimeService, type RealtimeDeps, type RealtimeService } from './realtime/realtimeService';
 import { socketLink } from './realtime/socketLink';
+import { createOfflineServices, refuseWhenOffline, type OfflineServices } from './offline';
 
 /** Everything the screens use, built once by the composition root and handed to routes through router context. */
 export interface AppServices {
@@ -17,13 +18,22 @@ export interface AppServices {
   data: DataService;
   actions: Actions;
   notifier: Notifier;
+  /** Offline state for the banner, and the trade-history sync (src/services/offline). */
+  offline: OfflineServices;
   /** The signed-in user's IndexedDB cache (null when signed out). */
   currentCache(): UserCache | null;
   /** Emits when a 401 ended the session: the router goes to /login. */
   sessionExpired$: Observable<void>;
 }
 
-export function createAppServices(opts: { onSessionExpired: () => void }): AppServices {
+export interface AppServicesOptions {
+  onSessionExpired: () => void;
+  /** Tests hand in a fetch that answers like the server, and a socket link of their own. */
+  fetch?: typeof fetch;
+  connect?: RealtimeDeps['connect'];
+}
+
+export function createAppServices(opts: AppServicesOptions): AppServices {
   const notifier = createNotifier();
   const caches = new Map<string, UserCache>();
   const cacheFor = (userId: string) => {
@@ -36,6 +46,7 @@ export function createAppServices(opts: { onSessionExpired: () => void }): AppSe
   let auth: AuthService | null = null;
   let expiredHandler: () => void = () => {};
   const http = createHttp({
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
     getToken: () => auth?.state.token ?? null,
     onUnauthorized: () => {
       if (!auth?.state.isAuthenticated) return;
@@ -57,7 +68,7 @@ export function createAppServices(opts: { onSessionExpired: () => void }): AppSe
   const a = auth;
 
   const online$ = typeof window === 'undefined' ? undefined : fromEvent(window, 'online');
-  const realtime = createRealtimeService({ session$: a.session$, connect: (s) => socketLink(s), online$ });
+  const realtime = createRealtimeService({ session$: a.session$, connect: opts.connect ?? ((s) => socketLink(s)), online$ });
 
   const data = createDataService({
     http,
@@ -74,6 +85,18 @@ export function createAppServices(opts: { onSessionExpired: () => void }): AppSe
     },
   });
 
+  const offline = createOfflineServices({
+    http,
+    session$: a.session$,
+    connection$: realtime.state$,
+    events$: realtime.events$,
+    reconnected$: realtime.reconnected$,
+    cacheFor,
+    streams: [data.prices$, data.balances$, data.stats$, data.trades$],
+  });
+  // Keeps the user's last >= 1,000 trades in IndexedDB while online (offline Trades screen).
+  offline.historySync$.subscribe();
+
   const expired$ = new (class extends EventTarget {})();
   expiredHandler = () => {
     expired$.dispatchEvent(new Event('expired'));
@@ -85,7 +108,9 @@ export function createAppServices(opts: { onSessionExpired: () => void }): AppSe
     auth: a,
     realtime,
     data,
-    actions: createActions(http),
+    // Writes are refused offline (never queued): the screens show the refusal as the error toast, forms keep input.
+    actions: refuseWhenOffline(createActions(http), () => typeof navigator === 'undefined' || navigator.onLine !== false),
+    offline,
     notifier,
     currentCache: () => {
       const id = a.state.user?._id;

@@ -19,13 +19,11 @@ export const statCard = style({
 });
 export const statLabel = style({ fontSize: '12.5px', fontWeight: 600, color: vars.color.textMuted, textTransform: 'uppercase', letterSpacing: '0.04em' });
 export const statValue = style({
-  fontSize: '22px',
+  fontSize: '19px',
   fontWeight: 750,
   marginTop: space.xs,
   fontVariantNumeric: 'tabular-nums',
-  overflow: 'hidden',
-  textOverflow: 'ellipsis',
-  whiteSpace: 'nowrap',
+  overflowWrap: 'anywhere',
   '@media': { [media.md]: { fontSize: '26px' } },
 });
 export const statSub = style({ fontSize: '12.5px', color: vars.color.textMuted, marginTop: '2px' });

@@ -50,6 +50,9 @@ export interface DataService {
 
 const RECENT_LIMIT = 20;
 const replay = <T>(o: Observable<T>) => o.pipe(shareReplay({ bufferSize: 1, refCount: true }));
+/** At most one emission per tick of `frames` (an animation frame in the browser), carrying the latest value. */
+export const perFrame = <T>(frames: SchedulerLike) => auditTime<T>(0, frames);
+
 const defaultFrameScheduler = (): SchedulerLike => (typeof requestAnimationFrame === 'function' ? animationFrameScheduler : asapScheduler);
 
 export function createDataService(deps: DataDeps): DataService {
@@ -97,7 +100,7 @@ export function createDataService(deps: DataDeps): DataService {
   // Many price ticks a second; React sees at most one merged map per animation frame.
   const prices$ = replay(
     combineLatest([rawPrices$, minSpread$]).pipe(
-      auditTime(0, frames),
+      perFrame(frames),
       map(([live, minSpread]) => ({ ...live, value: reducePrices({}, { type: 'snapshot', prices: live.value }, minSpread) })),
     ),
   );

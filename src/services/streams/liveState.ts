@@ -1,6 +1,7 @@
 import {
   catchError,
   debounceTime,
+  defer,
   EMPTY,
   from,
   ignoreElements,
@@ -12,6 +13,7 @@ import {
   switchMap,
   tap,
   type Observable,
+  type ObservableInput,
   type SchedulerLike,
 } from 'rxjs';
 
@@ -36,8 +38,9 @@ type Step<T, E> =
 export interface LiveStateDeps<T, E> {
   initial: T;
   /** Cached value from IndexedDB, when any. */
-  cached: () => Promise<{ value: T; savedAt: number } | undefined>;
-  snapshot: () => Promise<T>;
+  cached: () => ObservableInput<{ value: T; savedAt: number } | undefined>;
+  /** A promise in the app; tests pass cold observables to drive it in virtual time. */
+  snapshot: () => ObservableInput<T>;
   events$: Observable<E>;
   /** Each emission refetches the snapshot (reconnects). */
   resync$: Observable<unknown>;
@@ -54,15 +57,17 @@ export interface LiveStateDeps<T, E> {
  * again on every resync. A cached value arriving after the snapshot is ignored.
  */
 export function liveState<T, E>(deps: LiveStateDeps<T, E>): Observable<Live<T>> {
+  const now = () => deps.scheduler?.now() ?? Date.now();
   const initial: Live<T> = { value: deps.initial, loading: true, source: 'initial', updatedAt: null, error: null };
 
-  const cached$ = from(deps.cached().catch(() => undefined)).pipe(
+  const cached$ = defer(() => from(deps.cached())).pipe(
+    catchError(() => EMPTY),
     switchMap((c) => (c ? [{ kind: 'cached', value: c.value, savedAt: c.savedAt } as Step<T, E>] : EMPTY)),
   );
   const snapshots$ = deps.resync$.pipe(
     startWith(undefined),
     switchMap(() =>
-      from(deps.snapshot()).pipe(
+      defer(() => from(deps.snapshot())).pipe(
         map((value): Step<T, E> => ({ kind: 'snapshot', value })),
         catchError((error: unknown) => {
           deps.onSnapshotError?.(error);
@@ -79,11 +84,11 @@ export function liveState<T, E>(deps: LiveStateDeps<T, E>): Observable<Live<T>> 
         case 'cached':
           return s.source === 'live' ? s : { ...s, value: step.value, source: 'cache', updatedAt: step.savedAt };
         case 'snapshot':
-          return { value: step.value, loading: false, source: 'live', updatedAt: Date.now(), error: null };
+          return { value: step.value, loading: false, source: 'live', updatedAt: now(), error: null };
         case 'snapshotFailed':
           return { ...s, loading: false, error: step.error };
         case 'event':
-          return { ...s, value: deps.fold(s.value, step.event), updatedAt: s.source === 'live' ? Date.now() : s.updatedAt };
+          return { ...s, value: deps.fold(s.value, step.event), updatedAt: s.source === 'live' ? now() : s.updatedAt };
       }
     }, initial),
     startWith(initial),
