@@ -95,14 +95,15 @@ async function main(): Promise<void> {
 
   if (clientBuild.state === 'building') {
     // Serve the API (and a "being built" page) at once; the app appears when the build finishes.
-    buildClient(ROOT, { info: (m) => app.log.info(m), error: (m) => app.log.error(m) }).then(
+    const build = buildClient(ROOT, { info: (m) => app.log.info(m), error: (m) => app.log.error(m) });
+    stoppers.push(async () => build.cancel());
+    build.done.then(
       () => {
         clientBuild.state = 'ready';
       },
       (error: Error) => {
         clientBuild.state = 'failed';
-        app.log.error(error.message);
-        app.log.error('client build failed; the API keeps running');
+        if (!shuttingDown) app.log.error(`client build failed; the API keeps running. ${error.message}`);
       },
     );
   }

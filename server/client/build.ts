@@ -28,12 +28,19 @@ export interface BuildLogger {
   error(message: string): void;
 }
 
-/** Runs `vite build` in root; resolves when it succeeded, rejects with its tail output otherwise. */
-export function buildClient(root: string, log: BuildLogger): Promise<void> {
+export interface ClientBuild {
+  /** Resolves when vite build succeeded; rejects with its last output otherwise (or when cancelled). */
+  done: Promise<void>;
+  /** Stops the build (shutdown); a half-written dist/ is rebuilt on the next start because it stays stale. */
+  cancel(): void;
+}
+
+/** Runs `vite build` in root as a child process. */
+export function buildClient(root: string, log: BuildLogger): ClientBuild {
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   log.info('Building the app (vite build)…');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const done = new Promise<void>((resolve, reject) => {
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-4000);
@@ -41,13 +48,19 @@ export function buildClient(root: string, log: BuildLogger): Promise<void> {
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       if (code === 0) {
         log.info('App built.');
         resolve();
       } else {
-        reject(new Error(`vite build exited with code ${code}:\n${output}`));
+        reject(new Error(signal ? `vite build stopped by ${signal}` : `vite build exited with code ${code}:\n${output}`));
       }
     });
   });
+  return {
+    done,
+    cancel: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    },
+  };
 }

@@ -53,7 +53,7 @@ export async function registerClient(app: FastifyInstance, dir: string, status: 
     },
   });
 
-  return async (_request: FastifyRequest, reply: FastifyReply) => {
+  const fallback = async (_request: FastifyRequest, reply: FastifyReply) => {
     if (!existsSync(join(dir, 'index.html'))) {
       if (status.state === 'failed') {
         return reply.code(503).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(BUILD_FAILED_PAGE);
@@ -62,4 +62,7 @@ export async function registerClient(app: FastifyInstance, dir: string, status: 
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   };
+  // The static plugin refuses directory requests; the root is the app shell like every client route.
+  app.get('/', { schema: { hide: true } }, fallback);
+  return fallback;
 }

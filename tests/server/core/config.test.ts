@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDurationSeconds, parseEncryptionKey } from '../../../server/config';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has working defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: './data',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      market: 'sim',
+      priceHz: 4,
+      adminEmail: 'admin@localhost',
+      adminPassword: undefined,
+      allowRegistration: false,
+      encryptionKey: undefined,
+      tokenTtlSeconds: 12 * 3600,
+      logLevel: 'info',
+      engine: true,
+      binanceRestUrl: 'https://api.binance.com',
+      binanceWsUrl: 'wss://stream.binance.com:9443',
+      derivWsUrl: 'wss://ws.derivws.com/websockets/v3',
+      tradeMaxHoldMs: 120_000,
+      bodyLimit: 65_536,
+    });
+  });
+
+  it('reads every variable', () => {
+    const key = 'ab'.repeat(32);
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '3000',
+      DATA_DIR: '/var/lib/arb',
+      DATABASE_URL: 'postgres://u@db:5432/arb',
+      REDIS_URL: 'redis://cache:6379',
+      MARKET: 'live',
+      SIM_SEED: '42',
+      PRICE_HZ: '10',
+      ADMIN_EMAIL: 'ops@example.com',
+      ADMIN_PASSWORD: 'a-long-password',
+      ALLOW_REGISTRATION: 'true',
+      ENCRYPTION_KEY: key,
+      TOKEN_TTL: '30m',
+      LOG_LEVEL: 'debug',
+      ENGINE: 'off',
+      BINANCE_REST_URL: 'http://127.0.0.1:9000',
+      BINANCE_WS_URL: 'ws://127.0.0.1:9001',
+      DERIV_WS_URL: 'ws://127.0.0.1:9002',
+      TRADE_MAX_HOLD_MS: '5000',
+      BODY_LIMIT: '10000',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 3000,
+      databaseUrl: 'postgres://u@db:5432/arb',
+      market: 'live',
+      simSeed: 42,
+      priceHz: 10,
+      allowRegistration: true,
+      tokenTtlSeconds: 1800,
+      engine: false,
+      tradeMaxHoldMs: 5000,
+      bodyLimit: 10_000,
+    });
+    expect(config.encryptionKey?.toString('hex')).toBe(key);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 8080, databaseUrl: undefined });
+  });
+
+  it('names each bad value with a message that says what is expected', () => {
+    expect(
+      problems({
+        PORT: 'eighty',
+        MARKET: 'paper',
+        DATABASE_URL: 'mysql://x',
+        ADMIN_EMAIL: 'nobody',
+        ADMIN_PASSWORD: 'short',
+        ALLOW_REGISTRATION: 'maybe',
+        ENCRYPTION_KEY: 'too-short',
+        TOKEN_TTL: 'forever',
+        ENGINE: 'yes',
+        LOG_LEVEL: 'loud',
+        BINANCE_WS_URL: 'https://x',
+      }),
+    ).toEqual([
+      'PORT must be a whole number',
+      'DATABASE_URL must be a postgres:// or postgresql:// URL',
+      "MARKET must be 'sim' or 'live'",
+      'ADMIN_EMAIL must be an e-mail address, e.g. admin@example.com',
+      'ADMIN_PASSWORD must be at least 8 characters',
+      'ALLOW_REGISTRATION must be true or false',
+      'ENCRYPTION_KEY must be 64 hex characters or the base64 of 32 bytes',
+      "TOKEN_TTL must be a duration such as '12h', '30m' or '3600'",
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      "ENGINE must be 'on' or 'off'",
+      'BINANCE_WS_URL must be a ws:// or wss:// URL',
+    ]);
+    expect(problems({ PORT: '70000' })).toEqual(['PORT must be between 0 and 65535']);
+    expect(problems({ BODY_LIMIT: '10' })[0]).toMatch(/^BODY_LIMIT must be between/);
+  });
+
+  it('parses durations and keys', () => {
+    expect(parseDurationSeconds('12h')).toBe(43_200);
+    expect(parseDurationSeconds('7d')).toBe(604_800);
+    expect(parseDurationSeconds('90')).toBe(90);
+    expect(parseDurationSeconds('0s')).toBeNull();
+    expect(parseDurationSeconds('1y')).toBeNull();
+    expect(parseEncryptionKey(Buffer.alloc(32, 7).toString('base64'))?.length).toBe(32);
+    expect(parseEncryptionKey(Buffer.alloc(16, 7).toString('base64'))).toBeNull();
+  });
+});
