@@ -2,12 +2,12 @@
 // recording each message's latency from the timestamp in its payload. Driven over IPC.
 import { io } from 'socket.io-client';
 import { WebSocket } from 'ws';
-import { BUCKETS, clockMs, record } from './fanout-protocol';
-import type { BenchPrice, ClientCommand, ClientReply, Transport } from './fanout-protocol';
+import { BUCKETS, clockMs, record, TRANSPORTS } from './fanout-protocol';
+import type { BenchPrice, ClientCommand, ClientLib, ClientReply, Transport } from './fanout-protocol';
 
-const [transport, port, countArg] = process.argv.slice(2) as [Transport, string, string];
+const [transport, port, countArg, clientLib = 'socket.io-client'] = process.argv.slice(2) as [Transport, string, string, ClientLib?];
 const count = Number(countArg);
-if (!process.send || !(count > 0)) throw new Error('fanout-clients: run by bench/fanout.ts');
+if (!process.send || !(count > 0) || !TRANSPORTS.includes(transport)) throw new Error('fanout-clients: run by bench/fanout.ts');
 const reply = (message: ClientReply) => process.send?.(message);
 
 let received = 0;
@@ -40,6 +40,32 @@ function openSocketIo(): Promise<boolean> {
   });
 }
 
+/**
+ * A Socket.IO client at the wire level (Engine.IO 4 over a plain `ws` socket): open, namespace connect with the
+ * token, pong, and events decoded with one JSON.parse, as cheap as a raw ws client. It takes client-side CPU
+ * out of the comparison on a machine where clients and server share two cores.
+ */
+function openSocketIoWire(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`, {
+      // Offer deflate only where the server variant negotiates it, as socket.io-client does by default.
+      perMessageDeflate: transport === 'socketio-deflate',
+    });
+    socket.on('message', (data) => {
+      const text = String(data);
+      if (text.startsWith('42')) {
+        const [event, payload] = JSON.parse(text.slice(2)) as [string, BenchPrice];
+        if (event === 'priceUpdate') hear(payload);
+      } else if (text === '2') socket.send('3');
+      else if (text.startsWith('0{')) socket.send(`40${JSON.stringify({ token: 'bench' })}`);
+      else if (text.startsWith('40')) resolve(true);
+      else if (text.startsWith('44')) resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+    closers.push(() => socket.terminate());
+  });
+}
+
 function openWs(): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new WebSocket(`ws://127.0.0.1:${port}/raw`, { perMessageDeflate: false });
@@ -53,7 +79,8 @@ function openWs(): Promise<boolean> {
 // Connect in batches: a thousand simultaneous handshakes measure the accept queue, not the fan-out.
 let failed = 0;
 for (let opened = 0; opened < count; opened += 50) {
-  const batch = Array.from({ length: Math.min(50, count - opened) }, () => (transport === 'ws' ? openWs() : openSocketIo()));
+  const open = transport === 'ws' ? openWs : clientLib === 'wire' ? openSocketIoWire : openSocketIo;
+  const batch = Array.from({ length: Math.min(50, count - opened) }, () => open());
   failed += (await Promise.all(batch)).filter((ok) => !ok).length;
 }
 reply({ type: 'ready', clients: count - failed, failed });

@@ -1,7 +1,15 @@
 // Messages between the fan-out benchmark's processes (IPC), and the latency histogram they share.
 import type { SymbolPrice } from '../contract';
 
-export type Transport = 'socketio' | 'ws';
+/**
+ * 'socketio': the product's gateway (attachRealtime). 'ws': a raw `ws` broadcast of the same JSON.
+ * 'socketio-deflate': a bare Socket.IO server with perMessageDeflate on, to show what that option costs.
+ */
+export const TRANSPORTS = ['ws', 'socketio', 'socketio-deflate'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+/** How Socket.IO clients are run: the real socket.io-client, or the protocol spoken over a bare ws socket. */
+export type ClientLib = 'socket.io-client' | 'wire';
 
 /** The broadcast payload: a real price update plus the sender's clock, for latency. */
 export type BenchPrice = SymbolPrice & { sentAt: number };

@@ -4,14 +4,15 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Subject } from 'rxjs';
+import { Server } from 'socket.io';
 import { WebSocketServer } from 'ws';
 import type { EngineEvent } from '../server/engine/events';
 import { attachRealtime } from '../server/realtime';
-import { clockMs } from './fanout-protocol';
+import { clockMs, TRANSPORTS } from './fanout-protocol';
 import type { BenchPrice, ServerCommand, ServerReply, Transport } from './fanout-protocol';
 
 const transport = process.argv[2] as Transport;
-if (!process.send || (transport !== 'socketio' && transport !== 'ws')) throw new Error('fanout-server: run by bench/fanout.ts');
+if (!process.send || !TRANSPORTS.includes(transport)) throw new Error('fanout-server: run by bench/fanout.ts');
 const reply = (message: ServerReply) => process.send?.(message);
 
 const http = createServer();
@@ -29,6 +30,16 @@ if (transport === 'socketio') {
   });
   broadcast = (price) => events.next({ type: 'priceUpdate', price });
   shutdown = () => realtime.close();
+} else if (transport === 'socketio-deflate') {
+  // Socket.IO with per-message deflate negotiated (ws's default 1 KB threshold: these small messages stay
+  // uncompressed), which turns off the broadcast's pre-computed WebSocket frame.
+  const io = new Server(http, { transports: ['websocket'], serveClient: false, perMessageDeflate: true });
+  io.on('connection', (socket) => void socket.join('signed-in'));
+  broadcast = (price) => void io.to('signed-in').emit('priceUpdate', price);
+  shutdown = async () => {
+    io.disconnectSockets(true);
+    io.engine.close();
+  };
 } else {
   const wss = new WebSocketServer({ server: http, path: '/raw', perMessageDeflate: false });
   broadcast = (price) => {

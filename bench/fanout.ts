@@ -1,7 +1,8 @@
 // Fan-out benchmark: price updates from the product's Socket.IO gateway to 1,000 clients, beside a raw `ws` broadcast
 // of the same JSON in the same run. Server, and clients (two processes), each in their own process.
 //   npx tsx bench/fanout.ts [--clients 1000] [--procs 2] [--burst 10] [--burst-seconds 5] [--pace 20]
-//                           [--pace-seconds 4] [--rounds 2]
+//                           [--pace-seconds 4] [--rounds 2] [--transports ws,socketio[,socketio-deflate]]
+//                           [--sio-client socket.io-client|wire]
 // Two measurements per transport:
 //  - saturation: closed loop of bursts (the server broadcasts `burst` messages, the next burst goes once every client
 //    has heard them all), giving delivered messages/s at full load without unbounded buffering;
@@ -15,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { forkChild } from './fanout-ipc';
 import type { Child } from './fanout-ipc';
-import { BUCKETS, percentile } from './fanout-protocol';
-import type { ClientReply, ServerReply, Transport } from './fanout-protocol';
+import { BUCKETS, percentile, TRANSPORTS } from './fanout-protocol';
+import type { ClientLib, ClientReply, ServerReply, Transport } from './fanout-protocol';
 
 const { values } = parseArgs({
   options: {
@@ -27,6 +28,8 @@ const { values } = parseArgs({
     pace: { type: 'string', default: '20' },
     'pace-seconds': { type: 'string', default: '4' },
     rounds: { type: 'string', default: '2' },
+    transports: { type: 'string', default: 'ws,socketio' },
+    'sio-client': { type: 'string', default: 'socket.io-client' },
   },
 });
 const settings = {
@@ -38,6 +41,12 @@ const settings = {
   paceSeconds: Number(values['pace-seconds']),
   rounds: Number(values.rounds),
 };
+const clientLib = values['sio-client'] as ClientLib;
+if (clientLib !== 'socket.io-client' && clientLib !== 'wire') throw new Error('--sio-client: socket.io-client or wire');
+const transports = values.transports.split(',') as Transport[];
+if (!transports.includes('ws') || !transports.includes('socketio') || transports.some((t) => !TRANSPORTS.includes(t))) {
+  throw new Error(`--transports: a comma-separated list of ${TRANSPORTS.join(', ')}, with ws and socketio`);
+}
 for (const [name, value] of Object.entries(settings)) {
   if (!(Number.isInteger(value) && value > 0)) throw new Error(`--${name} must be a positive integer, got ${String(value)}`);
 }
@@ -118,7 +127,12 @@ async function runRound(transport: Transport): Promise<RoundResult> {
   const { port } = await server.next('listening');
   const perProc = Math.ceil(settings.clients / settings.procs);
   const clients = Array.from({ length: settings.procs }, (_, i) =>
-    forkChild<ClientReply>('./fanout-clients.ts', [transport, String(port), String(Math.min(perProc, settings.clients - i * perProc))]),
+    forkChild<ClientReply>('./fanout-clients.ts', [
+      transport,
+      String(port),
+      String(Math.min(perProc, settings.clients - i * perProc)),
+      clientLib,
+    ]),
   );
   clients.forEach((child) => everyone.add(child));
   try {
@@ -169,13 +183,14 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const rounds: RoundResult[] = [];
 for (let r = 0; r < settings.rounds; r++) {
   // Alternate the order so neither transport always runs on a warmer (or busier) machine.
-  const order: Transport[] = r % 2 === 0 ? ['ws', 'socketio'] : ['socketio', 'ws'];
+  const order = r % 2 === 0 ? transports : [...transports].reverse();
   for (const transport of order) {
     console.log(`round ${r + 1}/${settings.rounds}: ${transport} with ${settings.clients} clients ...`);
     const result = await runRound(transport);
     rounds.push(result);
     console.log(
       `  saturation ${result.saturation.messagesPerSecond.toLocaleString('en')} msg/s, p99 ${result.saturation.p99Ms} ms, ` +
+        `server ${result.saturation.serverCores} cores, ` +
         `${result.saturation.serverCpuMicrosPerMessage} µs CPU/msg | paced ${result.paced.offeredPerSecond.toLocaleString('en')}/s: ` +
         `p50 ${result.paced.p50Ms} ms, p99 ${result.paced.p99Ms} ms, ${result.paced.serverCpuMicrosPerMessage} µs CPU/msg` +
         (result.paced.complete ? '' : ' (NOT all delivered)'),
@@ -186,39 +201,52 @@ for (let r = 0; r < settings.rounds; r++) {
 const of = (transport: Transport) => rounds.filter((r) => r.transport === transport);
 const summary = (transport: Transport) => ({
   saturationMessagesPerSecond: Math.round(mean(of(transport).map((r) => r.saturation.messagesPerSecond))),
+  /** Below ~0.9 the server was not the bottleneck: the clients or other load on the machine were. */
+  saturationServerCores: round(mean(of(transport).map((r) => r.saturation.serverCores)), 2),
   saturationP99Ms: round(mean(of(transport).map((r) => r.saturation.p99Ms ?? Number.NaN)), 2),
   pacedP99Ms: round(mean(of(transport).map((r) => r.paced.p99Ms ?? Number.NaN)), 2),
   pacedServerCpuMicrosPerMessage: round(mean(of(transport).map((r) => r.paced.serverCpuMicrosPerMessage)), 3),
   saturationServerCpuMicrosPerMessage: round(mean(of(transport).map((r) => r.saturation.serverCpuMicrosPerMessage)), 3),
 });
+const summaries = Object.fromEntries(transports.map((transport) => [transport, summary(transport)]));
 const ws = summary('ws');
 const socketio = summary('socketio');
 const ratio = round(socketio.saturationMessagesPerSecond / ws.saturationMessagesPerSecond, 3);
 const cpuRatio = round(socketio.pacedServerCpuMicrosPerMessage / ws.pacedServerCpuMicrosPerMessage, 2);
 
-console.log('\nfan-out of priceUpdate to %d clients (%d cores, %s)', settings.clients, cpus().length, cpus()[0]?.model ?? '?');
-console.table({
-  'raw ws': ws,
-  'Socket.IO gateway': socketio,
-});
+console.log(
+  '\nfan-out of priceUpdate to %d clients (%d cores, %s), Socket.IO clients: %s',
+  settings.clients,
+  cpus().length,
+  cpus()[0]?.model ?? '?',
+  clientLib,
+);
+const labels: Record<Transport, string> = {
+  ws: 'raw ws',
+  socketio: 'Socket.IO gateway',
+  'socketio-deflate': 'Socket.IO, deflate on',
+};
+console.table(Object.fromEntries(transports.map((transport) => [labels[transport], summaries[transport]])));
 console.log(`Socket.IO / raw ws throughput: ${ratio} (target ≥ 0.8) — ${ratio >= 0.8 ? 'met' : 'NOT met'}`);
 console.log(`Socket.IO / raw ws server CPU per delivered message (paced): ${cpuRatio}×`);
 
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+// The default run writes fanout.json; a run with protocol-level clients writes beside it, so both stay on record.
+const resultFile = clientLib === 'wire' ? 'fanout-wire-clients.json' : 'fanout.json';
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(
-  `${resultsDir}fanout.json`,
+  `${resultsDir}${resultFile}`,
   `${JSON.stringify(
     {
       benchmark: 'fanout',
       at: new Date().toISOString(),
       machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? null, node: process.version },
-      settings,
-      summary: { ws, socketio, throughputRatio: ratio, targetRatio: 0.8, met: ratio >= 0.8, pacedCpuRatio: cpuRatio },
+      settings: { ...settings, transports, socketIoClients: clientLib },
+      summary: { ...summaries, throughputRatio: ratio, targetRatio: 0.8, met: ratio >= 0.8, pacedCpuRatio: cpuRatio },
       rounds,
     },
     null,
     2,
   )}\n`,
 );
-console.log('wrote bench/results/fanout.json');
+console.log(`wrote bench/results/${resultFile}`);
