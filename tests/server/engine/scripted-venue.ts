@@ -16,6 +16,8 @@ export class ScriptedVenue implements Venue {
   constructor(
     readonly id: VenueId,
     private readonly book: PaperBook,
+    /** Round trip of an order, ms (0: answers within the same turn of the event loop). */
+    private readonly latencyMs = 0,
   ) {}
 
   push(symbol: SymbolId, mid: number, ts = Date.now()): void {
@@ -68,6 +70,7 @@ export class ScriptedVenue implements Venue {
     if (fault?.kind === 'reject') throw new VenueError(this.id, 'rejected', 'scripted refusal');
     if (fault?.kind === 'unknown-before-fill') throw new VenueError(this.id, 'unknown-outcome', 'scripted 502');
     if (fault?.kind === 'hang') await fault.release;
+    if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
     const quote = this.last.get(symbol);
     if (!quote) throw new VenueError(this.id, 'unavailable', 'no quote');
     const price = new Decimal(side === 'buy' ? quote.ask : quote.bid);
