@@ -1,0 +1,248 @@
+// A typed client for Deriv's WebSocket API v3: req_id → promise map, subscriptions that survive reconnects,
+// a keep-alive ping, reconnect with backoff, authorize-on-connect and errors keyed by Deriv's code.
+import WebSocket from 'ws';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from '../backoff';
+
+export type Json = Record<string, unknown>;
+
+/** Deriv answered with an error object. */
+export class DerivApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly call: string,
+  ) {
+    super(message);
+    this.name = 'DerivApiError';
+  }
+}
+
+/** The connection failed before an answer arrived: whatever was asked may or may not have happened. */
+export class DerivConnectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DerivConnectionError';
+  }
+}
+
+export interface DerivClientOptions {
+  /** e.g. wss://ws.derivws.com/websockets/v3 */
+  url: string;
+  appId: string;
+  /** Authorizes every new connection with this token before anything else is sent. */
+  token?: string;
+  /** Checks the authorize answer (scopes); throwing refuses the connection. */
+  onAuthorize?: (authorize: Json) => void;
+  pingIntervalMs?: number;
+  requestTimeoutMs?: number;
+  backoff?: BackoffOptions;
+}
+
+interface Pending {
+  call: string;
+  resolve: (message: Json) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+interface SubscriptionState {
+  request: Json;
+  onMessage: (message: Json) => void;
+  onError: (error: Error) => void;
+  reqId: number | null;
+  subscriptionId: string | null;
+}
+
+export interface DerivSubscription {
+  unsubscribe(): void;
+}
+
+const callName = (request: Json): string => Object.keys(request)[0] ?? 'unknown';
+
+export class DerivClient {
+  private socket: WebSocket | null = null;
+  private connecting: Promise<void> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private readonly subscriptions = new Set<SubscriptionState>();
+  private readonly subscriptionsByReqId = new Map<number, SubscriptionState>();
+  private nextReqId = 1;
+  private attempt = 0;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private pingTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  /** The latest authorize answer, once authorized. */
+  authorized: Json | null = null;
+
+  constructor(private readonly options: DerivClientOptions) {}
+
+  /** Opens (and authorizes) the connection unless it is open already. */
+  connect(): Promise<void> {
+    if (this.closed) return Promise.reject(new DerivConnectionError('Deriv client is closed'));
+    if (this.socket?.readyState === WebSocket.OPEN && !this.connecting) return Promise.resolve();
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  async request(request: Json): Promise<Json> {
+    await this.connect();
+    return this.send(request);
+  }
+
+  /**
+   * Subscribes now (when connected) and again after every reconnect. `onMessage` gets the first answer and every
+   * update; `onError` gets a Deriv error that ends the subscription.
+   */
+  subscribe(request: Json, onMessage: (message: Json) => void, onError: (error: Error) => void = () => undefined): DerivSubscription {
+    const state: SubscriptionState = { request: { ...request, subscribe: 1 }, onMessage, onError, reqId: null, subscriptionId: null };
+    this.subscriptions.add(state);
+    this.connect().then(
+      () => this.startSubscription(state),
+      () => this.scheduleReconnect(),
+    );
+    return {
+      unsubscribe: () => {
+        this.subscriptions.delete(state);
+        if (state.reqId !== null) this.subscriptionsByReqId.delete(state.reqId);
+        if (state.subscriptionId && this.socket?.readyState === WebSocket.OPEN) this.send({ forget: state.subscriptionId }).catch(() => undefined);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.subscriptions.clear();
+    this.teardown(new DerivConnectionError('Deriv client closed'));
+  }
+
+  private async open(): Promise<void> {
+    const url = `${this.options.url}${this.options.url.includes('?') ? '&' : '?'}app_id=${encodeURIComponent(this.options.appId)}`;
+    const socket = new WebSocket(url);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', (error) => reject(new DerivConnectionError(`Cannot reach Deriv: ${error.message}`)));
+    });
+    this.socket = socket;
+    socket.on('message', (data) => this.onMessage(String(data)));
+    socket.on('close', () => this.onClose(socket));
+    socket.on('error', () => undefined); // 'close' follows and does the work
+    this.pingTimer = setInterval(() => {
+      this.send({ ping: 1 }).catch(() => undefined);
+    }, this.options.pingIntervalMs ?? 30_000);
+    this.pingTimer.unref();
+    try {
+      if (this.options.token) {
+        const answer = await this.send({ authorize: this.options.token });
+        const authorize = (answer['authorize'] ?? {}) as Json;
+        this.options.onAuthorize?.(authorize);
+        this.authorized = authorize;
+      }
+    } catch (error) {
+      // A refused token or scope will not get better by retrying; a lost connection may.
+      if (!(error instanceof DerivConnectionError)) this.closed = true;
+      this.teardown(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+    this.attempt = 0;
+  }
+
+  private startSubscription(state: SubscriptionState): void {
+    if (!this.subscriptions.has(state) || state.reqId !== null) return;
+    const reqId = this.nextReqId++;
+    state.reqId = reqId;
+    this.subscriptionsByReqId.set(reqId, state);
+    this.send(state.request, reqId).catch((error: Error) => {
+      if (error instanceof DerivApiError) {
+        this.subscriptions.delete(state);
+        this.subscriptionsByReqId.delete(reqId);
+        state.onError(error);
+      }
+      // A connection error: the reconnect resubscribes.
+    });
+  }
+
+  private send(request: Json, reqId = this.nextReqId++): Promise<Json> {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new DerivConnectionError('Not connected to Deriv'));
+    const call = callName(request);
+    return new Promise<Json>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(reqId);
+        reject(new DerivConnectionError(`Deriv did not answer ${call} in time`));
+        // A silent connection is a dead one: cut it so that the reconnect logic takes over.
+        socket.terminate();
+      }, this.options.requestTimeoutMs ?? 15_000);
+      timer.unref();
+      this.pending.set(reqId, { call, resolve, reject, timer });
+      socket.send(JSON.stringify({ ...request, req_id: reqId }));
+    });
+  }
+
+  private onMessage(text: string): void {
+    let message: Json;
+    try {
+      message = JSON.parse(text) as Json;
+    } catch {
+      return;
+    }
+    const reqId = typeof message['req_id'] === 'number' ? message['req_id'] : null;
+    if (reqId === null) return;
+    const pending = this.pending.get(reqId);
+    const error = message['error'] as { code?: string; message?: string } | undefined;
+    if (pending) {
+      this.pending.delete(reqId);
+      clearTimeout(pending.timer);
+      if (error) pending.reject(new DerivApiError(error.code ?? 'UnknownError', error.message ?? 'Deriv error', pending.call));
+      else pending.resolve(message);
+    }
+    const subscription = this.subscriptionsByReqId.get(reqId);
+    if (subscription && !error) {
+      const id = (message['subscription'] as { id?: string } | undefined)?.id;
+      if (id) subscription.subscriptionId = id;
+      subscription.onMessage(message);
+    }
+  }
+
+  private onClose(socket: WebSocket): void {
+    if (this.socket !== socket) return;
+    this.teardown(new DerivConnectionError('Connection to Deriv lost'));
+    this.scheduleReconnect();
+  }
+
+  private teardown(reason: Error): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = null;
+    const socket = this.socket;
+    this.socket = null;
+    this.authorized = null;
+    for (const pending of this.pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(reason);
+    }
+    this.pending.clear();
+    this.subscriptionsByReqId.clear();
+    for (const state of this.subscriptions) {
+      state.reqId = null;
+      state.subscriptionId = null;
+    }
+    if (socket && socket.readyState !== WebSocket.CLOSED) socket.terminate();
+  }
+
+  /** Reconnects only while someone listens; a plain request reconnects on demand. */
+  private scheduleReconnect(): void {
+    if (this.closed || this.subscriptions.size === 0 || this.reconnectTimer) return;
+    const delay = backoffDelay(this.attempt++, this.options.backoff ?? DEFAULT_BACKOFF);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connect().then(
+        () => {
+          for (const state of this.subscriptions) this.startSubscription(state);
+        },
+        () => this.scheduleReconnect(),
+      );
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+}

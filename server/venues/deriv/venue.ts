@@ -1,0 +1,315 @@
+// Deriv multipliers per user account: a 'buy' leg is MULTUP, a 'sell' leg MULTDOWN, stake = notional / multiplier.
+// Deriv has no client order ids, so this connector keeps clientOrderId → contract itself, sends the id as the buy's
+// passthrough, and on an unknown outcome finds the contract in the account statement before assuming anything.
+import Decimal from 'decimal.js';
+import { Observable, shareReplay } from 'rxjs';
+import type { Currency, SymbolId } from '../../../contract/domain';
+import type { BackoffOptions } from '../backoff';
+import { VenueError, type CloseOrder, type LegFill, type LegOrder, type Quote, type Venue, type VenueAccount } from '../types';
+import { DerivClient, type Json } from './client';
+import { toVenueError } from './errors';
+import { DERIV_SYMBOLS } from './symbols';
+
+export interface DerivVenueOptions {
+  /** e.g. wss://ws.derivws.com/websockets/v3 */
+  url: string;
+  /** App id for the public quote connection and for accounts that did not save their own. */
+  appId: string;
+  /** Low on purpose: the stop-out sits near an adverse move of 1/multiplier. */
+  multiplier?: number;
+  backoff?: BackoffOptions;
+  pingIntervalMs?: number;
+  requestTimeoutMs?: number;
+}
+
+const FORBIDDEN_SCOPES = ['payments', 'admin'];
+
+interface OpenAttempt {
+  underlying: string;
+  contractType: 'MULTUP' | 'MULTDOWN';
+  stake: Decimal;
+  sentAt: number;
+}
+
+interface AccountState {
+  token: string;
+  appId: string;
+  client: DerivClient;
+  /** clientOrderId → contract id of opening orders this process placed or found. */
+  opened: Map<string, number>;
+  /** clientOrderId → contract id of closing orders. */
+  closed: Map<string, number>;
+  /** Opening orders sent without a definite answer, by client order id. */
+  attempts: Map<string, OpenAttempt>;
+}
+
+interface OpenContract {
+  contract_id: number;
+  contract_type: string;
+  underlying: string;
+  buy_price: number;
+  commission?: number;
+  entry_spot?: number;
+  current_spot?: number;
+  sell_spot?: number;
+  sell_price?: number;
+  sell_time?: number;
+  purchase_time?: number;
+  date_start?: number;
+  multiplier?: number;
+  is_sold: number;
+}
+
+export class DerivVenue implements Venue {
+  readonly id = 'deriv' as const;
+  private readonly multiplier: number;
+  private publicClient: DerivClient | null = null;
+  private readonly accounts = new Map<string, AccountState>();
+  private readonly quoteStreams = new Map<SymbolId, Observable<Quote>>();
+
+  constructor(private readonly options: DerivVenueOptions) {
+    this.multiplier = options.multiplier ?? 10;
+  }
+
+  quotes(symbol: SymbolId): Observable<Quote> {
+    let stream = this.quoteStreams.get(symbol);
+    if (!stream) {
+      const underlying = DERIV_SYMBOLS[symbol];
+      stream = new Observable<Quote>((subscriber) => {
+        const subscription = this.publicConnection().subscribe({ ticks: underlying }, (message) => {
+          const tick = message['tick'] as { bid?: number; ask?: number; epoch?: number } | undefined;
+          if (tick?.bid === undefined || tick.ask === undefined) return;
+          subscriber.next({ venue: 'deriv', symbol, bid: tick.bid, ask: tick.ask, ts: (tick.epoch ?? Date.now() / 1000) * 1000 });
+        });
+        return () => subscription.unsubscribe();
+      }).pipe(shareReplay({ bufferSize: 1, refCount: true }));
+      this.quoteStreams.set(symbol, stream);
+    }
+    return stream;
+  }
+
+  async takerFeeRate(_account: VenueAccount): Promise<string> {
+    // Deriv charges a commission per contract, stated in each proposal and reported as the fill's fee.
+    return '0';
+  }
+
+  async balances(account: VenueAccount): Promise<Record<Currency, string>> {
+    const answer = await this.call(account, { balance: 1 }, 'read');
+    const balance = (answer['balance'] as { balance: number }).balance;
+    return { USDT: new Decimal(balance).toFixed(), BTC: '0', ETH: '0' };
+  }
+
+  async openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill> {
+    const state = await this.account(account);
+    const known = await this.findOrder(account, order.symbol, order.clientOrderId);
+    if (known) return known;
+    const notional = new Decimal(order.notional);
+    if (!notional.isFinite() || notional.lte(0)) throw new VenueError('deriv', 'rejected', `Invalid notional: ${order.notional}`);
+    const stake = notional.dividedBy(this.multiplier).toDecimalPlaces(2, Decimal.ROUND_DOWN);
+    const contractType = order.side === 'buy' ? 'MULTUP' : 'MULTDOWN';
+    const underlying = DERIV_SYMBOLS[order.symbol];
+    const currency = String(state.client.authorized?.['currency'] ?? 'USD');
+    const proposalAnswer = await this.call(
+      account,
+      { proposal: 1, amount: stake.toNumber(), basis: 'stake', contract_type: contractType, currency, multiplier: this.multiplier, symbol: underlying },
+      'read',
+    );
+    const proposal = proposalAnswer['proposal'] as { id: string; ask_price: number };
+    state.attempts.set(order.clientOrderId, { underlying, contractType, stake, sentAt: Math.floor(Date.now() / 1000) });
+    let contractId: number;
+    try {
+      const bought = await this.call(account, { buy: proposal.id, price: proposal.ask_price, passthrough: { client_order_id: order.clientOrderId } }, 'order');
+      contractId = (bought['buy'] as { contract_id: number }).contract_id;
+    } catch (error) {
+      const mapped = toVenueError(error, 'order');
+      if (mapped.kind !== 'unknown-outcome') {
+        state.attempts.delete(order.clientOrderId);
+        throw mapped;
+      }
+      const found = await this.findOrder(account, order.symbol, order.clientOrderId).catch(() => {
+        throw mapped;
+      });
+      if (found) return found;
+      state.attempts.delete(order.clientOrderId);
+      throw new VenueError('deriv', 'unavailable', `Deriv failed while buying ${order.clientOrderId}; no contract was bought (${mapped.message})`);
+    }
+    state.attempts.delete(order.clientOrderId);
+    state.opened.set(order.clientOrderId, contractId);
+    return this.openingFill(account, order.clientOrderId, await this.contract(account, contractId));
+  }
+
+  async closeLeg(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
+    const state = await this.account(account);
+    const contractId = Number(order.venueOrderId);
+    if (!order.venueOrderId || !Number.isInteger(contractId)) throw new VenueError('deriv', 'rejected', `Cannot close without a Deriv contract id (got ${order.venueOrderId ?? 'none'})`);
+    const current = await this.contract(account, contractId);
+    if (current.is_sold) return this.closingFill(state, order, current);
+    try {
+      await this.call(account, { sell: contractId, price: 0 }, 'order');
+    } catch (error) {
+      const mapped = toVenueError(error, 'order');
+      // Sold meanwhile (by a retry, a stop-out or the user): the contract says so, and that is the close.
+      const after = await this.contract(account, contractId).catch(() => {
+        throw mapped;
+      });
+      if (after.is_sold) return this.closingFill(state, order, after);
+      throw mapped.kind === 'unknown-outcome'
+        ? new VenueError('deriv', 'unavailable', `Deriv failed while selling contract ${contractId}; it is still open (${mapped.message})`)
+        : mapped;
+    }
+    return this.closingFill(state, order, await this.contract(account, contractId));
+  }
+
+  async findOrder(account: VenueAccount, _symbol: SymbolId, clientOrderId: string): Promise<LegFill | null> {
+    const state = await this.account(account);
+    const closedId = state.closed.get(clientOrderId);
+    if (closedId !== undefined) {
+      const contract = await this.contract(account, closedId);
+      return this.closingFill(state, { clientOrderId, quantity: this.quantityOf(contract).toFixed() }, contract);
+    }
+    let contractId = state.opened.get(clientOrderId);
+    const attempt = state.attempts.get(clientOrderId);
+    if (contractId === undefined && attempt) contractId = (await this.reconcile(account, state, attempt)) ?? undefined;
+    if (contractId === undefined) return null;
+    state.attempts.delete(clientOrderId);
+    state.opened.set(clientOrderId, contractId);
+    return this.openingFill(account, clientOrderId, await this.contract(account, contractId));
+  }
+
+  async testConnection(account: VenueAccount): Promise<string> {
+    const state = await this.account(account);
+    const auth = state.client.authorized ?? {};
+    const scopes = (auth['scopes'] as string[] | undefined) ?? [];
+    return `Deriv connected: account ${String(auth['loginid'])} (${String(auth['currency'])}), balance ${String(auth['balance'])}, scopes ${scopes.join(', ')}`;
+  }
+
+  async close(): Promise<void> {
+    const clients = [this.publicClient, ...[...this.accounts.values()].map((a) => a.client)];
+    this.publicClient = null;
+    this.accounts.clear();
+    await Promise.all(clients.map((c) => c?.close()));
+  }
+
+  /**
+   * Finds the contract an unanswered buy may have bought: a buy in the statement since the attempt, on the same
+   * underlying, type and stake, that no other client order id has claimed.
+   */
+  private async reconcile(account: VenueAccount, state: AccountState, attempt: OpenAttempt): Promise<number | null> {
+    const answer = await this.call(account, { statement: 1, description: 1, limit: 50, date_from: attempt.sentAt - 5 }, 'read');
+    const transactions = ((answer['statement'] as { transactions?: { action_type: string; contract_id: number }[] }).transactions ?? []).filter(
+      (t) => t.action_type === 'buy',
+    );
+    const claimed = new Set(state.opened.values());
+    for (const transaction of transactions) {
+      if (claimed.has(transaction.contract_id)) continue;
+      const contract = await this.contract(account, transaction.contract_id);
+      if (contract.underlying === attempt.underlying && contract.contract_type === attempt.contractType && new Decimal(contract.buy_price).eq(attempt.stake)) {
+        return contract.contract_id;
+      }
+    }
+    return null;
+  }
+
+  private quantityOf(contract: OpenContract): Decimal {
+    const entry = new Decimal(contract.entry_spot ?? contract.current_spot ?? 0);
+    if (entry.lte(0)) return new Decimal(0);
+    return new Decimal(contract.buy_price).times(contract.multiplier ?? this.multiplier).dividedBy(entry).toDecimalPlaces(8, Decimal.ROUND_DOWN);
+  }
+
+  private openingFill(_account: VenueAccount, clientOrderId: string, contract: OpenContract): LegFill {
+    return {
+      clientOrderId,
+      venueOrderId: String(contract.contract_id),
+      price: new Decimal(contract.entry_spot ?? contract.current_spot ?? 0).toFixed(),
+      quantity: this.quantityOf(contract).toFixed(),
+      fee: new Decimal(contract.commission ?? 0).toFixed(),
+      at: (contract.purchase_time ?? contract.date_start ?? Date.now() / 1000) * 1000,
+    };
+  }
+
+  /** The close of a multiplier: exit at the sell spot; the commission was charged once, at the open. */
+  private closingFill(state: AccountState, order: Pick<CloseOrder, 'clientOrderId' | 'quantity'>, contract: OpenContract): LegFill {
+    state.closed.set(order.clientOrderId, contract.contract_id);
+    return {
+      clientOrderId: order.clientOrderId,
+      venueOrderId: String(contract.contract_id),
+      price: new Decimal(contract.sell_spot ?? contract.current_spot ?? 0).toFixed(),
+      quantity: order.quantity,
+      fee: '0',
+      at: (contract.sell_time ?? Date.now() / 1000) * 1000,
+    };
+  }
+
+  private async contract(account: VenueAccount, contractId: number): Promise<OpenContract> {
+    const answer = await this.call(account, { proposal_open_contract: 1, contract_id: contractId }, 'read');
+    return answer['proposal_open_contract'] as OpenContract;
+  }
+
+  private async call(account: VenueAccount, request: Json, phase: 'order' | 'read'): Promise<Json> {
+    const state = await this.account(account);
+    try {
+      return await state.client.request(request);
+    } catch (error) {
+      throw toVenueError(error, phase);
+    }
+  }
+
+  /** The account's own authorized connection, refusing tokens that can move money out. */
+  private async account(account: VenueAccount): Promise<AccountState> {
+    const token = account.credentials.derivToken;
+    if (!token) throw new VenueError('deriv', 'auth', 'Deriv API token is not set');
+    const appId = account.credentials.derivAppId || this.options.appId;
+    let state = this.accounts.get(account.userId);
+    if (state && (state.token !== token || state.appId !== appId)) {
+      void state.client.close();
+      state = undefined;
+    }
+    if (!state) {
+      const client = new DerivClient({
+        url: this.options.url,
+        appId,
+        token,
+        onAuthorize: checkScopes,
+        backoff: this.options.backoff,
+        pingIntervalMs: this.options.pingIntervalMs,
+        requestTimeoutMs: this.options.requestTimeoutMs,
+      });
+      state = { token, appId, client, opened: new Map(), closed: new Map(), attempts: new Map() };
+      this.accounts.set(account.userId, state);
+    }
+    try {
+      await state.client.connect();
+    } catch (error) {
+      // A refused token is forgotten, so that a corrected one gets a fresh connection.
+      if (this.accounts.get(account.userId) === state && !(toVenueError(error, 'read').kind === 'unavailable')) this.accounts.delete(account.userId);
+      throw toVenueError(error, 'read');
+    }
+    return state;
+  }
+
+  private publicConnection(): DerivClient {
+    this.publicClient ??= new DerivClient({
+      url: this.options.url,
+      appId: this.options.appId,
+      backoff: this.options.backoff,
+      pingIntervalMs: this.options.pingIntervalMs,
+      requestTimeoutMs: this.options.requestTimeoutMs,
+    });
+    return this.publicClient;
+  }
+}
+
+function checkScopes(authorize: Json): void {
+  const scopes = (authorize['scopes'] as string[] | undefined) ?? [];
+  const forbidden = scopes.filter((s) => FORBIDDEN_SCOPES.includes(s));
+  if (forbidden.length > 0) {
+    throw new VenueError(
+      'deriv',
+      'auth',
+      `This Deriv token has the ${forbidden.join(' and ')} scope; trading needs only Read and Trade. Create a token with just those two.`,
+    );
+  }
+  if (!scopes.includes('trade') || !scopes.includes('read')) {
+    throw new VenueError('deriv', 'auth', 'This Deriv token lacks the Read and Trade scopes that trading needs.');
+  }
+}

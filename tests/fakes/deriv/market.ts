@@ -1,0 +1,246 @@
+// The fake Deriv's state: accounts, quotes, proposals and multiplier contracts, priced the way Deriv prices them
+// (the contract's value is stake + multiplier-scaled move − commission, never below zero).
+import Decimal from 'decimal.js';
+
+export interface FakeDerivAccount {
+  token: string;
+  scopes?: string[];
+  loginid?: string;
+  balance?: string;
+  currency?: string;
+}
+
+export interface FakeContract {
+  contractId: number;
+  loginid: string;
+  symbol: string;
+  contractType: 'MULTUP' | 'MULTDOWN';
+  stake: Decimal;
+  multiplier: number;
+  commission: Decimal;
+  entrySpot: Decimal;
+  purchaseTime: number;
+  buyTransactionId: number;
+  sold: { price: Decimal; spot: Decimal; time: number; transactionId: number } | null;
+}
+
+export interface Proposal {
+  id: string;
+  symbol: string;
+  contractType: 'MULTUP' | 'MULTDOWN';
+  stake: Decimal;
+  multiplier: number;
+  commission: Decimal;
+  spot: Decimal;
+}
+
+export interface StatementEntry {
+  action_type: 'buy' | 'sell';
+  amount: number;
+  balance_after: number;
+  contract_id: number;
+  reference_id: number;
+  transaction_id: number;
+  transaction_time: number;
+  shortcode: string;
+}
+
+export class DerivError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const SYMBOLS = ['cryBTCUSD', 'cryETHUSD'] as const;
+export const MULTIPLIERS = [10, 20, 30, 40, 50, 100];
+/** Commission as a fraction of stake × multiplier. */
+export const COMMISSION_RATE = '0.0003';
+
+interface AccountState {
+  account: FakeDerivAccount;
+  loginid: string;
+  balance: Decimal;
+  statement: StatementEntry[];
+}
+
+const money = (d: Decimal): number => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
+
+export class DerivMarket {
+  private readonly accounts = new Map<string, AccountState>();
+  readonly quotes = new Map<string, { bid: Decimal; ask: Decimal; epoch: number }>();
+  readonly proposals = new Map<string, Proposal>();
+  readonly contracts = new Map<number, FakeContract>();
+  private nextId = 1;
+
+  constructor(accounts: FakeDerivAccount[]) {
+    accounts.forEach((a) => this.addAccount(a));
+    this.setQuote('cryBTCUSD', '80000.000', '80010.000');
+    this.setQuote('cryETHUSD', '3000.000', '3001.000');
+  }
+
+  addAccount(account: FakeDerivAccount): void {
+    const loginid = account.loginid ?? `CR${9000 + this.accounts.size}`;
+    this.accounts.set(account.token, { account, loginid, balance: new Decimal(account.balance ?? '10000'), statement: [] });
+  }
+
+  byToken(token: string): AccountState | undefined {
+    return this.accounts.get(token);
+  }
+
+  byLogin(loginid: string): AccountState {
+    const state = [...this.accounts.values()].find((a) => a.loginid === loginid);
+    if (!state) throw new Error(`No fake Deriv account ${loginid}`);
+    return state;
+  }
+
+  setQuote(symbol: string, bid: string, ask: string): { bid: Decimal; ask: Decimal; epoch: number } {
+    const quote = { bid: new Decimal(bid), ask: new Decimal(ask), epoch: Math.floor(Date.now() / 1000) };
+    this.quotes.set(symbol, quote);
+    return quote;
+  }
+
+  mid(symbol: string): Decimal {
+    const quote = this.quotes.get(symbol);
+    if (!quote) throw new DerivError('InvalidSymbol', `Symbol ${symbol} is invalid.`);
+    return quote.bid.plus(quote.ask).dividedBy(2);
+  }
+
+  /** Longs enter at the ask and leave at the bid; shorts the reverse. */
+  private entrySpot(symbol: string, type: 'MULTUP' | 'MULTDOWN'): Decimal {
+    const quote = this.quotes.get(symbol);
+    if (!quote) throw new DerivError('InvalidSymbol', `Symbol ${symbol} is invalid.`);
+    return type === 'MULTUP' ? quote.ask : quote.bid;
+  }
+
+  private exitSpot(contract: FakeContract): Decimal {
+    const quote = this.quotes.get(contract.symbol)!;
+    return contract.contractType === 'MULTUP' ? quote.bid : quote.ask;
+  }
+
+  propose(request: Record<string, unknown>, currency: string): Proposal {
+    const symbol = String(request['symbol']);
+    if (!SYMBOLS.includes(symbol as (typeof SYMBOLS)[number])) throw new DerivError('InvalidSymbol', `Symbol ${symbol} is invalid.`);
+    const type = request['contract_type'];
+    if (type !== 'MULTUP' && type !== 'MULTDOWN') throw new DerivError('ContractCreationFailure', 'Contract type is not supported by this underlying.');
+    if (request['basis'] !== 'stake') throw new DerivError('ContractCreationFailure', 'Basis must be stake for this contract.');
+    if (request['currency'] !== currency) throw new DerivError('InvalidCurrency', `Currency ${String(request['currency'])} is not valid for this account.`);
+    const multiplier = Number(request['multiplier']);
+    if (!MULTIPLIERS.includes(multiplier)) throw new DerivError('ContractCreationFailure', `Multiplier is not in acceptable range. Accepts ${MULTIPLIERS.join(',')}.`);
+    const stake = new Decimal(Number(request['amount']));
+    if (!stake.isFinite() || stake.lt(1)) throw new DerivError('ContractCreationFailure', 'Please enter a stake amount that is at least 1.00.');
+    if (stake.decimalPlaces() > 2) throw new DerivError('ContractCreationFailure', 'Stake can not have more than 2 decimal places.');
+    const commission = stake.times(multiplier).times(COMMISSION_RATE).toDecimalPlaces(2, Decimal.ROUND_UP);
+    const proposal: Proposal = {
+      id: `${(this.nextId++).toString(16).padStart(8, '0')}-${symbol}-proposal`,
+      symbol,
+      contractType: type,
+      stake,
+      multiplier,
+      commission,
+      spot: this.entrySpot(symbol, type),
+    };
+    this.proposals.set(proposal.id, proposal);
+    return proposal;
+  }
+
+  buy(loginid: string, proposalId: string, maxPrice: number): FakeContract {
+    const proposal = this.proposals.get(proposalId);
+    if (!proposal) throw new DerivError('InvalidContractProposal', 'Unknown contract proposal');
+    if (new Decimal(maxPrice).lt(proposal.stake)) throw new DerivError('ContractBuyValidationError', 'Contract price is higher than the maximum you set.');
+    const state = this.byLogin(loginid);
+    if (state.balance.lt(proposal.stake)) {
+      throw new DerivError('InsufficientBalance', `Your account balance (USD${state.balance.toFixed(2)}) is insufficient to buy this contract (USD${proposal.stake.toFixed(2)}).`);
+    }
+    this.proposals.delete(proposalId);
+    state.balance = state.balance.minus(proposal.stake);
+    const contract: FakeContract = {
+      contractId: 200_000 + this.nextId++,
+      loginid,
+      symbol: proposal.symbol,
+      contractType: proposal.contractType,
+      stake: proposal.stake,
+      multiplier: proposal.multiplier,
+      commission: proposal.commission,
+      entrySpot: this.entrySpot(proposal.symbol, proposal.contractType),
+      purchaseTime: Math.floor(Date.now() / 1000),
+      buyTransactionId: 500_000 + this.nextId++,
+      sold: null,
+    };
+    this.contracts.set(contract.contractId, contract);
+    state.statement.push({
+      action_type: 'buy',
+      amount: -money(contract.stake),
+      balance_after: money(state.balance),
+      contract_id: contract.contractId,
+      reference_id: contract.buyTransactionId,
+      transaction_id: contract.buyTransactionId,
+      transaction_time: contract.purchaseTime,
+      shortcode: shortcode(contract),
+    });
+    return contract;
+  }
+
+  /** Current value of an open contract (what selling it now pays). */
+  value(contract: FakeContract): Decimal {
+    if (contract.sold) return contract.sold.price;
+    const move = this.exitSpot(contract).dividedBy(contract.entrySpot).minus(1).times(contract.contractType === 'MULTUP' ? 1 : -1);
+    const value = contract.stake.plus(contract.stake.times(contract.multiplier).times(move)).minus(contract.commission);
+    return Decimal.max(0, value).toDecimalPlaces(2, Decimal.ROUND_DOWN);
+  }
+
+  sell(loginid: string, contractId: number): FakeContract {
+    const contract = this.contracts.get(contractId);
+    if (!contract || contract.loginid !== loginid) throw new DerivError('InvalidSellContractProposal', 'This contract was not found among your open positions.');
+    if (contract.sold) throw new DerivError('InvalidSellContractProposal', 'This contract has been sold.');
+    const price = this.value(contract);
+    const state = this.byLogin(loginid);
+    state.balance = state.balance.plus(price);
+    contract.sold = { price, spot: this.exitSpot(contract), time: Math.floor(Date.now() / 1000), transactionId: 500_000 + this.nextId++ };
+    state.statement.push({
+      action_type: 'sell',
+      amount: money(price),
+      balance_after: money(state.balance),
+      contract_id: contract.contractId,
+      reference_id: contract.sold.transactionId,
+      transaction_id: contract.sold.transactionId,
+      transaction_time: contract.sold.time,
+      shortcode: shortcode(contract),
+    });
+    return contract;
+  }
+
+  openContractPayload(contract: FakeContract): Record<string, unknown> {
+    const value = this.value(contract);
+    const current = contract.sold ? contract.sold.spot : this.exitSpot(contract);
+    return {
+      contract_id: contract.contractId,
+      contract_type: contract.contractType,
+      underlying: contract.symbol,
+      currency: 'USD',
+      multiplier: contract.multiplier,
+      buy_price: money(contract.stake),
+      bid_price: money(value),
+      profit: money(value.minus(contract.stake)),
+      commission: money(contract.commission),
+      entry_spot: contract.entrySpot.toNumber(),
+      current_spot: current.toNumber(),
+      current_spot_time: Math.floor(Date.now() / 1000),
+      date_start: contract.purchaseTime,
+      purchase_time: contract.purchaseTime,
+      is_sold: contract.sold ? 1 : 0,
+      is_valid_to_sell: contract.sold ? 0 : 1,
+      status: contract.sold ? 'sold' : 'open',
+      shortcode: shortcode(contract),
+      transaction_ids: contract.sold ? { buy: contract.buyTransactionId, sell: contract.sold.transactionId } : { buy: contract.buyTransactionId },
+      ...(contract.sold ? { sell_price: money(contract.sold.price), sell_spot: contract.sold.spot.toNumber(), sell_time: contract.sold.time, exit_tick: contract.sold.spot.toNumber() } : {}),
+    };
+  }
+}
+
+/** Deriv's shortcode for a multiplier contract: TYPE_SYMBOL_STAKE_START_MULTIPLIER... (enough to identify it). */
+export function shortcode(contract: FakeContract): string {
+  return `${contract.contractType}_${contract.symbol.toUpperCase()}_${contract.stake.toFixed(2)}_${contract.purchaseTime}_${contract.multiplier}_0_0`;
+}

@@ -1,0 +1,175 @@
+import Decimal from 'decimal.js';
+import { filter, firstValueFrom } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DerivApiError, DerivClient } from '../../../server/venues/deriv/client';
+import { DerivVenue } from '../../../server/venues/deriv/venue';
+import { VenueError, type VenueAccount } from '../../../server/venues/types';
+import { startFakeDeriv, type FakeDeriv } from '../../fakes/deriv/server';
+
+const TRADER = 'a1-TraderToken';
+const NOSY = 'a1-PaymentsToken';
+const READER = 'a1-ReadOnlyToken';
+
+const account = (token = TRADER, userId = 'u1'): VenueAccount => ({ userId, credentials: { derivToken: token, derivAppId: '1089' } });
+
+let fake: FakeDeriv;
+let venue: DerivVenue;
+
+beforeAll(async () => {
+  fake = await startFakeDeriv({
+    accounts: [
+      { token: TRADER, loginid: 'CR1001', balance: '1000', scopes: ['read', 'trade'] },
+      { token: NOSY, loginid: 'CR1002', scopes: ['read', 'trade', 'payments'] },
+      { token: READER, loginid: 'CR1003', scopes: ['read'] },
+    ],
+  });
+  venue = new DerivVenue({ url: fake.url, appId: '1089', multiplier: 10, backoff: { initialMs: 20, maxMs: 200 }, requestTimeoutMs: 5000 });
+});
+
+afterAll(async () => {
+  await venue.close();
+  await fake.close();
+});
+
+const venueError = async (promise: Promise<unknown>): Promise<VenueError> => {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(VenueError);
+  return error as VenueError;
+};
+
+describe('Deriv client', () => {
+  it('answers requests by req_id and reports errors by code', async () => {
+    const client = new DerivClient({ url: fake.url, appId: '1089' });
+    const [pong, time] = await Promise.all([client.request({ ping: 1 }), client.request({ time: 1 })]);
+    expect(pong).toMatchObject({ msg_type: 'ping', ping: 'pong' });
+    expect(time['msg_type']).toBe('time');
+    const error = await client.request({ balance: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DerivApiError);
+    expect(error).toMatchObject({ code: 'AuthorizationRequired', call: 'balance' });
+    await client.close();
+  });
+
+  it('keeps the connection alive with pings and forgets a subscription it no longer needs', async () => {
+    const client = new DerivClient({ url: fake.url, appId: '1089', pingIntervalMs: 10 });
+    const ticks: unknown[] = [];
+    const subscription = client.subscribe({ ticks: 'cryBTCUSD' }, (m) => ticks.push(m));
+    await fake.waitForSubscription('ticks:cryBTCUSD');
+    await fake.waitForCall('ping');
+    subscription.unsubscribe();
+    await client.request({ ping: 1 });
+    expect(fake.calls).toContain('forget');
+    expect(ticks.length).toBeGreaterThan(0);
+    await client.close();
+  });
+
+  it('refuses an app id the venue does not know', async () => {
+    const strict = await startFakeDeriv({ appIds: ['36544'] });
+    const client = new DerivClient({ url: strict.url, appId: '1' });
+    await expect(client.request({ ping: 1 })).rejects.toMatchObject({ code: 'InvalidAppID' });
+    await client.close();
+    await strict.close();
+  });
+});
+
+describe('Deriv connector against the fake venue', () => {
+  it('authorizes a read+trade token and reports the account', async () => {
+    expect(await venue.testConnection(account())).toMatch(/CR1001 \(USD\), balance 1000, scopes read, trade/);
+    expect(await venue.balances(account())).toEqual({ USDT: '1000', BTC: '0', ETH: '0' });
+    expect(await venue.takerFeeRate(account())).toBe('0');
+  });
+
+  it('refuses a token with the payments scope, one without trade, and an invalid one', async () => {
+    const payments = await venueError(venue.testConnection(account(NOSY, 'u2')));
+    expect(payments.kind).toBe('auth');
+    expect(payments.message).toMatch(/payments scope/);
+    const readOnly = await venueError(venue.balances(account(READER, 'u3')));
+    expect(readOnly.kind).toBe('auth');
+    const invalid = await venueError(venue.balances(account('nonsense', 'u4')));
+    expect(invalid).toMatchObject({ kind: 'auth' });
+    expect(invalid.message).toMatch(/InvalidToken/);
+    const missing = await venueError(venue.balances({ userId: 'u5', credentials: {} }));
+    expect(missing.kind).toBe('auth');
+  });
+
+  it('streams ticks as quotes', async () => {
+    const next = firstValueFrom(venue.quotes('BTC/USDT').pipe(filter((q) => q.bid === 81000)));
+    await fake.waitForSubscription('ticks:cryBTCUSD');
+    fake.pushTick('cryBTCUSD', '81000.000', '81012.500');
+    expect(await next).toMatchObject({ venue: 'deriv', symbol: 'BTC/USDT', bid: 81000, ask: 81012.5 });
+  });
+
+  it('reconnects and resubscribes after the connection drops', async () => {
+    const quotes = venue.quotes('ETH/USDT');
+    const before = firstValueFrom(quotes.pipe(filter((q) => q.bid === 3100)));
+    const after = firstValueFrom(quotes.pipe(filter((q) => q.bid === 3200)));
+    await fake.waitForSubscription('ticks:cryETHUSD');
+    fake.pushTick('cryETHUSD', '3100.000', '3101.000');
+    await before;
+    expect(fake.dropConnections()).toBeGreaterThan(0);
+    await fake.waitForSubscription('ticks:cryETHUSD');
+    fake.pushTick('cryETHUSD', '3200.000', '3201.000');
+    expect((await after).ask).toBe(3201);
+  });
+
+  it('opens a MULTDOWN leg with stake = notional / multiplier, commission as fee, idempotent on client id', async () => {
+    fake.pushTick('cryBTCUSD', '80000.000', '80010.000');
+    const order = { clientOrderId: 'trade1-d', symbol: 'BTC/USDT', side: 'sell', notional: '1000' } as const;
+    const fill = await venue.openLeg(account(), order);
+    expect(fill.price).toBe('80000');
+    expect(fill.quantity).toBe('0.0125');
+    expect(fill.fee).toBe('0.3');
+    expect(fake.balance('CR1001')).toBe('900.00');
+    expect(await venue.openLeg(account(), order)).toEqual(fill);
+    expect(fake.contracts()).toHaveLength(1);
+    expect(fake.contracts()[0]).toMatchObject({ contractType: 'MULTDOWN', multiplier: 10 });
+    expect(await venue.findOrder(account(), 'BTC/USDT', 'trade1-d')).toEqual(fill);
+    expect(await venue.findOrder(account(), 'BTC/USDT', 'unknown')).toBeNull();
+  });
+
+  it('closes the leg by selling the contract, realising the move net of commission', async () => {
+    const open = await venue.findOrder(account(), 'BTC/USDT', 'trade1-d');
+    fake.pushTick('cryBTCUSD', '79000.000', '79200.000');
+    const close = await venue.closeLeg(account(), { clientOrderId: 'trade1-d-c', symbol: 'BTC/USDT', side: 'sell', quantity: open!.quantity, venueOrderId: open!.venueOrderId });
+    // A short leaves at the ask: 100 stake + 1000 × (1 − 79200/80000) − 0.30 commission.
+    expect(close.price).toBe('79200');
+    expect(close.fee).toBe('0');
+    const expected = new Decimal(100).plus(new Decimal(1000).times(new Decimal(1).minus(new Decimal(79200).dividedBy(80000)))).minus(0.3);
+    expect(fake.balance('CR1001')).toBe(new Decimal(900).plus(expected.toDecimalPlaces(2, Decimal.ROUND_DOWN)).toFixed(2));
+    const retry = await venue.closeLeg(account(), { clientOrderId: 'trade1-d-c', symbol: 'BTC/USDT', side: 'sell', quantity: open!.quantity, venueOrderId: open!.venueOrderId });
+    expect(retry).toEqual(close);
+    expect(await venue.findOrder(account(), 'BTC/USDT', 'trade1-d-c')).toEqual(close);
+  });
+
+  it('maps insufficient balance', async () => {
+    const error = await venueError(venue.openLeg(account(), { clientOrderId: 'huge-d', symbol: 'ETH/USDT', side: 'buy', notional: '19000' }));
+    expect(error.kind).toBe('insufficient-balance');
+    expect(error.message).toMatch(/insufficient/);
+  });
+
+  it('maps a rate limit and a rejected proposal', async () => {
+    fake.failNext('balance', 'RateLimit');
+    expect((await venueError(venue.balances(account()))).kind).toBe('rate-limit');
+    const tooSmall = await venueError(venue.openLeg(account(), { clientOrderId: 'tiny-d', symbol: 'ETH/USDT', side: 'buy', notional: '5' }));
+    expect(tooSmall.kind).toBe('rejected');
+  });
+
+  it('finds the contract in the statement when the buy was executed but its answer was lost', async () => {
+    fake.failNext('buy', 'InternalServerError', { execute: true, dropConnection: true });
+    const fill = await venue.openLeg(account(), { clientOrderId: 'trade2-d', symbol: 'ETH/USDT', side: 'buy', notional: '500' });
+    expect(fill.price).toBe('3201');
+    expect(fake.contracts().filter((c) => c.symbol === 'cryETHUSD')).toHaveLength(1);
+    expect(fake.calls).toContain('statement');
+  });
+
+  it('reports not executed when the buy failed with an internal error and bought nothing', async () => {
+    const contractsBefore = fake.contracts().length;
+    fake.failNext('buy', 'InternalServerError');
+    const error = await venueError(venue.openLeg(account(), { clientOrderId: 'trade3-d', symbol: 'ETH/USDT', side: 'buy', notional: '500' }));
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).toMatch(/no contract was bought/);
+    expect(fake.contracts()).toHaveLength(contractsBefore);
+  });
+});
