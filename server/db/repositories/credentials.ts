@@ -1,5 +1,5 @@
 // Venue credentials: encrypted at rest, decrypted only for the engine (loadVenueAccount), shown only masked.
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { VenueAccount } from '../../venues/types';
 import { decryptSecret, encryptSecret } from '../../security/encryption';
 import { lastFour } from '../../security/masking';
@@ -23,6 +23,13 @@ export type CredentialChanges = Partial<Record<SecretField | 'derivAppId', strin
 export async function findCredentials(db: Db, userId: string): Promise<VenueCredentialsRow | null> {
   const [row] = await db.select().from(venueCredentials).where(eq(venueCredentials.userId, userId)).limit(1);
   return row ?? null;
+}
+
+/** Credentials of many users in one query, keyed by user id (users without any are absent). */
+export async function findCredentialsFor(db: Db, userIds: string[]): Promise<Map<string, VenueCredentialsRow>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.select().from(venueCredentials).where(inArray(venueCredentials.userId, userIds));
+  return new Map(rows.map((row) => [row.userId, row]));
 }
 
 export async function saveCredentials(db: Db, key: Buffer, userId: string, changes: CredentialChanges): Promise<VenueCredentialsRow> {

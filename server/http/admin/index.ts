@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminUsersQuery, CreateUserBody, IdParams } from '../../../contract/api';
 import type { MessageResponse, UserResponse, UsersResponse } from '../../../contract/api';
-import { findCredentials } from '../../db/repositories/credentials';
+import { findCredentialsFor } from '../../db/repositories/credentials';
 import { revokeUserSessions } from '../../db/repositories/sessions';
 import { deleteUser, findTakenField, findUserById, insertUser, listUsers, updateUser } from '../../db/repositories/users';
 import { hashPassword } from '../../security/passwords';
@@ -26,7 +26,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request): Promise<UsersResponse> => {
       const { search, role } = request.query;
       const rows = await listUsers(app.db, { ...(search && { search }), ...(role && { role }) });
-      const users = await Promise.all(rows.map(async (row) => toPublicUser(row, await findCredentials(app.db, row.id))));
+      const credentials = await findCredentialsFor(app.db, rows.map((row) => row.id));
+      const users = rows.map((row) => toPublicUser(row, credentials.get(row.id) ?? null));
       return { success: true, users };
     },
   );

@@ -109,6 +109,9 @@ describe.each(backends)('venue credentials on %s', (backend) => {
   });
 
   it('the planted secret appears in no response, no log line and no file of the data directory', async () => {
+    // Code that logs a credential-bearing object by mistake is censored too.
+    t.app.log.info({ binanceApiKey: marker, user: { derivToken: marker, password: marker }, headers: { authorization: `Bearer ${marker}` } }, 'careless');
+    expect(t.logs.some((line) => line.includes('careless') && line.includes('[redacted]'))).toBe(true);
     expect(responses.length).toBeGreaterThan(10);
     for (const text of responses) expect(text).not.toContain(marker);
     expect(t.logs.length).toBeGreaterThan(10);
