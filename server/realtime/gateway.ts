@@ -93,7 +93,8 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
       clearInterval(timer);
       fanout.unsubscribe();
       // io.close() also closes the HTTP server; the app owns that, so only disconnect the sockets and engine.
-      io.disconnectSockets(true);
+      // `local`: with the Redis adapter a plain disconnectSockets() would reach every instance's sockets.
+      io.local.disconnectSockets(true);
       io.engine.close();
       await redis?.close();
     },

@@ -102,4 +102,15 @@ describe('Redis adapter across two processes', () => {
     expect(await reason).toBe('io server disconnect');
     expect(frank.connected).toBe(true);
   });
+
+  // Last: it stops the engine-side instance.
+  it("shutting one instance down leaves the other instance's clients connected", async () => {
+    const grace = await signedIn(apiSide.url, 'grace');
+    const exited = once(engineSide.child, 'exit');
+    engineSide.send({ type: 'stop' });
+    await exited;
+    // A round trip after the other instance is gone: grace is still connected and served.
+    expect(await join(grace, userRoom('grace'))).toEqual({ ok: true });
+    expect(grace.connected).toBe(true);
+  });
 });
