@@ -4,6 +4,7 @@ import { toast } from 'react-toastify';
 import { RealtimeToasts } from '../features/app/RealtimeToasts';
 import { useAuth, useServices } from '../features/app/services';
 import { ConnectionDot, GaveUpBanner } from '../features/layout/ConnectionStatus';
+import { OfflineBanner } from '../features/offline/OfflineBanner';
 import * as styles from '../features/layout/layout.css';
 import { UserMenu } from '../features/layout/UserMenu';
 import { Button } from '../ui/Button';
@@ -25,7 +26,8 @@ const TITLES: Record<string, string> = {
 };
 
 export function AppLayout() {
-  const { auth } = useServices();
+  const services = useServices();
+  const { auth } = services;
   const { user } = useAuth();
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
@@ -106,6 +108,7 @@ export function AppLayout() {
             </nav>
           )}
         </header>
+        <OfflineBanner status$={services.offline.status$} />
         <GaveUpBanner />
         <main className={styles.content} id="main">
           <Outlet />

@@ -8,6 +8,7 @@ import { Pagination } from '../features/trades/Pagination';
 import { DEFAULT_SORT, nextSort, sortTrades, type Sort } from '../features/trades/sortTrades';
 import { TradesSummary } from '../features/trades/TradesSummary';
 import { TradesTable } from '../features/trades/TradesTable';
+import { TradesOfflineNote } from '../features/offline/TradesOfflineNote';
 import type { TradePageQuery } from '../services/streams/tradePage';
 import type { Live } from '../services/streams/liveState';
 import type { TradePage } from '../services/streams/tradePage';
@@ -18,7 +19,9 @@ import * as ui from '../ui/ui.css';
 const LOADING: Live<TradePage | null> = { value: null, loading: true, source: 'initial', updatedAt: null, error: null };
 
 export function TradesScreen() {
-  const { data } = useServices();
+  const services = useServices();
+  const { data } = services;
+  const offline = useObservableState(services.offline.status$, { offline: false, dataFrom: null }).offline;
   const [query, setQuery] = useState<TradePageQuery>({ status: '', symbol: '', page: 1, limit: DEFAULT_PAGE_SIZE });
   const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
   const stats = useLive(data.stats$, null);
@@ -70,6 +73,7 @@ export function TradesScreen() {
         {page.value === null && !page.loading && <div className={ui.empty}>No trades found</div>}
         {rows.length > 0 && <TradesTable trades={rows} sort={sort} onSort={(k) => setSort((s) => nextSort(s, k))} />}
         {page.value && <Pagination info={page.value.pagination} limit={query.limit} onPage={(p) => setQuery((q) => ({ ...q, page: p }))} />}
+        <TradesOfflineNote cache={services.currentCache()} offline={offline} />
       </Card>
     </div>
   );

@@ -94,8 +94,6 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     cacheFor,
     streams: [data.prices$, data.balances$, data.stats$, data.trades$],
   });
-  // Keeps the user's last >= 1,000 trades in IndexedDB while online (offline Trades screen).
-  offline.historySync$.subscribe();
 
   const expired$ = new (class extends EventTarget {})();
   expiredHandler = () => {

@@ -1,6 +1,6 @@
 // jsdom setup for the client project: a real IndexedDB implementation, matchMedia, and a clean DOM after each test.
 import 'fake-indexeddb/auto';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 if (typeof window.matchMedia !== 'function') {
@@ -16,6 +16,9 @@ if (typeof window.matchMedia !== 'function') {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+// Route screens are lazy chunks: the first render of a screen in a file waits for its module to load.
+configure({ asyncUtilTimeout: 8000 });
 
 afterEach(() => {
   cleanup();

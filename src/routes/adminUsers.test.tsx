@@ -1,0 +1,71 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderApp, testUser } from '../../tests/setup/renderApp';
+
+const admin = testUser({ _id: '00000000-0000-4000-8000-0000000000aa', username: 'boss', role: 'admin' });
+const other = testUser({ _id: '00000000-0000-4000-8000-0000000000bb', username: 'worker' });
+
+describe('Admin users screen', () => {
+  it('non-admins see Access Denied', async () => {
+    renderApp('/admin/users', { user: testUser() });
+    expect(await screen.findByText('Access Denied')).toBeTruthy();
+    expect(screen.getByText("You don't have permission to access this page.")).toBeTruthy();
+  });
+
+  it('add user: required fields, password minimum with submit disabled below 6, role default user', async () => {
+    const ui = userEvent.setup();
+    const { calls } = renderApp('/admin/users', {
+      user: admin,
+      handler: (m, p, body) => {
+        if (p !== '/api/admin/users') return undefined;
+        if (m === 'GET') return { body: { success: true, users: [admin, other] } };
+        return { body: { success: true, user: { ...other, ...(body as object) }, message: 'created' } };
+      },
+    });
+    await ui.click(await screen.findByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog');
+    const create = within(dialog).getByRole('button', { name: 'Create User' }) as HTMLButtonElement;
+    expect(create.disabled).toBe(true);
+    await ui.type(within(dialog).getByLabelText('Password'), '12345');
+    expect(within(dialog).getByText('Password must be at least 6 characters long')).toBeTruthy();
+    expect(create.disabled).toBe(true);
+    await ui.type(within(dialog).getByLabelText('Password'), '6');
+    expect(create.disabled).toBe(false);
+    await ui.click(create);
+    expect(within(dialog).getByText('Username is required')).toBeTruthy();
+    expect(within(dialog).getByText('Email is required')).toBeTruthy();
+    await ui.type(within(dialog).getByLabelText('Username'), 'newbie');
+    await ui.type(within(dialog).getByLabelText('Email'), 'newbie@example.com');
+    await ui.click(create);
+    expect(await screen.findByText('User created successfully!')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/api/admin/users')?.body).toEqual({ username: 'newbie', email: 'newbie@example.com', password: '123456', role: 'user' });
+  });
+
+  it('toggle updates the row from the returned user; delete asks with the confirm text', async () => {
+    const ui = userEvent.setup();
+    let users = [admin, other];
+    const { calls } = renderApp('/admin/users', {
+      user: admin,
+      handler: (m, p) => {
+        if (m === 'GET' && p === '/api/admin/users') return { body: { success: true, users } };
+        if (m === 'PUT' && p.endsWith('/toggle-active')) return { body: { success: true, user: { ...other, isActive: false } } };
+        if (m === 'DELETE') {
+          users = [admin];
+          return { body: { success: true, message: 'deleted' } };
+        }
+        return undefined;
+      },
+    });
+    await ui.click(await screen.findByRole('button', { name: 'Deactivate worker' }));
+    const row = await screen.findByText('inactive');
+    expect(row).toBeTruthy();
+    await ui.click(screen.getByRole('button', { name: 'Delete worker' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Are you sure you want to delete this user? This action cannot be undone.')).toBeTruthy();
+    await ui.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('User deleted successfully!')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('worker')).toBeNull());
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === `/api/admin/users/${other._id}`)).toBe(true);
+  });
+});

@@ -1,0 +1,61 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderApp, testUser } from '../../tests/setup/renderApp';
+
+describe('Settings screen', () => {
+  it('trading tab: spec defaults and input bounds; saves percent as a fraction, then adds the user to trading', async () => {
+    const ui = userEvent.setup();
+    const user = testUser();
+    const { calls } = renderApp('/settings', {
+      user,
+      handler: (m, p, body) => {
+        if (m === 'PUT' && p === `/api/users/${user._id}`) return { body: { success: true, user: { ...user, ...(body as object) } } };
+        if (m === 'POST' && p === '/api/exchanges/trading/add-user') return { body: { success: true, tradingEnabled: true, message: 'ok' } };
+        return undefined;
+      },
+    });
+    await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
+    const exposure = screen.getByLabelText('Max Exposure (USDT)') as HTMLInputElement;
+    const spread = screen.getByLabelText('Min Spread (%)') as HTMLInputElement;
+    const loss = screen.getByLabelText('Max Loss (USDT)') as HTMLInputElement;
+    expect([exposure.value, spread.value, loss.value]).toEqual(['1000', '0.2', '100']);
+    expect([exposure.min, exposure.step, spread.min, spread.max, spread.step, loss.min, loss.step]).toEqual(['0', '100', '0', '10', '0.1', '0', '10']);
+    await ui.clear(spread);
+    await ui.type(spread, '0.5');
+    await ui.click(screen.getByLabelText('Enable Automated Trading'));
+    await ui.click(screen.getByRole('button', { name: 'Save Settings' }));
+    expect(await screen.findByText('Trading settings updated and user added to trading')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ maxExposure: 1000, minSpread: 0.005, maxLoss: 100, tradingEnabled: true });
+  });
+
+  it('warns when adding to trading fails', async () => {
+    const ui = userEvent.setup();
+    const user = testUser();
+    renderApp('/settings', {
+      user,
+      handler: (m, p, body) => {
+        if (m === 'PUT') return { body: { success: true, user: { ...user, ...(body as object) } } };
+        if (p === '/api/exchanges/trading/add-user') return { status: 400, body: { success: false, message: 'Save your keys first' } };
+        return undefined;
+      },
+    });
+    await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
+    await ui.click(screen.getByLabelText('Enable Automated Trading'));
+    await ui.click(screen.getByRole('button', { name: 'Save Settings' }));
+    expect(await screen.findByText('Settings updated but failed to add to trading. Please check your API keys.')).toBeTruthy();
+  });
+
+  it('API keys: Save Keys sends only what was typed and toasts success', async () => {
+    const ui = userEvent.setup();
+    const user = testUser();
+    const { calls } = renderApp('/settings', {
+      user,
+      handler: (m, p) => (m === 'PUT' && p.endsWith('/api-keys') ? { body: { success: true, user: { ...user, hasBinanceApiKey: true, binanceApiKey: '••••abcd' } } } : undefined),
+    });
+    await ui.type(await screen.findByLabelText('Binance API Key'), 'key-abcd');
+    await ui.click(screen.getByRole('button', { name: 'Save Keys' }));
+    expect(await screen.findByText('API keys updated successfully')).toBeTruthy();
+    expect(calls.find((c) => c.path.endsWith('/api-keys'))?.body).toEqual({ binanceApiKey: 'key-abcd' });
+  });
+});

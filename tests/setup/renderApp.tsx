@@ -1,0 +1,80 @@
+// Renders the real app (route tree, services, toasts) at a path in jsdom, with a fetch that answers like the server.
+import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
+import { render } from '@testing-library/react';
+import { NEVER } from 'rxjs';
+import type { PublicUser } from '../../contract/entities';
+import { ServicesProvider } from '../../src/features/app/services';
+import { createAppRouter } from '../../src/router';
+import { createAppServices } from '../../src/services/appServices';
+
+export type Handler = (method: string, path: string, body: unknown) => { status?: number; body: unknown } | undefined;
+
+export const testUser = (patch: Partial<PublicUser> = {}): PublicUser => ({
+  _id: '00000000-0000-4000-8000-000000000001',
+  username: 'trader',
+  email: 'trader@example.com',
+  role: 'user',
+  isActive: true,
+  firstName: '',
+  lastName: '',
+  phone: '',
+  bio: '',
+  createdAt: '2026-01-02T03:04:05.000Z',
+  lastLogin: null,
+  binanceApiKey: '',
+  binanceSecretKey: '',
+  derivToken: '',
+  derivAppId: '',
+  hasBinanceApiKey: false,
+  hasBinanceSecretKey: false,
+  hasDerivToken: false,
+  maxExposure: 1000,
+  minSpread: 0.002,
+  maxLoss: 100,
+  tradingEnabled: false,
+  ...patch,
+});
+
+const emptyStats = { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, totalValue: 0 };
+
+/** Default answers for the loads every signed-in screen makes; `handler` answers first. */
+function defaults(method: string, path: string): { status?: number; body: unknown } {
+  if (method === 'GET' && path.startsWith('/api/trades/stats')) return { body: { success: true, stats: emptyStats } };
+  if (method === 'GET' && path.startsWith('/api/balances/stats')) return { body: { success: true, stats: emptyStats } };
+  if (method === 'GET' && path.startsWith('/api/trades')) return { body: { success: true, trades: [], pagination: { current: 1, pages: 1, total: 0 } } };
+  if (method === 'GET' && path.startsWith('/api/balances')) return { body: { success: true, balance: null } };
+  if (method === 'GET' && path.startsWith('/api/exchanges/prices')) return { body: { success: true, prices: {} } };
+  if (method === 'GET' && path.startsWith('/api/admin/users')) return { body: { success: true, users: [] } };
+  return { status: 404, body: { success: false, message: 'Not found' } };
+}
+
+export function renderApp(path: string, opts: { user?: PublicUser; handler?: Handler } = {}) {
+  if (opts.user) {
+    localStorage.setItem('token', 'test-token');
+    localStorage.setItem('user', JSON.stringify(opts.user));
+  }
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  const fakeFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ method, path: url.pathname + url.search, body });
+    const answer = opts.handler?.(method, url.pathname, body) ?? defaults(method, url.pathname);
+    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
+  }) as typeof fetch;
+
+  let router: ReturnType<typeof createAppRouter> | null = null;
+  const services = createAppServices({
+    fetch: fakeFetch,
+    connect: () => NEVER,
+    onSessionExpired: () => void router?.navigate({ to: '/login' }),
+  });
+  services.auth.restore();
+  router = createAppRouter(services, createMemoryHistory({ initialEntries: [path] }));
+  const view = render(
+    <ServicesProvider services={services}>
+      <RouterProvider router={router} />
+    </ServicesProvider>,
+  );
+  return { ...view, router, services, calls };
+}
