@@ -1,5 +1,8 @@
 // Builds the two venues the engine trades on: simulated (default) or live, chosen by configuration.
 import type { SchedulerLike } from 'rxjs';
+import type { BackoffOptions } from './backoff';
+import { BinanceVenue } from './binance/venue';
+import { DerivVenue } from './deriv/venue';
 import { InMemoryPaperBook } from './sim/paper-book';
 import { SimMarket } from './sim/market';
 import type { SimParams } from './sim/params';
@@ -12,7 +15,7 @@ export interface VenuesConfig {
   binanceRestUrl: string;
   binanceWsUrl: string;
   derivWsUrl: string;
-  /** App id for Deriv's public streams when no user's own is at hand; 1089 is Deriv's public test app. */
+  /** App id for Deriv's public quote stream and for accounts without their own; 1089 is Deriv's public test app. */
   derivAppId?: string;
 }
 
@@ -21,6 +24,7 @@ export interface VenuesOptions {
   paperBook?: PaperBook;
   seed?: number;
   sim?: { params?: SimParams; latencyMs?: number; scheduler?: SchedulerLike };
+  live?: { backoff?: BackoffOptions; derivMultiplier?: number; onStreamError?: (venue: 'binance', error: unknown) => void };
 }
 
 export interface Venues {
@@ -31,8 +35,13 @@ export interface Venues {
   close(): Promise<void>;
 }
 
+export const DEFAULT_DERIV_APP_ID = '1089';
+
 export function createVenues(config: VenuesConfig, options: VenuesOptions = {}): Venues {
-  if (config.market === 'live') throw new Error('Live venues are not available yet');
+  return config.market === 'live' ? liveVenues(config, options) : simulatedVenues(options);
+}
+
+function simulatedVenues(options: VenuesOptions): Venues {
   const market = new SimMarket({ seed: options.seed, params: options.sim?.params, scheduler: options.sim?.scheduler });
   const paperBook = options.paperBook ?? new InMemoryPaperBook();
   const venueOptions = { market, paperBook, latencyMs: options.sim?.latencyMs };
@@ -50,5 +59,28 @@ export function createVenues(config: VenuesConfig, options: VenuesOptions = {}):
   };
 }
 
+/** Real venues: quote streams are public and shared; orders act per user account with that user's credentials. */
+function liveVenues(config: VenuesConfig, options: VenuesOptions): Venues {
+  const binance = new BinanceVenue({
+    endpoints: { restUrl: config.binanceRestUrl, wsUrl: config.binanceWsUrl },
+    backoff: options.live?.backoff,
+    onStreamError: options.live?.onStreamError && ((error) => options.live?.onStreamError?.('binance', error)),
+  });
+  const deriv = new DerivVenue({
+    url: config.derivWsUrl,
+    appId: config.derivAppId ?? DEFAULT_DERIV_APP_ID,
+    multiplier: options.live?.derivMultiplier,
+    backoff: options.live?.backoff,
+  });
+  return {
+    binance,
+    deriv,
+    simMarket: null,
+    close: async () => {
+      await Promise.all([binance.close(), deriv.close()]);
+    },
+  };
+}
+
 export type { Venue, PaperBook } from './types';
-export { InMemoryPaperBook, SimMarket, SimVenue };
+export { InMemoryPaperBook, SimMarket, SimVenue, BinanceVenue, DerivVenue };
