@@ -12,7 +12,7 @@ import { EMPTY_PRICE_BOOK, type PriceBook } from './http/ports';
 import './http/plugins/decorators';
 import { registerAuth } from './http/plugins/auth';
 import { registerDocs } from './http/plugins/docs';
-import { registerErrorHandling } from './http/plugins/errors';
+import { frameworkErrors, registerErrorHandling } from './http/plugins/errors';
 import { registerSecurityHeaders } from './http/plugins/headers';
 import { loggerOptions, type LogSink } from './http/plugins/logging';
 import { authRoutes } from './http/auth';
@@ -64,6 +64,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: false,
     // Ids from the client never reach the log unchecked.
     requestIdHeader: false,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -13,7 +13,17 @@ const FASTIFY_MESSAGES: Record<string, (limit: number) => string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: () => 'Request body is not valid JSON.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Request body size does not match Content-Length.',
   FST_ERR_BAD_URL: () => 'The URL is malformed.',
+  FST_ERR_MAX_PARAM_LENGTH: () => 'A value in the URL path is too long.',
 };
+
+/**
+ * Errors the router raises before any route or error handler runs (a malformed URL, an over-long path parameter):
+ * given to Fastify as `frameworkErrors`, so these too answer in the API's error shape.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const reworded = FASTIFY_MESSAGES[error.code];
+  void reply.code(error.statusCode ?? 400).send({ success: false, message: reworded ? reworded(0) : 'The request is malformed.' } satisfies ErrorResponse);
+}
 
 /** Turns '/legs/0/price' or '' into 'legs.0.price' or undefined. */
 function pathOf(instancePath: string | undefined): string | undefined {

@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../../server/config';
 import { createEngine, lazyLogger } from '../../../server/engine';
 import { bootstrapAdmin } from '../../../server/http/admin/bootstrap';
 import type { Db } from '../../../server/db/client';
+import { createSession } from '../../../server/db/repositories/sessions';
 import { openTestDatabase, type Backend } from '../helpers/database';
 
 export const ADMIN_EMAIL = 'admin@example.test';
@@ -38,6 +39,11 @@ export interface EngineApp {
   request(method: string, url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
   signIn(login: string, password: string): Promise<Actor>;
   createUser(role?: 'user' | 'admin'): Promise<Actor>;
+  /**
+   * A new session for an actor, made as a sign-in makes one but without the password check, so that a suite that
+   * provokes the sign-in rate limit on purpose can still renew a session it ended.
+   */
+  newSession(actor: Actor): Promise<Actor>;
   close(): Promise<void>;
 }
 
@@ -97,6 +103,12 @@ export async function createEngineApp(backend: Backend): Promise<EngineApp> {
     return signIn(username, USER_PASSWORD);
   };
 
+  const newSession: EngineApp['newSession'] = async (actor) => {
+    const expiresAt = new Date(Date.now() + config.tokenTtlSeconds * 1000);
+    const session = await createSession(database.db, { userId: actor.user._id, expiresAt, userAgent: 'api-suite' });
+    return { ...actor, token: await app.tokens.sign({ sub: actor.user._id, sid: session.id, role: actor.user.role }, expiresAt) };
+  };
+
   return {
     app,
     db: database.db,
@@ -105,6 +117,7 @@ export async function createEngineApp(backend: Backend): Promise<EngineApp> {
     request,
     signIn,
     createUser,
+    newSession,
     close: async () => {
       await app.close();
       await trading.stop();

@@ -1,0 +1,272 @@
+// Generators of malformed requests for the API fuzz: near-valid bodies with one or more fields wrong, arbitrary
+// JSON, broken JSON, wrong content types, oversized bodies, odd query strings, bad ids and bad tokens.
+import fc from 'fast-check';
+import {
+  AdminUsersQuery,
+  ApiKeysBody,
+  ChangePasswordBody,
+  CreateTradeBody,
+  CreateUserBody,
+  LoginBody,
+  PricesQuery,
+  ProfileBody,
+  RegisterBody,
+  TestConnectionBody,
+  TradesQuery,
+  TradeStatusBody,
+  TradingSettingsBody,
+} from '../../../contract/api';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Endpoint {
+  method: Method;
+  /** Route pattern, `:id` for the path parameter. */
+  route: string;
+  /** Field names of the body the route expects (from the contract's schema). */
+  bodyFields?: string[];
+  queryFields?: string[];
+}
+
+const keys = (schema: { shape: Record<string, unknown> }) => Object.keys(schema.shape);
+
+/** Every call of spec section 7, plus the profile read and the docs. */
+export const SPEC_ENDPOINTS: Endpoint[] = [
+  { method: 'POST', route: '/api/auth/login', bodyFields: keys(LoginBody) },
+  { method: 'POST', route: '/api/auth/register', bodyFields: keys(RegisterBody) },
+  { method: 'POST', route: '/api/auth/logout' },
+  { method: 'PUT', route: '/api/auth/change-password', bodyFields: keys(ChangePasswordBody) },
+  { method: 'GET', route: '/api/auth/profile' },
+  { method: 'PUT', route: '/api/auth/profile', bodyFields: keys(ProfileBody) },
+  { method: 'PUT', route: '/api/users/:id', bodyFields: keys(TradingSettingsBody) },
+  { method: 'PUT', route: '/api/users/:id/api-keys', bodyFields: keys(ApiKeysBody) },
+  { method: 'GET', route: '/api/trades', queryFields: keys(TradesQuery) },
+  { method: 'POST', route: '/api/trades', bodyFields: keys(CreateTradeBody) },
+  { method: 'PUT', route: '/api/trades/:id/status', bodyFields: keys(TradeStatusBody) },
+  { method: 'GET', route: '/api/trades/stats/summary' },
+  { method: 'GET', route: '/api/balances' },
+  { method: 'GET', route: '/api/balances/stats/portfolio' },
+  { method: 'GET', route: '/api/exchanges/prices', queryFields: keys(PricesQuery) },
+  { method: 'POST', route: '/api/exchanges/test-connection', bodyFields: keys(TestConnectionBody) },
+  { method: 'POST', route: '/api/exchanges/sync' },
+  { method: 'POST', route: '/api/exchanges/trading/add-user' },
+  { method: 'POST', route: '/api/exchanges/trading/remove-user' },
+  { method: 'GET', route: '/api/admin/users', queryFields: keys(AdminUsersQuery) },
+  { method: 'POST', route: '/api/admin/users', bodyFields: keys(CreateUserBody) },
+  { method: 'DELETE', route: '/api/admin/users/:id' },
+  { method: 'PUT', route: '/api/admin/users/:id/toggle-active' },
+  { method: 'GET', route: '/api/docs' },
+];
+
+/** Adds the routes the app documents that the list above lacks, so new routes are fuzzed without editing this file. */
+export function withDocumentedRoutes(known: Endpoint[], openApi: { paths?: Record<string, Record<string, unknown>> }): Endpoint[] {
+  const seen = new Set(known.map((e) => `${e.method} ${e.route}`));
+  const extra: Endpoint[] = [];
+  for (const [path, operations] of Object.entries(openApi.paths ?? {})) {
+    for (const method of Object.keys(operations).map((m) => m.toUpperCase())) {
+      if (!['GET', 'POST', 'PUT', 'DELETE'].includes(method)) continue;
+      const route = path.replace(/\{(\w+)\}/g, ':$1');
+      if (!seen.has(`${method} ${route}`)) extra.push({ method: method as Method, route });
+    }
+  }
+  return [...known, ...extra];
+}
+
+const NASTY_STRINGS = [
+  '',
+  ' ',
+  '\u0000',
+  '\u202e\u0041\u0042',
+  '😀'.repeat(50),
+  'e\u0301\u0301\u0301',
+  "'; DROP TABLE users; --",
+  '" OR 1=1 --',
+  '../../../../etc/passwd',
+  '%00',
+  '%',
+  '${jndi:ldap://127.0.0.1/a}',
+  '<script>alert(1)</script>',
+  '__proto__',
+  'constructor',
+  'NaN',
+  'Infinity',
+  '-0',
+  '1e309',
+  '0x1F',
+  '9'.repeat(400),
+  'null',
+  'true',
+  'BTC/USDT ',
+  'btc/usdt',
+  'COMPLETED',
+  'admin',
+];
+
+const hugeString = fc.constantFrom(1_000, 10_000, 40_000).chain((n) => fc.constantFrom('a'.repeat(n), 'é'.repeat(n), '\u{1F4A9}'.repeat(n / 2)));
+
+export const weirdScalar = fc.oneof(
+  fc.constantFrom(...NASTY_STRINGS),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.integer(),
+  fc.constantFrom(0, -1, 1, 2 ** 31, 2 ** 53 + 1, -(2 ** 53), 0.1, 1e308, -1e-308),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+);
+
+export const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: weirdScalar },
+  { weight: 1, arbitrary: hugeString },
+  { weight: 1, arbitrary: fc.array(weirdScalar, { maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), weirdScalar, { maxKeys: 3 }) },
+);
+
+/** Plausible values for the contract's fields, so that one wrong field among right ones gets through to deeper code. */
+const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
+  username: fc.constantFrom('admin@example.test', 'someone', 'ab', 'a_valid_name'),
+  email: fc.constantFrom('x@example.test', 'not-an-email', 'a@b.c'),
+  password: fc.constantFrom('password-123', 'short', ''),
+  currentPassword: fc.constantFrom('password-123', ''),
+  newPassword: fc.constantFrom('password-123', 'another-password-9', 'short'),
+  firstName: fc.constantFrom('Al', 'A', ''),
+  lastName: fc.constantFrom('Smith', 'B'),
+  phone: fc.constantFrom('+1 555 123 4567', '0123', '+4915112345678'),
+  bio: fc.constantFrom('hi', 'x'.repeat(501)),
+  role: fc.constantFrom('user', 'admin', 'root', ''),
+  maxExposure: fc.constantFrom(0, 1000, -5, 1e12),
+  minSpread: fc.constantFrom(0.002, 0.1, 0.11, -0.1, 5),
+  maxLoss: fc.constantFrom(0, 100, -1),
+  tradingEnabled: fc.boolean(),
+  binanceApiKey: fc.constantFrom('KEY123', '', 'has space'),
+  binanceSecretKey: fc.constantFrom('SECRET456', ''),
+  derivToken: fc.constantFrom('tok789', ''),
+  derivAppId: fc.constantFrom('1089', 'abc', ''),
+  symbol: fc.constantFrom('BTC/USDT', 'ETH/USDT', 'DOGE/USDT'),
+  totalAmount: fc.constantFrom(10, 0, -10, 1e7, 1e8),
+  status: fc.constantFrom('pending', 'completed', 'failed', 'cancelled', 'open'),
+  actualProfit: fc.constantFrom(0, 1.5, -3),
+  exchange: fc.constantFrom('binance', 'deriv', 'kraken'),
+  apiKey: fc.constantFrom('k', ''),
+  secretKey: fc.constantFrom('s', ''),
+  token: fc.constantFrom('t', ''),
+  appId: fc.constantFrom('1', 'x'),
+  page: fc.constantFrom(1, 2, 0, -1),
+  limit: fc.constantFrom(20, 100, 101, 0),
+  search: fc.constantFrom('adm', ''),
+};
+
+/** An object with the route's fields, each plausible, weird or missing, plus sometimes an unknown field. */
+function nearValidBody(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
+  const shape: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const field of fields) {
+    shape[field] = fc.oneof({ weight: 3, arbitrary: PLAUSIBLE[field] ?? weirdScalar }, { weight: 1, arbitrary: weirdValue });
+  }
+  const unknownField = fc.oneof(
+    { weight: 3, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), weirdValue) },
+  );
+  return fc
+    .tuple(fc.record(shape, { requiredKeys: [] }), unknownField)
+    .map(([body, extra]) => (extra ? { ...body, [extra[0]]: extra[1] } : body));
+}
+
+const BROKEN_JSON = ['{', '{"a":', '[1,2', '{"username": "x",}', "{'a': 1}", 'undefined', '{"a": NaN}', '\u0000', '{"__proto__": {"x": 1}}', 'null', '"just a string"', '12', '[]'];
+
+export const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/json; charset=latin1',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=zzz',
+  'application/xml',
+  'application/octet-stream',
+  'application/vnd.api+json',
+  'json',
+];
+
+export interface GeneratedBody {
+  /** The payload as sent, or undefined for none. */
+  payload: string | undefined;
+  contentType: string | undefined;
+}
+
+export function bodyFor(endpoint: Endpoint, bodyLimit: number): fc.Arbitrary<GeneratedBody> {
+  const json = (value: unknown) => JSON.stringify(value) ?? 'null';
+  const asJson = (arb: fc.Arbitrary<unknown>) => arb.map((v) => ({ payload: json(v), contentType: 'application/json' as string | undefined }));
+  return fc.oneof(
+    { weight: 5, arbitrary: asJson(nearValidBody(endpoint.bodyFields ?? Object.keys(PLAUSIBLE).slice(0, 4))) },
+    { weight: 2, arbitrary: asJson(fc.jsonValue({ maxDepth: 3 })) },
+    { weight: 1, arbitrary: fc.constantFrom(...BROKEN_JSON).map((payload) => ({ payload, contentType: 'application/json' })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(nearValidBody(endpoint.bodyFields ?? ['a']), fc.constantFrom(...CONTENT_TYPES))
+        .map(([value, contentType]) => ({ payload: json(value), contentType })),
+    },
+    { weight: 1, arbitrary: fc.constant({ payload: `{"a":"${'x'.repeat(bodyLimit + 10)}"}`, contentType: 'application/json' }) },
+    { weight: 1, arbitrary: fc.constant({ payload: '', contentType: 'application/json' }) },
+    { weight: 2, arbitrary: fc.constant({ payload: undefined, contentType: undefined }) },
+  );
+}
+
+const ODD_QUERIES = [
+  '?',
+  '?&&&',
+  '?==',
+  '?page=1&page=2',
+  '?limit=',
+  '?page[]=1',
+  '?status[0]=pending',
+  '?__proto__[x]=1',
+  '?constructor[prototype][x]=1',
+  '?%E0%A4%A',
+  '?page=1e3',
+  '?page=-1',
+  '?page=99999999999999999999999',
+  '?limit=20.0',
+  '?symbol=BTC%2FUSDT&symbol=ETH%2FUSDT',
+  '?search=%00',
+  '?role=ADMIN',
+  `?search=${'s'.repeat(5000)}`,
+];
+
+export function queryFor(endpoint: Endpoint): fc.Arbitrary<string> {
+  const fields = [...(endpoint.queryFields ?? []), 'page', 'x'];
+  const pair = fc.tuple(
+    fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 10 })),
+    fc.oneof(PLAUSIBLE.status as fc.Arbitrary<unknown>, PLAUSIBLE.symbol as fc.Arbitrary<unknown>, weirdScalar).map(String),
+  );
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constant('') },
+    {
+      weight: 4,
+      arbitrary: fc
+        .array(pair, { minLength: 1, maxLength: 4 })
+        .map((pairs) => `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`),
+    },
+    { weight: 2, arbitrary: fc.constantFrom(...ODD_QUERIES) },
+  );
+}
+
+/** Path ids: real ones (resolved by the test: SELF, a victim, a trade of the signed-in user) and bad ones. */
+export const idArbitrary = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('@self', '@victim', '@trade', '@other-trade') },
+  { weight: 2, arbitrary: fc.uuid() },
+  { weight: 1, arbitrary: fc.uuid().map((u) => u.toUpperCase()) },
+  { weight: 3, arbitrary: fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 20 })).map((s) => encodeURIComponent(s)) },
+  { weight: 1, arbitrary: fc.constantFrom('..', '.', '%2e%2e', '%2F', 'a%20b', '123', '-1', `${'0'.repeat(2000)}`) },
+);
+
+export type ActorKind = 'anonymous' | 'user' | 'other' | 'admin' | 'garbage';
+export const actorArbitrary = fc.constantFrom<ActorKind>('anonymous', 'user', 'other', 'admin', 'garbage');
+
+/** Authorization header values that must never authenticate (printable ASCII: what an HTTP header can carry). */
+export const garbageAuthorization = fc.oneof(
+  fc.constantFrom('Bearer', 'Bearer ', 'Basic YWRtaW46YWRtaW4=', 'bearer x', 'Bearer a.b.c', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', 'Token abc'),
+  fc.string({ unit: 'binary-ascii', maxLength: 200 }).map((s) => `Bearer ${s.replace(/[^\x21-\x7e]/g, 'x')}`),
+  fc.constant(`Bearer ${'A'.repeat(8000)}`),
+);
