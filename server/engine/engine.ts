@@ -116,8 +116,32 @@ export class ArbitrageEngine implements PriceBook {
   private async beginTrading(): Promise<void> {
     if (this.stopped || this.trading) return;
     this.logger.info('trading engine is the leader: recovering unfinished trades');
-    await recoverTrades({
-      store: this.deps.store,
+    let unreconciled = await this.recover(() => this.deps.store.unfinished());
+    this.trading = true;
+    await this.syncUsers();
+    const housekeeping = setInterval(() => {
+      this.execute(this.core.checkTimeLimits(this.now()));
+      this.executor.sweep();
+    }, this.deps.housekeepingMs ?? 1000);
+    const userSync = setInterval(() => void this.syncUsers(), this.deps.userSyncMs ?? 5000);
+    // Trades whose venues could not be asked at start (venue down) are reconciled again until they can be.
+    const retryRecovery = setInterval(() => {
+      if (unreconciled.length === 0) return;
+      const batch = unreconciled;
+      unreconciled = [];
+      void this.recover(async () => batch).then((left) => unreconciled.push(...left));
+    }, 10_000);
+    housekeeping.unref();
+    userSync.unref();
+    retryRecovery.unref();
+    this.timers.push(housekeeping, userSync, retryRecovery);
+    this.logger.info('trading engine started');
+  }
+
+  /** Reconciles unfinished trades and hands them to decisions and execution; returns those not reconciled yet. */
+  private recover(unfinished: () => Promise<TradeState[]>): Promise<TradeState[]> {
+    return recoverTrades({
+      unfinished,
       venues: this.deps.venues,
       account: this.deps.account,
       now: () => new Date(this.now()),
@@ -128,17 +152,6 @@ export class ArbitrageEngine implements PriceBook {
         this.executor.resume(state);
       },
     });
-    this.trading = true;
-    await this.syncUsers();
-    const housekeeping = setInterval(() => {
-      this.execute(this.core.checkTimeLimits(this.now()));
-      this.executor.sweep();
-    }, this.deps.housekeepingMs ?? 1000);
-    const userSync = setInterval(() => void this.syncUsers(), this.deps.userSyncMs ?? 5000);
-    housekeeping.unref();
-    userSync.unref();
-    this.timers.push(housekeeping, userSync);
-    this.logger.info('trading engine started');
   }
 
   private endTrading(why: string): void {

@@ -8,13 +8,14 @@
 import type { VenueId } from '../../contract/domain';
 import type { Venue } from '../venues/types';
 import { messageOf } from './executor';
-import type { AccountLoader, EngineLogger, RecoverableStore } from './ports';
+import type { AccountLoader, EngineLogger } from './ports';
 import { applyTradeEvent, closeOrderId, settle, type TradeEvent, type TradeState } from './trade-state';
 
 export const NOT_PLACED_REASON = 'leg was not placed before a restart; not placed late';
 
 export interface RecoveryDeps {
-  store: RecoverableStore;
+  /** The trades left pending (RecoverableStore.unfinished, or a batch to retry). */
+  unfinished(): Promise<TradeState[]>;
   venues: Record<VenueId, Venue>;
   account: AccountLoader;
   now: () => Date;
@@ -25,7 +26,7 @@ export interface RecoveryDeps {
 
 /** Reconciles each unfinished trade; returns the ones whose venues could not be asked (to retry later). */
 export async function recoverTrades(deps: RecoveryDeps): Promise<TradeState[]> {
-  const unfinished = await deps.store.unfinished();
+  const unfinished = await deps.unfinished();
   const deferred: TradeState[] = [];
   for (const stored of unfinished) {
     try {
