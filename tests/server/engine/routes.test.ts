@@ -197,3 +197,34 @@ describe.each(backends)('trading routes on %s', (backend) => {
     expect(await book.findOrder(bob.user._id, 'binance', 'X2-b')).toBeNull();
   });
 });
+
+describe('trading routes in live mode without an engine', () => {
+  let live: TestApp;
+  beforeAll(async () => {
+    live = await createTestApp('pglite', { env: { MARKET: 'live' } });
+  });
+  afterAll(async () => {
+    await live?.close();
+  });
+
+  it('refuses to enable trading until the venue keys are saved', async () => {
+    const u = await live.createUser();
+    const res = await live.request('POST', '/api/exchanges/trading/add-user', { token: u.token });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, message: 'Save your Binance API key and secret and your Deriv token before enabling trading' });
+    const keys = await live.request('PUT', `/api/users/${u.user._id}/api-keys`, {
+      token: u.token,
+      body: { binanceApiKey: 'k'.repeat(20), binanceSecretKey: 's'.repeat(20), derivToken: 't'.repeat(15) },
+    });
+    expect(keys.statusCode).toBe(200);
+    const ok = await live.request('POST', '/api/exchanges/trading/add-user', { token: u.token });
+    expect(ok.json()).toMatchObject({ success: true, tradingEnabled: true });
+  });
+
+  it('asks for credentials before testing a live connection', async () => {
+    const u = await live.createUser();
+    const res = await live.request('POST', '/api/exchanges/test-connection', { token: u.token, body: { exchange: 'binance' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Enter or save your Binance API key and secret first');
+  });
+});
