@@ -60,10 +60,22 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   let redis: RedisFanout | null = null;
   if (options.redisUrl) redis = useRedisAdapter(io, options.redisUrl, options.redisKey ?? 'arb-realtime', logger);
 
+  // Counts revalidation requests. A handshake whose check overlapped one verifies again, so a token revoked while it
+  // was being checked cannot slip in after the round that should have caught it.
+  let revocationEpoch = 0;
+  const verifyCurrent = async (token: string) => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const epoch = revocationEpoch;
+      const user = await safeVerify(verifyToken, token);
+      if (!user || epoch === revocationEpoch) return user;
+    }
+    return null;
+  };
+
   io.use((socket, next) => {
     const token = tokenFromHandshake(socket.handshake);
     if (!token) return next(new Error(UNAUTHORIZED));
-    void safeVerify(verifyToken, token).then((user) => {
+    void verifyCurrent(token).then((user) => {
       if (!user) return next(new Error(UNAUTHORIZED));
       socket.data = { user, token };
       next();
@@ -75,7 +87,11 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
     registerRoomHandlers(socket, logger);
   });
 
-  const revalidateLocal = createRevalidator(io, verifyToken, logger);
+  const revalidateRound = createRevalidator(io, verifyToken, logger);
+  const revalidateLocal = () => {
+    revocationEpoch += 1;
+    return revalidateRound();
+  };
   io.on('revalidate', () => void revalidateLocal());
   const timer = setInterval(() => void revalidateLocal(), options.revalidateMs ?? 60_000);
   timer.unref();

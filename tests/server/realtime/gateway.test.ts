@@ -190,6 +190,36 @@ describe('price coalescing over the wire', () => {
   });
 });
 
+describe('revocation during a handshake', () => {
+  it('refuses a handshake whose token was revoked while it was being checked', async () => {
+    let lookedUp!: () => void;
+    let release!: () => void;
+    const lookupDone = new Promise<void>((resolve) => (lookedUp = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    const racing = await startGateway({
+      afterLookup: async (token) => {
+        if (token !== 'slow-token' || !first) return;
+        first = false;
+        lookedUp();
+        await held;
+      },
+    });
+    try {
+      racing.tokens.set('slow-token', { id: 'henry' });
+      const outcome = refusal(client(racing.url, { token: 'slow-token' }));
+      await lookupDone; // the check has read a live session and is still running
+      racing.tokens.delete('slow-token');
+      await racing.realtime.revalidate(); // finds no socket of henry's yet
+      release(); // the stale answer arrives after the revocation
+      expect(await outcome).toBe(UNAUTHORIZED);
+    } finally {
+      closeClients();
+      await racing.close();
+    }
+  });
+});
+
 describe('periodic revalidation', () => {
   it('drops a revoked session on its own, without being asked', async () => {
     const checking = await startGateway({ revalidateMs: 20 });

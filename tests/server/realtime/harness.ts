@@ -35,13 +35,24 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(options: { priceHz?: number; revalidateMs?: number } = {}): Promise<Gateway> {
+export interface GatewayOptions {
+  priceHz?: number;
+  revalidateMs?: number;
+  /** Runs after verifyToken has looked the token up and before it answers: a slow database, for race tests. */
+  afterLookup?: (token: string) => Promise<void>;
+}
+
+export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const tokens = new Map<string, SocketIdentity>();
   const events = new Subject<EngineEvent>();
   const { logger, records } = recordingLogger();
   const http = createServer();
   const realtime = attachRealtime(http, {
-    verifyToken: async (token) => tokens.get(token) ?? null,
+    verifyToken: async (token) => {
+      const identity = tokens.get(token) ?? null;
+      await options.afterLookup?.(token);
+      return identity;
+    },
     events$: events,
     priceHz: options.priceHz ?? Number.POSITIVE_INFINITY,
     logger,
