@@ -1,5 +1,5 @@
 // Sessions: one row per issued token. Revoking rows ends those tokens at once.
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Role } from '../../../contract/domain';
 import type { Db } from '../client';
 import { sessions, users, type SessionRow } from '../schema';
@@ -42,4 +42,10 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
 
 export async function revokeUserSessions(db: Db, userId: string): Promise<void> {
   await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+/** Drops a user's sessions that ended more than a day ago, so the table does not grow with every sign-in. */
+export async function pruneEndedSessions(db: Db, userId: string, now = new Date()): Promise<void> {
+  const dayAgo = new Date(now.getTime() - 24 * 3600 * 1000);
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), or(lt(sessions.expiresAt, dayAgo), lt(sessions.revokedAt, dayAgo))));
 }

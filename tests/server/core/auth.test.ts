@@ -89,3 +89,27 @@ describe.each(backends)('auth on %s', (backend) => {
     }
   });
 });
+
+describe.each(backends)('session housekeeping on %s', (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('drops sessions that ended over a day ago when the user signs in again, and honours expiry', async () => {
+    const { sessions } = await import('../../../server/db/schema');
+    const { eq } = await import('drizzle-orm');
+    const u = await t.createUser();
+    const old = new Date(Date.now() - 3 * 24 * 3600 * 1000);
+    await t.db.update(sessions).set({ expiresAt: old }).where(eq(sessions.userId, u.user._id));
+    // The database says the session is over even though the token's own exp has not passed.
+    expect((await t.request('GET', '/api/auth/profile', { token: u.token })).statusCode).toBe(401);
+    await t.login(u.user.username, u.password);
+    const rows = await t.db.select().from(sessions).where(eq(sessions.userId, u.user._id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.expiresAt.getTime()).toBeGreaterThan(Date.now());
+  });
+});
