@@ -14,7 +14,8 @@ export interface QuoteStreamOptions {
   onError?: (error: unknown, attempt: number) => void;
 }
 
-export function binanceQuoteStream(exchange: () => Promise<BinanceExchange>, options: QuoteStreamOptions = {}): Observable<Quote> {
+/** `exchange` resolves null once the venue is closed, which completes the stream. */
+export function binanceQuoteStream(exchange: () => Promise<BinanceExchange | null>, options: QuoteStreamOptions = {}): Observable<Quote> {
   const symbols = [...SYMBOLS];
   return new Observable<Quote>((subscriber) => {
     let stopped = false;
@@ -26,6 +27,10 @@ export function binanceQuoteStream(exchange: () => Promise<BinanceExchange>, opt
       while (!stopped) {
         try {
           const client = await exchange();
+          if (!client) {
+            subscriber.complete();
+            return;
+          }
           const updates = await client.watchBidsAsks(symbols);
           attempt = 0;
           const cache = (client as unknown as { bidsasks?: Record<string, Ticker> }).bidsasks ?? updates;

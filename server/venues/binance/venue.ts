@@ -35,11 +35,12 @@ export class BinanceVenue implements Venue {
   private readonly stream: Observable<Quote>;
   private readonly perSymbol = new Map<SymbolId, Observable<Quote>>();
   private readonly feeCacheMs: number;
+  private closed = false;
 
   constructor(options: BinanceVenueOptions) {
     this.endpoints = options.endpoints;
     this.feeCacheMs = options.feeCacheMs ?? 5 * 60_000;
-    this.stream = binanceQuoteStream(() => this.publicExchange(), { backoff: options.backoff, onError: options.onStreamError });
+    this.stream = binanceQuoteStream(() => (this.closed ? Promise.resolve(null) : this.publicExchange()), { backoff: options.backoff, onError: options.onStreamError });
   }
 
   quotes(symbol: SymbolId): Observable<Quote> {
@@ -127,6 +128,7 @@ export class BinanceVenue implements Venue {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const clients = [this.publicClient, ...[...this.accountClients.values()].map((a) => a.client)].filter((c) => c !== null);
     this.publicClient = null;
     this.accountClients.clear();
@@ -179,6 +181,7 @@ export class BinanceVenue implements Venue {
   }
 
   private accountExchange(account: VenueAccount): Promise<BinanceExchange> {
+    if (this.closed) throw new VenueError('binance', 'unavailable', 'The Binance connector is closed');
     const { binanceApiKey: apiKey, binanceSecretKey: secret } = account.credentials;
     if (!apiKey || !secret) throw new VenueError('binance', 'auth', 'Binance API key and secret are not set');
     const existing = this.accountClients.get(apiKey);

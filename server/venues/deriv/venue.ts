@@ -22,6 +22,17 @@ export interface DerivVenueOptions {
   requestTimeoutMs?: number;
 }
 
+/** One update of an open multiplier contract, decimals as strings. */
+export interface ContractUpdate {
+  contractId: string;
+  /** What selling now would pay, USD. */
+  bidPrice: string;
+  profit: string;
+  currentSpot: string;
+  isSold: boolean;
+  status: string;
+}
+
 const FORBIDDEN_SCOPES = ['payments', 'admin'];
 
 interface OpenAttempt {
@@ -174,6 +185,45 @@ export class DerivVenue implements Venue {
     state.attempts.delete(clientOrderId);
     state.opened.set(clientOrderId, contractId);
     return this.openingFill(account, clientOrderId, await this.contract(account, contractId));
+  }
+
+  /**
+   * Live updates of one contract from proposal_open_contract, e.g. to notice a stop-out; completes once the
+   * contract is sold. Unsubscribing forgets the stream at Deriv.
+   */
+  watchContract(account: VenueAccount, contractId: string): Observable<ContractUpdate> {
+    return new Observable<ContractUpdate>((subscriber) => {
+      let stop: (() => void) | null = null;
+      let done = false;
+      this.account(account).then(
+        (state) => {
+          if (done) return;
+          const subscription = state.client.subscribe(
+            { proposal_open_contract: 1, contract_id: Number(contractId) },
+            (message) => {
+              const poc = message['proposal_open_contract'] as (OpenContract & { bid_price?: number; profit?: number; status?: string }) | undefined;
+              if (!poc?.contract_id) return;
+              subscriber.next({
+                contractId: String(poc.contract_id),
+                bidPrice: new Decimal(poc.bid_price ?? 0).toFixed(),
+                profit: new Decimal(poc.profit ?? 0).toFixed(),
+                currentSpot: new Decimal(poc.current_spot ?? 0).toFixed(),
+                isSold: Boolean(poc.is_sold),
+                status: poc.status ?? (poc.is_sold ? 'sold' : 'open'),
+              });
+              if (poc.is_sold) subscriber.complete();
+            },
+            (error) => subscriber.error(toVenueError(error, 'read')),
+          );
+          stop = () => subscription.unsubscribe();
+        },
+        (error: unknown) => subscriber.error(error),
+      );
+      return () => {
+        done = true;
+        stop?.();
+      };
+    });
   }
 
   async testConnection(account: VenueAccount): Promise<string> {

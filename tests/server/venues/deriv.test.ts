@@ -1,8 +1,8 @@
 import Decimal from 'decimal.js';
-import { filter, firstValueFrom } from 'rxjs';
+import { filter, firstValueFrom, lastValueFrom, tap } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DerivApiError, DerivClient } from '../../../server/venues/deriv/client';
-import { DerivVenue } from '../../../server/venues/deriv/venue';
+import { DerivVenue, type ContractUpdate } from '../../../server/venues/deriv/venue';
 import { VenueError, type VenueAccount } from '../../../server/venues/types';
 import { startFakeDeriv, type FakeDeriv } from '../../fakes/deriv/server';
 
@@ -143,6 +143,19 @@ describe('Deriv connector against the fake venue', () => {
     expect(await venue.findOrder(account(), 'BTC/USDT', 'trade1-d-c')).toEqual(close);
   });
 
+  it('streams an open contract until it is sold', async () => {
+    fake.pushTick('cryETHUSD', '3000.000', '3001.000');
+    const open = await venue.openLeg(account(), { clientOrderId: 'trade4-d', symbol: 'ETH/USDT', side: 'buy', notional: '200' });
+    const updates: ContractUpdate[] = [];
+    const finished = lastValueFrom(venue.watchContract(account(), open.venueOrderId).pipe(tap((u) => updates.push(u))));
+    await fake.waitForSubscription(`poc:${open.venueOrderId}`);
+    fake.pushTick('cryETHUSD', '3030.000', '3031.000');
+    await venue.closeLeg(account(), { clientOrderId: 'trade4-d-c', symbol: 'ETH/USDT', side: 'buy', quantity: open.quantity, venueOrderId: open.venueOrderId });
+    const last = await finished;
+    expect(last).toMatchObject({ contractId: open.venueOrderId, isSold: true, status: 'sold' });
+    expect(updates.some((u) => !u.isSold && u.currentSpot === '3030')).toBe(true);
+  });
+
   it('maps insufficient balance', async () => {
     const error = await venueError(venue.openLeg(account(), { clientOrderId: 'huge-d', symbol: 'ETH/USDT', side: 'buy', notional: '19000' }));
     expect(error.kind).toBe('insufficient-balance');
@@ -157,10 +170,13 @@ describe('Deriv connector against the fake venue', () => {
   });
 
   it('finds the contract in the statement when the buy was executed but its answer was lost', async () => {
+    fake.pushTick('cryETHUSD', '3200.000', '3201.000');
+    const contractsBefore = fake.contracts().length;
     fake.failNext('buy', 'InternalServerError', { execute: true, dropConnection: true });
     const fill = await venue.openLeg(account(), { clientOrderId: 'trade2-d', symbol: 'ETH/USDT', side: 'buy', notional: '500' });
     expect(fill.price).toBe('3201');
-    expect(fake.contracts().filter((c) => c.symbol === 'cryETHUSD')).toHaveLength(1);
+    expect(fake.contracts()).toHaveLength(contractsBefore + 1);
+    expect(fill.venueOrderId).toBe(String(fake.contracts().at(-1)!.contractId));
     expect(fake.calls).toContain('statement');
   });
 
