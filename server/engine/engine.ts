@@ -119,9 +119,11 @@ export class ArbitrageEngine implements PriceBook {
     let unreconciled = await this.recover(() => this.deps.store.unfinished());
     this.trading = true;
     await this.syncUsers();
+    let rounds = 0;
     const housekeeping = setInterval(() => {
       this.execute(this.core.checkTimeLimits(this.now()));
-      this.executor.sweep();
+      // Closes that kept failing are tried again every 15 rounds: a position is never left open for good.
+      if (++rounds % 15 === 0) this.executor.sweep();
     }, this.deps.housekeepingMs ?? 1000);
     const userSync = setInterval(() => void this.syncUsers(), this.deps.userSyncMs ?? 5000);
     // Trades whose venues could not be asked at start (venue down) are reconciled again until they can be.

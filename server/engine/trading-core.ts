@@ -97,11 +97,14 @@ export class TradingCore {
       trades: new Map(),
       bySymbol: new Map(),
     };
+    // The stored figure is taken when the user first appears and when trading resumes after a halt (a new loss
+    // window); otherwise the in-memory sum is current, and re-reading the database could count a trade twice.
+    const newWindow = !existing || (existing.limits.halted && !limits.halted);
     book.limits = limits;
     book.maxExposure = money(limits.maxExposure);
     book.maxLoss = money(limits.maxLoss);
     book.threshold = openThreshold(this.deps.params, limits.minSpread, limits.takerFee);
-    if (limits.realisedPnl !== undefined) book.realised = money(limits.realisedPnl);
+    if (limits.realisedPnl !== undefined && newWindow) book.realised = money(limits.realisedPnl);
     this.users.set(limits.userId, book);
     this.reindex(book);
     return this.lossReached(book) && !limits.halted ? this.halt(book) : [];
