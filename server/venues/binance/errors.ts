@@ -41,7 +41,7 @@ export function toVenueError(error: unknown, phase: CallPhase): VenueError {
   if ((code !== null && AUTH_CODES.has(code)) || error instanceof ccxt.AuthenticationError || error instanceof ccxt.PermissionDenied) {
     return new VenueError('binance', 'auth', `Binance refused the credentials: ${message}`);
   }
-  if (code === -1021) return new VenueError('binance', 'auth', `Binance refused the request time: ${message} Check the server clock.`);
+  if (code === -1021) return new VenueError('binance', 'rejected', `Binance refused the request time: ${message} Check the server clock.`);
   if ((code === -2010 && !isDuplicateOrder(error)) || error instanceof ccxt.InsufficientFunds) {
     return new VenueError('binance', 'insufficient-balance', `Binance: ${message}`);
   }

@@ -120,14 +120,16 @@ export class DerivClient {
   private async open(): Promise<void> {
     const url = `${this.options.url}${this.options.url.includes('?') ? '&' : '?'}app_id=${encodeURIComponent(this.options.appId)}`;
     const socket = new WebSocket(url);
+    // Errors always come with a 'close', which does the work; without a listener an error would crash the process.
+    socket.on('error', () => undefined);
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', (error) => reject(new DerivConnectionError(`Cannot reach Deriv: ${error.message}`)));
+      socket.once('close', () => reject(new DerivConnectionError('Deriv closed the connection while opening')));
     });
     this.socket = socket;
     socket.on('message', (data) => this.onMessage(String(data)));
     socket.on('close', () => this.onClose(socket));
-    socket.on('error', () => undefined); // 'close' follows and does the work
     this.pingTimer = setInterval(() => {
       this.send({ ping: 1 }).catch(() => undefined);
     }, this.options.pingIntervalMs ?? 30_000);

@@ -120,6 +120,12 @@ describe('Binance connector against the fake venue', () => {
     await expectVenueError(venue.testConnection({ userId: 'u6', credentials: {} }), 'auth');
   });
 
+  it('reports an unreachable venue as unavailable', async () => {
+    const nowhere = new BinanceVenue({ endpoints: { restUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9' } });
+    await expectVenueError(nowhere.balances(account()), 'unavailable');
+    await nowhere.close();
+  });
+
   it('maps 429 to rate-limit with the Retry-After delay', async () => {
     fake.rateLimitNext(7);
     const error = await expectVenueError(venue.balances(account()), 'rate-limit');

@@ -156,6 +156,13 @@ describe('Deriv connector against the fake venue', () => {
     expect(updates.some((u) => !u.isSold && u.currentSpot === '3030')).toBe(true);
   });
 
+  it('reports an unreachable venue as unavailable', async () => {
+    const nowhere = new DerivVenue({ url: 'ws://127.0.0.1:9/websockets/v3', appId: '1089' });
+    const error = await venueError(nowhere.balances(account(TRADER, 'u9')));
+    expect(error.kind).toBe('unavailable');
+    await nowhere.close();
+  });
+
   it('maps insufficient balance', async () => {
     const error = await venueError(venue.openLeg(account(), { clientOrderId: 'huge-d', symbol: 'ETH/USDT', side: 'buy', notional: '19000' }));
     expect(error.kind).toBe('insufficient-balance');
