@@ -59,6 +59,7 @@ describe.each(backends)('HTTP behaviour on %s', (backend) => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['x-frame-options']).toBe('DENY');
     const csp = String(res.headers['content-security-policy']);
     for (const directive of ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "connect-src 'self' ws: wss:", "worker-src 'self'"]) {
       expect(csp).toContain(directive);
