@@ -39,7 +39,10 @@ export interface ClientBuild {
 export function buildClient(root: string, log: BuildLogger): ClientBuild {
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   log.info('Building the app (vite build)…');
-  const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  // NODE_ENV must be production whatever the parent runs under (vitest sets 'test'): otherwise Vite bundles React's
+  // development build and import.meta.env.PROD is false in the app.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const done = new Promise<void>((resolve, reject) => {
     let output = '';
     const keep = (chunk: Buffer) => {

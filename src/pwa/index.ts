@@ -7,10 +7,10 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
 /**
  * Registers the service worker from app code, after the first render and the page's load, so it never competes with
  * the first paint (the plugin's own registration script is render-blocking). Production builds only: in dev there
- * is no sw.js. Returns the update flow (null where service workers are unavailable).
+ * is no sw.js (checked by mode, not NODE_ENV, which a parent process may have set to 'test'). Returns the update flow (null where service workers are unavailable).
  */
 export async function startPwa(opts: { onUpdateReady?: (apply: () => void) => void } = {}): Promise<SwUpdates | null> {
-  if (!import.meta.env.PROD || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
+  if (import.meta.env.MODE === 'development' || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
   await pageLoaded();
   const { Workbox } = await import('workbox-window');
   const workbox = new Workbox('/sw.js', { scope: '/' });
