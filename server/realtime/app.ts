@@ -16,7 +16,7 @@ export function attachRealtimeToApp(app: FastifyInstance, events$?: Observable<E
     logger: app.log,
   });
   // Logout, password change, deactivation, deletion: drop the affected sockets now rather than at the next minute.
-  const revocations = app.revocations$.subscribe(() => void realtime.revalidate());
+  const revocations = app.revocations$.subscribe(({ userId }) => void realtime.revalidate(userId));
   app.addHook('preClose', async () => {
     revocations.unsubscribe();
     await realtime.close();

@@ -3,8 +3,8 @@
 //
 // Revocation: a socket keeps the token it connected with. Every `revalidateMs` (default one minute) the gateway
 // verifies each distinct token of its local sockets again and disconnects the sockets whose token no longer resolves
-// (logout, password change, deactivation, deletion, expiry). The core may call `revalidate()` right after revoking
-// to make it immediate; with Redis that request reaches every instance.
+// (logout, password change, deactivation, deletion, expiry). The core calls `revalidate(userId)` right after revoking
+// (app.revocations$) to make it immediate for that user's sockets; with Redis that request reaches every instance.
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { EMPTY } from 'rxjs';
@@ -39,8 +39,11 @@ export interface Realtime {
   io: RealtimeServer;
   /** Resolves when the gateway can deliver events from other instances (at once without Redis). */
   ready: Promise<void>;
-  /** Re-check every socket's token now, on every instance; resolves when the local check is done. */
-  revalidate(): Promise<void>;
+  /**
+   * Re-check tokens now, on every instance: all sockets, or only one user's (what a revocation affects).
+   * Resolves when the local check is done.
+   */
+  revalidate(userId?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,11 +91,11 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   });
 
   const revalidateRound = createRevalidator(io, verifyToken, logger);
-  const revalidateLocal = () => {
+  const revalidateLocal = (userId?: string) => {
     revocationEpoch += 1;
-    return revalidateRound();
+    return revalidateRound(userId);
   };
-  io.on('revalidate', () => void revalidateLocal());
+  io.on('revalidate', (userId) => void revalidateLocal(userId ?? undefined));
   const timer = setInterval(() => void revalidateLocal(), options.revalidateMs ?? 60_000);
   timer.unref();
 
@@ -101,9 +104,9 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   return {
     io,
     ready: redis ? redis.ready : Promise.resolve(),
-    async revalidate() {
-      if (redis) io.serverSideEmit('revalidate');
-      await revalidateLocal();
+    async revalidate(userId) {
+      if (redis) io.serverSideEmit('revalidate', userId ?? null);
+      await revalidateLocal(userId);
     },
     async close() {
       clearInterval(timer);
@@ -117,14 +120,21 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   };
 }
 
+/** Which sockets a revalidation round re-checks: everyone's, or only those of some users. */
+interface Scope {
+  all: boolean;
+  users: Set<string>;
+}
+
 /**
- * One verification per distinct token per round. A request that arrives while a round runs queues exactly one more
- * round after it, because the running one may have read a session before it was revoked.
+ * One verification per distinct token per round. A request that arrives while a round runs queues one more round
+ * after it (requests merge their scopes), because the running one may have read a session before it was revoked.
  */
-function createRevalidator(io: RealtimeServer, verifyToken: VerifyToken, logger: RealtimeLogger): () => Promise<void> {
-  const round = async () => {
+function createRevalidator(io: RealtimeServer, verifyToken: VerifyToken, logger: RealtimeLogger): (userId?: string) => Promise<void> {
+  const round = async (scope: Scope) => {
     const byToken = new Map<string, RealtimeSocket[]>();
     for (const socket of io.of('/').sockets.values()) {
+      if (!scope.all && !scope.users.has(socket.data.user.id)) continue;
       const list = byToken.get(socket.data.token) ?? [];
       list.push(socket);
       byToken.set(socket.data.token, list);
@@ -140,21 +150,35 @@ function createRevalidator(io: RealtimeServer, verifyToken: VerifyToken, logger:
     );
   };
   let running: Promise<void> | null = null;
-  let queued: Promise<void> | null = null;
-  const start = (): Promise<void> => {
-    running = round()
+  let queued: (Scope & { done: Promise<void> }) | null = null;
+  const start = (scope: Scope): Promise<void> => {
+    running = round(scope)
       .catch((error: unknown) => logger.error({ err: error }, 'realtime: revalidation failed'))
       .finally(() => {
         running = null;
       });
     return running;
   };
-  return () => {
-    if (!running) return start();
-    queued ??= running.then(() => {
-      queued = null;
-      return start();
-    });
-    return queued;
+  const widen = (scope: Scope, userId: string | undefined) => {
+    if (userId === undefined) scope.all = true;
+    else scope.users.add(userId);
+  };
+  return (userId) => {
+    if (!running) {
+      const scope: Scope = { all: false, users: new Set() };
+      widen(scope, userId);
+      return start(scope);
+    }
+    if (!queued) {
+      const next: Scope = { all: false, users: new Set() };
+      queued = Object.assign(next, {
+        done: running.then(() => {
+          queued = null;
+          return start(next);
+        }),
+      });
+    }
+    widen(queued, userId);
+    return queued.done;
   };
 }

@@ -5,8 +5,8 @@ import type { SocketIdentity } from './identity';
 
 /** Events between gateway instances (through the Redis adapter). */
 export interface InterServerEvents {
-  /** Another instance revoked sessions: re-check every local socket's token now. */
-  revalidate: () => void;
+  /** Another instance revoked sessions: re-check the local sockets of that user (null: of everyone) now. */
+  revalidate: (userId: string | null) => void;
 }
 
 export interface SocketData {

@@ -58,6 +58,21 @@ describe('handshake', () => {
     expect(await refusal(client(gateway.url, { token: 'short-lived' }))).toBe(UNAUTHORIZED);
   });
 
+  it("re-checks only the named user's sockets when a revocation names one", async () => {
+    gateway.tokens.set('ivan-token', { id: 'ivan' });
+    gateway.tokens.set('judy-token', { id: 'judy' });
+    const ivan = await signedIn('ivan-token');
+    const judy = await signedIn('judy-token');
+    const reason = new Promise((resolve) => ivan.once('disconnect', resolve));
+    gateway.tokens.delete('ivan-token');
+    gateway.tokens.delete('judy-token'); // revoked too, but not named: left to the periodic check
+    gateway.checked.length = 0;
+    await gateway.realtime.revalidate('ivan');
+    expect(await reason).toBe('io server disconnect');
+    expect(gateway.checked).toEqual(['ivan-token']);
+    expect(judy.connected).toBe(true);
+  });
+
   it('offers no namespace but the main one', async () => {
     expect(await refusal(client(`${gateway.url}/admin`, { token: 'admin-token' }))).toBe('Invalid namespace');
   });

@@ -31,6 +31,8 @@ export interface Gateway {
   events: Subject<EngineEvent>;
   /** token → identity; delete an entry to revoke that token. */
   tokens: Map<string, SocketIdentity>;
+  /** Every token verifyToken was asked about, in order. */
+  checked: string[];
   logs: LogRecord[];
   close(): Promise<void>;
 }
@@ -44,11 +46,13 @@ export interface GatewayOptions {
 
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const tokens = new Map<string, SocketIdentity>();
+  const checked: string[] = [];
   const events = new Subject<EngineEvent>();
   const { logger, records } = recordingLogger();
   const http = createServer();
   const realtime = attachRealtime(http, {
     verifyToken: async (token) => {
+      checked.push(token);
       const identity = tokens.get(token) ?? null;
       await options.afterLookup?.(token);
       return identity;
@@ -66,6 +70,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     realtime,
     events,
     tokens,
+    checked,
     logs: records,
     async close() {
       await realtime.close();

@@ -98,7 +98,7 @@ describe('Redis adapter across two processes', () => {
     const frank = await signedIn(apiSide.url, 'frank');
     const reason = new Promise((resolve) => erin.once('disconnect', resolve));
     await Promise.all([engineSide, apiSide].map((instance) => instance.ask({ type: 'revoke', token: 'token:erin' })));
-    engineSide.send({ type: 'revalidate' });
+    engineSide.send({ type: 'revalidate', userId: 'erin' });
     expect(await reason).toBe('io server disconnect');
     expect(frank.connected).toBe(true);
   });
