@@ -1,6 +1,6 @@
 import {
   catchError,
-  debounceTime,
+  auditTime,
   defer,
   EMPTY,
   from,
@@ -98,7 +98,9 @@ export function liveState<T, E>(deps: LiveStateDeps<T, E>): Observable<Live<T>> 
   const persist = deps.persist;
   if (!persist) return state$;
   const persisted$ = state$.pipe(
-    debounceTime(deps.persistDebounceMs ?? 400, deps.scheduler),
+    // auditTime, not debounceTime: prices tick several times a second, and a debounce would never fire under a
+    // steady stream, so nothing would reach IndexedDB for offline use. This writes the latest state once per window.
+    auditTime(deps.persistDebounceMs ?? 400, deps.scheduler),
     tap((s) => {
       if (s.source === 'live') persist(s.value);
     }),
