@@ -12,6 +12,7 @@ import { badRequest, conflict, notFound } from '../plugins/http-error';
 import { loadPublicUser } from '../users/load-public-user';
 import { toPublicUser } from '../users/public-user';
 import { lockActiveAdmins } from './last-admin';
+import { MessageAnswer, UserAnswer, UsersAnswer } from '../plugins/response-schemas';
 
 export const CANNOT_DELETE_SELF = 'You cannot delete your own account';
 export const CANNOT_DEACTIVATE_SELF = 'You cannot deactivate your own account';
@@ -22,7 +23,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/users',
-    { preHandler: guard, schema: { tags: ['admin'], summary: 'List users; search by username, filter by role', querystring: AdminUsersQuery } },
+    { preHandler: guard, schema: { tags: ['admin'], summary: 'List users; search by username, filter by role', querystring: AdminUsersQuery, response: { 200: UsersAnswer } } },
     async (request): Promise<UsersResponse> => {
       const { search, role } = request.query;
       const rows = await listUsers(app.db, { ...(search && { search }), ...(role && { role }) });
@@ -34,7 +35,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/users',
-    { preHandler: guard, schema: { tags: ['admin'], summary: 'Create a user', body: CreateUserBody } },
+    { preHandler: guard, schema: { tags: ['admin'], summary: 'Create a user', body: CreateUserBody, response: { 201: UserAnswer } } },
     async (request, reply): Promise<UserResponse> => {
       const body = request.body;
       const taken = await findTakenField(app.db, body);
@@ -52,7 +53,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/admin/users/:id',
-    { preHandler: guard, schema: { tags: ['admin'], summary: 'Delete a user and everything it owns', params: IdParams } },
+    { preHandler: guard, schema: { tags: ['admin'], summary: 'Delete a user and everything it owns', params: IdParams, response: { 200: MessageAnswer } } },
     async (request): Promise<MessageResponse> => {
       const { id } = request.params;
       if (id === request.user.id) throw badRequest(CANNOT_DELETE_SELF);
@@ -72,7 +73,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/admin/users/:id/toggle-active',
-    { preHandler: guard, schema: { tags: ['admin'], summary: 'Activate or deactivate a user', params: IdParams } },
+    { preHandler: guard, schema: { tags: ['admin'], summary: 'Activate or deactivate a user', params: IdParams, response: { 200: UserAnswer } } },
     async (request): Promise<UserResponse> => {
       const { id } = request.params;
       if (id === request.user.id) throw badRequest(CANNOT_DEACTIVATE_SELF);

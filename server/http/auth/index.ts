@@ -7,6 +7,7 @@ import { revokeSession, revokeUserSessions } from '../../db/repositories/session
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../security/passwords';
 import { conflict, forbidden, HttpError, notFound, unauthorized, badRequest } from '../plugins/http-error';
 import { loadPublicUser } from '../users/load-public-user';
+import { LoginAnswer, MessageAnswer, TokenMessageAnswer, UserAnswer } from '../plugins/response-schemas';
 import { issueToken } from './issue-token';
 import type { LoginLimiter } from './login-limiter';
 
@@ -26,7 +27,7 @@ const tooManyAttempts = (ms: number) => {
 export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = async (app, { limiter }) => {
   app.post(
     '/auth/login',
-    { schema: { tags: ['auth'], summary: 'Sign in with e-mail or username', body: LoginBody, security: [] } },
+    { schema: { tags: ['auth'], summary: 'Sign in with e-mail or username', body: LoginBody, security: [], response: { 200: LoginAnswer } } },
     async (request): Promise<LoginResponse> => {
       const { username: login, password } = request.body;
       const user = await findUserByLogin(app.db, login);
@@ -53,7 +54,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
   app.post(
     '/auth/register',
     {
-      schema: { tags: ['auth'], summary: 'Create an account (only when ALLOW_REGISTRATION=true)', body: RegisterBody, security: [] },
+      schema: { tags: ['auth'], summary: 'Create an account (only when ALLOW_REGISTRATION=true)', body: RegisterBody, security: [], response: { 201: LoginAnswer } },
       // Refuse before validating, so a closed registration says so whatever the body holds.
       onRequest: async () => {
         if (!app.config.allowRegistration) throw forbidden(REGISTRATION_DISABLED);
@@ -78,7 +79,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
 
   app.post(
     '/auth/logout',
-    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: 'End this session' } },
+    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: 'End this session', response: { 200: MessageAnswer } } },
     async (request): Promise<MessageResponse> => {
       await revokeSession(app.db, request.user.sessionId);
       app.revocations$.next({ userId: request.user.id });
@@ -90,7 +91,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
     '/auth/change-password',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['auth'], summary: 'Change password; ends every session and returns a fresh token', body: ChangePasswordBody },
+      schema: { tags: ['auth'], summary: 'Change password; ends every session and returns a fresh token', body: ChangePasswordBody, response: { 200: TokenMessageAnswer } },
     },
     async (request): Promise<MessageResponse & { token: string }> => {
       const user = await findUserById(app.db, request.user.id);
@@ -110,7 +111,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
 
   app.get(
     '/auth/profile',
-    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: "The caller's user record" } },
+    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: "The caller's user record", response: { 200: UserAnswer } } },
     async (request): Promise<UserResponse> => {
       const user = await findUserById(app.db, request.user.id);
       if (!user) throw notFound('User not found');
@@ -120,7 +121,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
 
   app.put(
     '/auth/profile',
-    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: "Update the caller's personal details", body: ProfileBody } },
+    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: "Update the caller's personal details", body: ProfileBody, response: { 200: UserAnswer } } },
     async (request): Promise<UserResponse> => {
       const body = request.body;
       const taken = await findTakenField(app.db, body, request.user.id);

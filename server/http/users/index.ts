@@ -9,6 +9,7 @@ import { findUserById, updateUser } from '../../db/repositories/users';
 import type { NewUserRow } from '../../db/schema';
 import { forbidden, notFound } from '../plugins/http-error';
 import { loadPublicUser } from './load-public-user';
+import { UserAnswer } from '../plugins/response-schemas';
 
 export const NOT_OWNER = 'You can only change your own settings';
 
@@ -23,7 +24,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users/:id',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['users'], summary: 'Save own trading settings (minSpread is a fraction)', params: IdParams, body: TradingSettingsBody },
+      schema: { tags: ['users'], summary: 'Save own trading settings (minSpread is a fraction)', params: IdParams, body: TradingSettingsBody, response: { 200: UserAnswer } },
     },
     async (request): Promise<UserResponse> => {
       const { id } = request.params;
@@ -52,6 +53,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Save own venue credentials (omitted = unchanged, '' = remove); answers only masked forms",
         params: IdParams,
         body: ApiKeysBody,
+        response: { 200: UserAnswer },
       },
     },
     async (request): Promise<UserResponse> => {

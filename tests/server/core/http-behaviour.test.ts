@@ -78,6 +78,9 @@ describe.each(backends)('HTTP behaviour on %s', (backend) => {
     }
     const login = doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema;
     expect(login.required).toEqual(['username', 'password']);
+    const answer = doc.paths['/api/auth/login'].post.responses['200'].content['application/json'].schema;
+    expect(answer.properties.user.properties).toHaveProperty('hasDerivToken');
+    expect(answer.properties.user.properties).not.toHaveProperty('passwordHash');
   });
 
   it('never shows internal details of an unexpected failure', async () => {

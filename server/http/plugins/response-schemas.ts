@@ -1,0 +1,38 @@
+// Response schemas of the core routes. They document the answers in OpenAPI and, because the serializer encodes
+// through them, an answer can only carry the fields declared here: a stray secret on an object is dropped.
+import { z } from 'zod';
+import { ROLES } from '../../../contract/domain';
+import type { PublicUser } from '../../../contract/entities';
+
+export const PublicUserSchema = z.object({
+  _id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  isActive: z.boolean(),
+  firstName: z.string(),
+  lastName: z.string(),
+  phone: z.string(),
+  bio: z.string(),
+  createdAt: z.string(),
+  lastLogin: z.string().nullable(),
+  binanceApiKey: z.string().describe("Masked, e.g. '••••abcd', or ''"),
+  binanceSecretKey: z.string().describe("Masked, e.g. '••••abcd', or ''"),
+  derivToken: z.string().describe("Masked, e.g. '••••abcd', or ''"),
+  derivAppId: z.string(),
+  hasBinanceApiKey: z.boolean(),
+  hasBinanceSecretKey: z.boolean(),
+  hasDerivToken: z.boolean(),
+  maxExposure: z.number(),
+  minSpread: z.number().describe('Fraction, e.g. 0.002 = 0.2 %'),
+  maxLoss: z.number(),
+  tradingEnabled: z.boolean(),
+}) satisfies z.ZodType<PublicUser>;
+
+const ok = z.literal(true);
+
+export const LoginAnswer = z.object({ success: ok, user: PublicUserSchema, token: z.string(), message: z.string().optional() });
+export const UserAnswer = z.object({ success: ok, user: PublicUserSchema, message: z.string().optional() });
+export const UsersAnswer = z.object({ success: ok, users: z.array(PublicUserSchema) });
+export const MessageAnswer = z.object({ success: ok, message: z.string() });
+export const TokenMessageAnswer = z.object({ success: ok, message: z.string(), token: z.string() });
