@@ -6,6 +6,7 @@ import { DerivVenue } from '../../../server/venues/deriv/venue';
 import { SimVenue } from '../../../server/venues/sim/venue';
 import { startFakeBinance, type FakeBinance } from '../../fakes/binance/server';
 import { startFakeDeriv, type FakeDeriv } from '../../fakes/deriv/server';
+import { startFakeVenues } from '../../fakes/venues';
 
 const endpoints = { binanceRestUrl: 'http://127.0.0.1:9', binanceWsUrl: 'ws://127.0.0.1:9', derivWsUrl: 'ws://127.0.0.1:9/websockets/v3' };
 
@@ -50,5 +51,23 @@ describe('createVenues', () => {
       expect(d).toMatchObject({ venue: 'deriv', ask: 90510 });
       await venues.close();
     });
+  });
+});
+
+describe('startFakeVenues', () => {
+  it('feeds both fakes from the simulated market, so live venues see the same prices as the sim', async () => {
+    const fakes = await startFakeVenues({ simSeed: 21 });
+    const venues = createVenues({
+      market: 'live',
+      binanceRestUrl: fakes.env.BINANCE_REST_URL,
+      binanceWsUrl: fakes.env.BINANCE_WS_URL,
+      derivWsUrl: fakes.env.DERIV_WS_URL,
+    });
+    const [b, d] = await firstValueFrom(combineLatest([venues.binance.quotes('ETH/USDT'), venues.deriv.quotes('ETH/USDT')]));
+    const sim = fakes.market!;
+    expect(b.bid).toBeGreaterThan(sim.latest('binance', 'ETH/USDT').bid * 0.99);
+    expect(Math.abs(d.bid / b.bid - 1)).toBeLessThan(0.05);
+    await venues.close();
+    await fakes.close();
   });
 });
