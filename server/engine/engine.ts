@@ -152,6 +152,8 @@ export class ArbitrageEngine implements PriceBook {
         const limits = await this.limitsFor(state.userId);
         if (limits) this.core.adopt(trackedOf(state, this.params.maxHoldMs), limits);
         this.executor.resume(state);
+        // A deactivated user's position is not left open: nothing would watch it.
+        if (!limits) this.executor.requestClose(state.tradeId, 'account deactivated', true);
       },
     });
   }

@@ -87,7 +87,9 @@ export function advisoryLockLeadership(options: AdvisoryLockOptions): Leadership
       }
       options.logger.info('another instance holds the engine lock: standing by');
     } catch (error) {
+      // Also when starting to trade failed after the lock was taken: let it go, and try again later.
       options.logger.warn({ err: error }, 'engine lock attempt failed');
+      leading = false;
       dropClient();
     }
     schedule();

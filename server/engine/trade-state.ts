@@ -87,7 +87,7 @@ export function stageFromLegs(legs: readonly StoredLeg[]): Stage {
 }
 
 /** Close reasons that end a trade as 'cancelled' rather than 'completed'. */
-export const CANCEL_REASONS: readonly string[] = ['cancelled by user', 'max loss reached'];
+export const CANCEL_REASONS: readonly string[] = ['cancelled by user', 'max loss reached', 'account deactivated'];
 
 export function createTrade(t: NewTrade): TradeState {
   const binanceSide = t.direction === 'deriv-rich' ? 'buy' : 'sell';

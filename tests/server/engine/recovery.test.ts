@@ -72,4 +72,19 @@ describe('crash recovery', () => {
     expect(m.binance.placed).toEqual(['R3-b-c']);
     await m.engine.stop();
   });
+
+  it('closes the open position of a user who is no longer active', async () => {
+    const m = await memoryEngine();
+    let s: TradeState = base(4);
+    s = applyTradeEvent(s, { type: 'leg-opened', venue: 'binance', fill: fill('R4-b', '60000') }, new Date());
+    s = applyTradeEvent(s, { type: 'leg-opened', venue: 'deriv', fill: fill('R4-d', '60600') }, new Date());
+    await m.store.insert(s);
+    m.quote('BTC/USDT', 60_000, 0.009);
+    await m.engine.start();
+    const done = (await m.waitFor(tradeEvent('cancelled'))) as { trade: Trade };
+    expect(done.trade.reason).toBe('account deactivated');
+    expect(m.binance.placed).toEqual(['R4-b-c']);
+    expect(m.deriv.placed).toEqual(['R4-d-c']);
+    await m.engine.stop();
+  });
 });
