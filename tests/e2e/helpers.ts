@@ -1,0 +1,83 @@
+// Shared parts of the end-to-end files: Chromium, the API of the one shared server, sign-in, screenshots.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import type { PublicUser } from '../../contract/entities';
+
+export const BASE = () => inject('baseUrl');
+export const ADMIN = () => ({ email: inject('adminEmail'), password: inject('adminPassword') });
+
+/** playwright-core has no assertion library: these wait for the page state (auto-retrying) or time out. */
+export const visible = (l: Locator) => l.first().waitFor({ state: 'visible' });
+export const gone = (l: Locator) => l.first().waitFor({ state: 'detached' });
+export async function textOf(l: Locator): Promise<string> {
+  await visible(l);
+  return (await l.first().textContent()) ?? '';
+}
+
+/** TESTING.md: the flags that keep Chromium quiet and working as root on these machines. */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export const DESKTOP = { width: 1440, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, baseURL: BASE(), serviceWorkers: 'block' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  const { width } = page.viewportSize() ?? DESKTOP;
+  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+}
+
+export async function api<T = Record<string, unknown>>(method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${BASE()}/api${path}`, {
+    method,
+    headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  return { status: res.status, json: (await res.json()) as T };
+}
+
+export async function apiLogin(email: string, password: string): Promise<{ token: string; user: PublicUser }> {
+  const r = await api<{ token: string; user: PublicUser }>('POST', '/auth/login', { body: { username: email, password } });
+  if (r.status !== 200) throw new Error(`login failed for ${email}: ${JSON.stringify(r.json)}`);
+  return r.json;
+}
+
+let counter = 0;
+/** A fresh user made by the admin through the API; with `keys`, the venue credentials are saved too. */
+export async function createUser(opts: { keys?: boolean; prefix?: string } = {}): Promise<{ email: string; password: string; username: string; token: string; user: PublicUser }> {
+  const admin = await apiLogin(ADMIN().email, ADMIN().password);
+  const username = `${opts.prefix ?? 'trader'}${process.pid % 1000}${Date.now() % 100000}${counter++}`;
+  const email = `${username}@e2e.test`;
+  const password = 'Trader-password-1';
+  const created = await api('POST', '/admin/users', { token: admin.token, body: { username, email, password, role: 'user' } });
+  if (created.status >= 300) throw new Error(`create user failed: ${JSON.stringify(created.json)}`);
+  const { token, user } = await apiLogin(email, password);
+  if (opts.keys) {
+    const saved = await api<{ user: PublicUser }>('PUT', `/users/${user._id}/api-keys`, { token, body: { binanceApiKey: 'e2eKey1234', binanceSecretKey: 'e2eSecret5678', derivToken: 'e2eToken9012', derivAppId: '1089' } });
+    return { email, password, username, token, user: saved.json.user };
+  }
+  return { email, password, username, token, user };
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/(dashboard|settings)$/);
+}
+
+export const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify').getByText(text).first();
