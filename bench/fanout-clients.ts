@@ -14,6 +14,11 @@ let received = 0;
 let histogram = new Uint32Array(BUCKETS);
 let target = Number.POSITIVE_INFINITY;
 let reachedSent = false;
+let cpuAtPhase = 0;
+const cpuMicros = () => {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+};
 const closers: Array<() => void> = [];
 
 function hear(price: BenchPrice): void {
@@ -92,6 +97,7 @@ process.on('message', (command: ClientCommand) => {
       histogram = new Uint32Array(BUCKETS);
       target = Number.POSITIVE_INFINITY;
       reachedSent = false;
+      cpuAtPhase = cpuMicros();
       return;
     case 'expect':
       target = command.perClient * (count - failed);
@@ -102,7 +108,7 @@ process.on('message', (command: ClientCommand) => {
       }
       return;
     case 'report':
-      reply({ type: 'report', received, histogram: Array.from(histogram) });
+      reply({ type: 'report', received, histogram: Array.from(histogram), cpuMicros: cpuMicros() - cpuAtPhase });
       return;
     case 'stop':
       for (const close of closers) close();

@@ -36,7 +36,7 @@ export type ClientCommand =
 export type ClientReply =
   | { type: 'ready'; clients: number; failed: number }
   | { type: 'reached' }
-  | { type: 'report'; received: number; histogram: number[] };
+  | { type: 'report'; received: number; histogram: number[]; cpuMicros: number };
 
 /** A shared clock across processes on one machine, sub-millisecond. */
 export const clockMs = (): number => performance.timeOrigin + performance.now();

@@ -43,9 +43,9 @@ if (transport === 'socketio') {
 } else {
   const wss = new WebSocketServer({ server: http, path: '/raw', perMessageDeflate: false });
   broadcast = (price) => {
-    // Encode once, write to every socket: what Socket.IO's broadcast does too.
-    const data = JSON.stringify(price);
-    for (const socket of wss.clients) socket.send(data);
+    // Encode once to bytes, write to every socket as a text frame: a string would be converted once per socket.
+    const data = Buffer.from(JSON.stringify(price));
+    for (const socket of wss.clients) socket.send(data, { binary: false });
   };
   shutdown = async () => {
     for (const socket of wss.clients) socket.terminate();

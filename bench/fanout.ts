@@ -70,6 +70,8 @@ interface PhaseResult {
   serverCpuMicrosPerMessage: number;
   /** Server CPU time over wall time: 1.0 is one core busy. */
   serverCores: number;
+  /** All client processes' CPU per delivered message: what the clients cost on the same two cores. */
+  clientCpuMicrosPerMessage: number;
 }
 
 interface RoundResult {
@@ -87,15 +89,23 @@ async function cpuMicros(server: Child<ServerReply>): Promise<number> {
   return usage.userMicros + usage.systemMicros;
 }
 
-async function collect(clients: Array<Child<ClientReply>>): Promise<{ received: number; histogram: number[] }> {
+async function collect(clients: Array<Child<ClientReply>>): Promise<{ received: number; histogram: number[]; clientCpuMicros: number }> {
   for (const child of clients) child.send({ type: 'report' });
   const reports = await Promise.all(clients.map((child) => child.next('report')));
   const histogram = new Array<number>(BUCKETS).fill(0);
   for (const report of reports) report.histogram.forEach((n, i) => (histogram[i] = (histogram[i] ?? 0) + n));
-  return { received: reports.reduce((sum, report) => sum + report.received, 0), histogram };
+  return {
+    received: reports.reduce((sum, report) => sum + report.received, 0),
+    histogram,
+    clientCpuMicros: reports.reduce((sum, report) => sum + report.cpuMicros, 0),
+  };
 }
 
-function summarize(received: number, histogram: number[], seconds: number, cpuMicrosUsed: number): PhaseResult {
+function summarize(
+  { received, histogram, clientCpuMicros }: { received: number; histogram: number[]; clientCpuMicros: number },
+  seconds: number,
+  cpuMicrosUsed: number,
+): PhaseResult {
   return {
     delivered: received,
     seconds: round(seconds, 3),
@@ -105,6 +115,7 @@ function summarize(received: number, histogram: number[], seconds: number, cpuMi
     serverCpuMs: round(cpuMicrosUsed / 1000, 1),
     serverCpuMicrosPerMessage: round(cpuMicrosUsed / Math.max(1, received), 3),
     serverCores: round(cpuMicrosUsed / 1e6 / seconds, 2),
+    clientCpuMicrosPerMessage: round(clientCpuMicros / Math.max(1, received), 3),
   };
 }
 
@@ -149,7 +160,7 @@ async function runRound(transport: Transport): Promise<RoundResult> {
     let seconds = (now() - start) / 1000;
     let cpuUsed = (await cpuMicros(server)) - cpu0;
     const burst = await collect(clients);
-    const saturation = summarize(burst.received, burst.histogram, seconds, cpuUsed);
+    const saturation = summarize(burst, seconds, cpuUsed);
 
     for (const child of clients) child.send({ type: 'phase' });
     cpu0 = await cpuMicros(server);
@@ -168,7 +179,7 @@ async function runRound(transport: Transport): Promise<RoundResult> {
       transport,
       clients: connected,
       saturation,
-      paced: { ...summarize(paced.received, paced.histogram, seconds, cpuUsed), offeredPerSecond: settings.pace * connected, complete },
+      paced: { ...summarize(paced, seconds, cpuUsed), offeredPerSecond: settings.pace * connected, complete },
     };
   } finally {
     await Promise.all([...clients, server].map((child) => child.stop()));
@@ -190,7 +201,7 @@ for (let r = 0; r < settings.rounds; r++) {
     rounds.push(result);
     console.log(
       `  saturation ${result.saturation.messagesPerSecond.toLocaleString('en')} msg/s, p99 ${result.saturation.p99Ms} ms, ` +
-        `server ${result.saturation.serverCores} cores, ` +
+        `server ${result.saturation.serverCores} cores, clients ${result.saturation.clientCpuMicrosPerMessage} µs CPU/msg, ` +
         `${result.saturation.serverCpuMicrosPerMessage} µs CPU/msg | paced ${result.paced.offeredPerSecond.toLocaleString('en')}/s: ` +
         `p50 ${result.paced.p50Ms} ms, p99 ${result.paced.p99Ms} ms, ${result.paced.serverCpuMicrosPerMessage} µs CPU/msg` +
         (result.paced.complete ? '' : ' (NOT all delivered)'),
@@ -207,6 +218,7 @@ const summary = (transport: Transport) => ({
   pacedP99Ms: round(mean(of(transport).map((r) => r.paced.p99Ms ?? Number.NaN)), 2),
   pacedServerCpuMicrosPerMessage: round(mean(of(transport).map((r) => r.paced.serverCpuMicrosPerMessage)), 3),
   saturationServerCpuMicrosPerMessage: round(mean(of(transport).map((r) => r.saturation.serverCpuMicrosPerMessage)), 3),
+  saturationClientCpuMicrosPerMessage: round(mean(of(transport).map((r) => r.saturation.clientCpuMicrosPerMessage)), 3),
 });
 const summaries = Object.fromEntries(transports.map((transport) => [transport, summary(transport)]));
 const ws = summary('ws');
