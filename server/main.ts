@@ -54,10 +54,7 @@ async function main(): Promise<void> {
   /** Things to stop on shutdown, newest first (engine, realtime gateway, ...). */
   const stoppers: Array<() => Promise<void>> = [];
 
-  // ==== Engine and realtime gateway: their owners start them here and push a stopper ============================
-  //   e.g. const realtime = attachRealtime(app.server, { verifyToken: app.verifyToken, ... }); stoppers.push(realtime.close)
-  //   The engine runs only when config.engine is true; give the app its price book through buildApp({ priceBook }).
-  // ================================================================================================================
+  // ==== Engine and realtime gateway: started here by their owners, each pushing a stopper ========================
   // Realtime gateway (server/realtime): engine events → Socket.IO rooms on this server; it closes itself in the app's
   // preClose hook, before the server stops. The engine, where it runs, feeds it: engine.events$.subscribe(engineEvents).
   const engineEvents = new Subject<EngineEvent>();
