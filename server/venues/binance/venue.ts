@@ -5,6 +5,7 @@ import Decimal from 'decimal.js';
 import { filter, shareReplay, type Observable } from 'rxjs';
 import type { Currency, SymbolId } from '../../../contract/domain';
 import type { BackoffOptions } from '../backoff';
+import { InFlight } from '../inflight';
 import { VenueError, type CloseOrder, type LegFill, type LegOrder, type Quote, type Venue, type VenueAccount } from '../types';
 import { toVenueError, isDuplicateOrder } from './errors';
 import { createBinanceExchange, type BinanceEndpoints, type BinanceExchange } from './exchange';
@@ -27,6 +28,7 @@ interface AccountClient {
 }
 
 export class BinanceVenue implements Venue {
+  private readonly inflight = new InFlight<LegFill>();
   readonly id = 'binance' as const;
   private readonly endpoints: BinanceEndpoints;
   private publicClient: Promise<BinanceExchange> | null = null;
@@ -71,7 +73,15 @@ export class BinanceVenue implements Venue {
     return { USDT: free('USDT'), BTC: free('BTC'), ETH: free('ETH') };
   }
 
-  async openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill> {
+  openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill> {
+    return this.inflight.run(`${account.userId}|${order.clientOrderId}`, () => this.open(account, order));
+  }
+
+  closeLeg(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
+    return this.inflight.run(`${account.userId}|${order.clientOrderId}`, () => this.closePosition(account, order));
+  }
+
+  private async open(account: VenueAccount, order: LegOrder): Promise<LegFill> {
     const notional = new Decimal(order.notional);
     if (!notional.isFinite() || notional.lte(0)) throw new VenueError('binance', 'rejected', `Invalid notional: ${order.notional}`);
     // quoteOrderQty spends (buy) or raises (sell) exactly this much USDT.
@@ -83,7 +93,7 @@ export class BinanceVenue implements Venue {
     );
   }
 
-  async closeLeg(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
+  private async closePosition(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
     const closingSide = order.side === 'buy' ? 'sell' : 'buy';
     let quantity = new Decimal(order.quantity);
     if (!quantity.isFinite() || quantity.lte(0)) throw new VenueError('binance', 'rejected', `Invalid quantity: ${order.quantity}`);

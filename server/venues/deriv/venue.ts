@@ -5,6 +5,7 @@ import Decimal from 'decimal.js';
 import { Observable, shareReplay } from 'rxjs';
 import type { Currency, SymbolId } from '../../../contract/domain';
 import type { BackoffOptions } from '../backoff';
+import { InFlight } from '../inflight';
 import { VenueError, type CloseOrder, type LegFill, type LegOrder, type Quote, type Venue, type VenueAccount } from '../types';
 import { DerivClient, type Json } from './client';
 import { toVenueError } from './errors';
@@ -72,6 +73,7 @@ interface OpenContract {
 }
 
 export class DerivVenue implements Venue {
+  private readonly inflight = new InFlight<LegFill>();
   readonly id = 'deriv' as const;
   private readonly multiplier: number;
   private publicClient: DerivClient | null = null;
@@ -110,7 +112,15 @@ export class DerivVenue implements Venue {
     return { USDT: new Decimal(balance).toFixed(), BTC: '0', ETH: '0' };
   }
 
-  async openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill> {
+  openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill> {
+    return this.inflight.run(`${account.userId}|${order.clientOrderId}`, () => this.open(account, order));
+  }
+
+  closeLeg(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
+    return this.inflight.run(`${account.userId}|${order.clientOrderId}`, () => this.closePosition(account, order));
+  }
+
+  private async open(account: VenueAccount, order: LegOrder): Promise<LegFill> {
     const state = await this.account(account);
     const known = await this.findOrder(account, order.symbol, order.clientOrderId);
     if (known) return known;
@@ -149,7 +159,7 @@ export class DerivVenue implements Venue {
     return this.openingFill(account, order.clientOrderId, await this.contract(account, contractId));
   }
 
-  async closeLeg(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
+  private async closePosition(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
     const state = await this.account(account);
     const contractId = Number(order.venueOrderId);
     if (!order.venueOrderId || !Number.isInteger(contractId)) throw new VenueError('deriv', 'rejected', `Cannot close without a Deriv contract id (got ${order.venueOrderId ?? 'none'})`);

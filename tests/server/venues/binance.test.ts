@@ -88,6 +88,13 @@ describe('Binance connector against the fake venue', () => {
     expect(await venue.findOrder(account(), 'BTC/USDT', 'never-placed')).toBeNull();
   });
 
+  it('places one order for concurrent calls with the same client order id', async () => {
+    const order = { clientOrderId: 'concurrent-b', symbol: 'ETH/USDT', side: 'buy', notional: '100' } as const;
+    const [a, b] = await Promise.all([venue.openLeg(account(), order), venue.openLeg(account(), order)]);
+    expect(b).toEqual(a);
+    expect(fake.orders(KEY).filter((o) => o.clientOrderId === 'concurrent-b')).toHaveLength(1);
+  });
+
   it('closes a bought leg by selling the coins actually held', async () => {
     const open = await venue.findOrder(account(), 'BTC/USDT', 'trade1-b');
     fake.pushQuote('BTCUSDT', '80100.00', '80100.01');

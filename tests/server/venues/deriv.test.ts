@@ -156,6 +156,14 @@ describe('Deriv connector against the fake venue', () => {
     expect(updates.some((u) => !u.isSold && u.currentSpot === '3030')).toBe(true);
   });
 
+  it('buys one contract for concurrent calls with the same client order id', async () => {
+    const before = fake.contracts().length;
+    const order = { clientOrderId: 'concurrent-d', symbol: 'ETH/USDT', side: 'sell', notional: '100' } as const;
+    const [a, b] = await Promise.all([venue.openLeg(account(), order), venue.openLeg(account(), order)]);
+    expect(b).toEqual(a);
+    expect(fake.contracts()).toHaveLength(before + 1);
+  });
+
   it('reports an unreachable venue as unavailable', async () => {
     const nowhere = new DerivVenue({ url: 'ws://127.0.0.1:9/websockets/v3', appId: '1089' });
     const error = await venueError(nowhere.balances(account(TRADER, 'u9')));
