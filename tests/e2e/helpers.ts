@@ -81,3 +81,22 @@ export async function signIn(page: Page, email: string, password: string): Promi
 }
 
 export const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify').getByText(text).first();
+
+/**
+ * Closed trades for a user: the engine allows one open trade per symbol, so each manual trade is opened and then
+ * cancelled, and the next waits (polling the API) until the previous one on that symbol has closed.
+ */
+export async function makeClosedTrades(token: string, symbols: readonly ('BTC/USDT' | 'ETH/USDT')[]): Promise<void> {
+  for (const [i, symbol] of symbols.entries()) {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const r = await api<{ trade?: { _id: string }; message?: string }>('POST', '/trades', { token, body: { symbol, totalAmount: 10 + i } });
+      if (r.status < 300 && r.json.trade) {
+        await api('PUT', `/trades/${r.json.trade._id}/status`, { token, body: { status: 'cancelled', actualProfit: 0 } });
+        break;
+      }
+      if (r.status !== 409 || Date.now() > deadline) throw new Error(`manual trade refused: ${r.status} ${JSON.stringify(r.json)}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }
+}

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, launch, newPage, PHONE, screenshot, signIn, textOf, toast, visible } from './helpers';
+import { api, createUser, makeClosedTrades, launch, newPage, PHONE, screenshot, signIn, textOf, toast, visible } from './helpers';
 
 describe('settings, live dashboard, trades, balances', () => {
   let browser: Browser;
@@ -53,10 +53,7 @@ describe('settings, live dashboard, trades, balances', () => {
 
   it('trades: filters reset to page 1, sorting toggles, pagination text', async () => {
     const u = await createUser({ keys: true });
-    for (let i = 0; i < 12; i++) {
-      const r = await api('POST', '/trades', { token: u.token, body: { symbol: i % 3 === 0 ? 'ETH/USDT' : 'BTC/USDT', totalAmount: 10 + i } });
-      expect(r.status).toBeLessThan(300);
-    }
+    await makeClosedTrades(u.token, Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? 'ETH/USDT' : 'BTC/USDT')));
     const { page, context } = await newPage(browser);
     await signIn(page, u.email, u.password);
     await page.getByRole('link', { name: 'Trades' }).first().click();
@@ -95,7 +92,7 @@ describe('settings, live dashboard, trades, balances', () => {
 
     const phone = await newPage(browser, PHONE);
     await signIn(phone.page, u.email, u.password);
-    await phone.page.getByRole('button', { name: 'Menu' }).click();
+    await phone.page.getByRole('button', { name: 'Menu', exact: true }).click();
     await phone.page.locator('#mobile-menu').getByRole('link', { name: 'Trades' }).click();
     await phone.page.getByTestId('trade-row').first().waitFor();
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
