@@ -11,7 +11,7 @@
 //    2 symbols = 8 broadcasts/s; the default 20/s is 2.5× that.
 // Writes bench/results/fanout.json. Bounded: every wait has a timeout and the whole run a hard limit.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { forkChild } from './fanout-ipc';
@@ -191,6 +191,8 @@ const round = (value: number, digits: number) => Number(value.toFixed(digits));
 const roundOrNull = (value: number | null) => (value === null ? null : round(value, 2));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
+// Other work on the machine moves every figure here; the load average goes into the result beside them.
+const loadAtStart = loadavg().map((n) => round(n, 2));
 const rounds: RoundResult[] = [];
 for (let r = 0; r < settings.rounds; r++) {
   // Alternate the order so neither transport always runs on a warmer (or busier) machine.
@@ -227,10 +229,11 @@ const ratio = round(socketio.saturationMessagesPerSecond / ws.saturationMessages
 const cpuRatio = round(socketio.pacedServerCpuMicrosPerMessage / ws.pacedServerCpuMicrosPerMessage, 2);
 
 console.log(
-  '\nfan-out of priceUpdate to %d clients (%d cores, %s), Socket.IO clients: %s',
+  '\nfan-out of priceUpdate to %d clients (%d cores, %s, load average %s at start), Socket.IO clients: %s',
   settings.clients,
   cpus().length,
   cpus()[0]?.model ?? '?',
+  loadAtStart.join(' '),
   clientLib,
 );
 const labels: Record<Transport, string> = {
@@ -252,7 +255,13 @@ writeFileSync(
     {
       benchmark: 'fanout',
       at: new Date().toISOString(),
-      machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? null, node: process.version },
+      machine: {
+        cores: cpus().length,
+        cpu: cpus()[0]?.model ?? null,
+        node: process.version,
+        loadAverageAtStart: loadAtStart,
+        loadAverageAtEnd: loadavg().map((n) => round(n, 2)),
+      },
       settings: { ...settings, transports, socketIoClients: clientLib },
       summary: { ...summaries, throughputRatio: ratio, targetRatio: 0.8, met: ratio >= 0.8, pacedCpuRatio: cpuRatio },
       rounds,
