@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ServicesProvider } from './features/app/services';
 import { createAppRouter } from './router';
+import { startPwa } from './pwa';
 import { createAppServices } from './services/appServices';
 import './styles/global.css';
 import { applyThemeMode, readThemeMode, watchSystemTheme } from './styles/themeMode';
@@ -29,3 +30,7 @@ createRoot(document.getElementById('root') as HTMLElement).render(
     </ServicesProvider>
   </StrictMode>,
 );
+
+// Offline: keep the user's last >= 1,000 trades in IndexedDB while online; register the service worker after load.
+services.offline.historySync$.subscribe();
+void startPwa();

@@ -23,6 +23,7 @@ import type { ServerEvent } from '../realtime/socketLink';
 import { reduceBalances, reduceOpportunities, reducePrices, reduceStats, reduceTrades, type TradesEvent } from '../reconcile';
 import { liveState, type Live } from './liveState';
 import { foldTradePage, pageKey, type TradePage, type TradePageQuery } from './tradePage';
+import { cachedTradePage } from '../offline/offlineTradePage';
 
 export interface DataDeps {
   http: Http;
@@ -185,10 +186,8 @@ export function createDataService(deps: DataDeps): DataService {
         const cache = deps.cacheFor(userId);
         return liveState<TradePage | null, TradesEvent>({
           initial: null,
-          cached: async () => {
-            const rec = await cache.readPage(key);
-            return rec ? { value: { trades: rec.trades, pagination: rec.pagination }, savedAt: rec.savedAt } : undefined;
-          },
+          // Any filter and page from the local trade history (offline paging), else the page stored verbatim.
+          cached: () => cachedTradePage(cache, query, key),
           snapshot: async () => {
             const r = await http.get<TradesResponse>('/trades', {
               status: query.status || undefined,
