@@ -1,7 +1,7 @@
 // The gateway over real sockets: handshake, revocation, room authorization, fan-out to rooms, price coalescing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { userRoom } from '../../../contract';
-import { ROOM_REFUSED, UNAUTHORIZED } from '../../../server/realtime';
+import { MAX_REFUSED_ROOM_REQUESTS, ROOM_REFUSED, UNAUTHORIZED } from '../../../server/realtime';
 import {
   client,
   closeClients,
@@ -113,6 +113,18 @@ describe('rooms', () => {
         expect.objectContaining({ userId: 'root', room: 'user:alice', action: 'join' }),
       ]),
     );
+  });
+
+  it('disconnects a socket that keeps asking for rooms it may not have', async () => {
+    const alice = await signedIn('alice-token');
+    const reason = new Promise((resolve) => alice.once('disconnect', resolve));
+    for (let i = 1; i < MAX_REFUSED_ROOM_REQUESTS; i++) {
+      expect(await join(alice, userRoom(`victim${i}`))).toEqual({ ok: false, message: ROOM_REFUSED });
+    }
+    expect(alice.connected).toBe(true);
+    alice.emit('join_room', userRoom('one-too-many'));
+    expect(await reason).toBe('io server disconnect');
+    expect(gateway.logs.some((r) => r.msg === 'realtime: too many refused room requests, socket disconnected')).toBe(true);
   });
 
   it('refuses a room that is not a string and survives a request without an ack', async () => {
