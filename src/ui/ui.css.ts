@@ -139,3 +139,7 @@ export const numeric = style({ fontVariantNumeric: 'tabular-nums', fontFamily: f
 export const muted = style({ color: vars.color.textMuted });
 export const empty = style({ textAlign: 'center', padding: `${space.xxl} ${space.lg}`, color: vars.color.textMuted });
 export const emptyTitle = style({ fontWeight: 650, color: vars.color.text, marginBottom: space.xs });
+
+/** Columns that give way on phones (their content is repeated in the first cell there). */
+export const hideSm = style({ display: 'none', '@media': { 'screen and (min-width: 768px)': { display: 'table-cell' } } });
+export const showSm = style({ display: 'flex', gap: '6px', marginTop: '4px', flexWrap: 'wrap', '@media': { 'screen and (min-width: 768px)': { display: 'none' } } });

@@ -72,7 +72,7 @@ describe('profile and administration', () => {
       expect(await page.getByTestId('user-row').count()).toBe(1);
       expect(await textOf(row)).toContain('active');
       await row.getByRole('button', { name: `Deactivate ${name}` }).click();
-      await visible(row.getByText('inactive'));
+      await visible(row.getByText('inactive').filter({ visible: true }));
       await screenshot(page, 'admin-users');
       await row.getByRole('button', { name: `Delete ${name}` }).click();
       await visible(page.getByText('Are you sure you want to delete this user? This action cannot be undone.'));

@@ -11,9 +11,9 @@ export function UsersTable({ users, selfId, onToggle, onDelete }: { users: Publi
         <thead>
           <tr>
             <th className={ui.th}>User</th>
-            <th className={ui.th}>Role</th>
-            <th className={ui.th}>Status</th>
-            <th className={ui.th}>Last Login</th>
+            <th className={`${ui.th} ${ui.hideSm}`}>Role</th>
+            <th className={`${ui.th} ${ui.hideSm}`}>Status</th>
+            <th className={`${ui.th} ${ui.hideSm}`}>Last Login</th>
             <th className={ui.th} style={{ textAlign: 'right' }}>
               Actions
             </th>
@@ -24,17 +24,21 @@ export function UsersTable({ users, selfId, onToggle, onDelete }: { users: Publi
             <tr key={u._id} data-testid="user-row" data-username={u.username}>
               <td className={ui.td}>
                 <div style={{ fontWeight: 650 }}>{u.username}</div>
-                <div className={ui.muted} style={{ fontSize: '13px' }}>
+                <div className={ui.muted} style={{ fontSize: '13px', overflowWrap: 'anywhere' }}>
                   {u.email}
                 </div>
+                <div className={ui.showSm} aria-hidden="true">
+                  <Badge tone={u.role === 'admin' ? 'primary' : 'neutral'}>{u.role}</Badge>
+                  <Badge tone={u.isActive ? 'profit' : 'loss'}>{u.isActive ? 'active' : 'inactive'}</Badge>
+                </div>
               </td>
-              <td className={ui.td}>
+              <td className={`${ui.td} ${ui.hideSm}`}>
                 <Badge tone={u.role === 'admin' ? 'primary' : 'neutral'}>{u.role}</Badge>
               </td>
-              <td className={ui.td}>
+              <td className={`${ui.td} ${ui.hideSm}`}>
                 <Badge tone={u.isActive ? 'profit' : 'loss'}>{u.isActive ? 'active' : 'inactive'}</Badge>
               </td>
-              <td className={`${ui.td} ${ui.muted}`}>{formatRelative(u.lastLogin)}</td>
+              <td className={`${ui.td} ${ui.muted} ${ui.hideSm}`}>{formatRelative(u.lastLogin)}</td>
               <td className={ui.td} style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
                 <Button small variant="secondary" onClick={() => onToggle(u)} disabled={u._id === selfId} aria-label={`${u.isActive ? 'Deactivate' : 'Activate'} ${u.username}`}>
                   {u.isActive ? 'Deactivate' : 'Activate'}
