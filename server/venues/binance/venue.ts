@@ -124,7 +124,8 @@ export class BinanceVenue implements Venue {
     try {
       const trades = await client.fetchOrderTrades(String(raw.orderId), symbol);
       const fills = trades.map((t) => t.info as RawFill);
-      return toLegFill(symbol, raw, fills, await this.takerFeeRate(account));
+      const takerRate = await this.takerFeeRate(account).catch(() => DEFAULT_TAKER_FEE);
+      return toLegFill(symbol, raw, fills, takerRate);
     } catch (error) {
       throw toVenueError(error, 'read');
     }
@@ -157,10 +158,12 @@ export class BinanceVenue implements Venue {
     // stays open: ask first, so a retry returns the first fill instead of trading twice.
     const first = await this.findOrder(account, symbol, clientOrderId);
     if (first) return first;
+    // Read before placing: once the order has executed, nothing may turn its fill into an error.
+    const takerRate = await this.takerFeeRate(account).catch(() => DEFAULT_TAKER_FEE);
     try {
       const order = await place(client);
       const raw = order.info as RawOrder & { fills?: RawFill[] };
-      return toLegFill(symbol, raw, raw.fills ?? [], await this.takerFeeRate(account));
+      return toLegFill(symbol, raw, raw.fills ?? [], takerRate);
     } catch (error) {
       const mapped = toVenueError(error, 'order');
       if (mapped.kind !== 'unknown-outcome' && !isDuplicateOrder(error)) throw mapped;

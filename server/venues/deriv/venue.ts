@@ -55,7 +55,7 @@ interface AccountState {
   attempts: Map<string, OpenAttempt>;
 }
 
-interface OpenContract {
+export interface OpenContract {
   contract_id: number;
   contract_type: string;
   underlying: string;
@@ -135,12 +135,12 @@ export class DerivVenue implements Venue {
       { proposal: 1, amount: stake.toNumber(), basis: 'stake', contract_type: contractType, currency, multiplier: this.multiplier, symbol: underlying },
       'read',
     );
-    const proposal = proposalAnswer['proposal'] as { id: string; ask_price: number };
+    const proposal = proposalAnswer['proposal'] as { id: string; ask_price: number; spot?: number; commission?: number };
     state.attempts.set(order.clientOrderId, { underlying, contractType, stake, sentAt: Math.floor(Date.now() / 1000) });
-    let contractId: number;
+    let bought: { contract_id: number; buy_price: number; purchase_time?: number };
     try {
-      const bought = await this.call(account, { buy: proposal.id, price: proposal.ask_price, passthrough: { client_order_id: order.clientOrderId } }, 'order');
-      contractId = (bought['buy'] as { contract_id: number }).contract_id;
+      const answer = await this.call(account, { buy: proposal.id, price: proposal.ask_price, passthrough: { client_order_id: order.clientOrderId } }, 'order');
+      bought = answer['buy'] as typeof bought;
     } catch (error) {
       const mapped = toVenueError(error, 'order');
       if (mapped.kind !== 'unknown-outcome') {
@@ -155,8 +155,25 @@ export class DerivVenue implements Venue {
       throw new VenueError('deriv', 'unavailable', `Deriv failed while buying ${order.clientOrderId}; no contract was bought (${mapped.message})`);
     }
     state.attempts.delete(order.clientOrderId);
-    state.opened.set(order.clientOrderId, contractId);
-    return this.openingFill(account, order.clientOrderId, await this.contract(account, contractId));
+    state.opened.set(order.clientOrderId, bought.contract_id);
+    // The contract is bought: from here on nothing may turn the fill into an error. Its own record has the exact
+    // entry spot; if that read fails, the proposal's spot and commission describe the same purchase.
+    const contract = await this.contract(account, bought.contract_id).catch(() => null);
+    return this.openingFill(
+      account,
+      order.clientOrderId,
+      contract ?? {
+        contract_id: bought.contract_id,
+        contract_type: contractType,
+        underlying,
+        buy_price: bought.buy_price,
+        commission: proposal.commission,
+        entry_spot: proposal.spot,
+        purchase_time: bought.purchase_time,
+        multiplier: this.multiplier,
+        is_sold: 0,
+      },
+    );
   }
 
   private async closePosition(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
@@ -165,8 +182,10 @@ export class DerivVenue implements Venue {
     if (!order.venueOrderId || !Number.isInteger(contractId)) throw new VenueError('deriv', 'rejected', `Cannot close without a Deriv contract id (got ${order.venueOrderId ?? 'none'})`);
     const current = await this.contract(account, contractId);
     if (current.is_sold) return this.closingFill(state, order, current);
+    let soldFor: number;
     try {
-      await this.call(account, { sell: contractId, price: 0 }, 'order');
+      const answer = await this.call(account, { sell: contractId, price: 0 }, 'order');
+      soldFor = (answer['sell'] as { sold_for: number }).sold_for;
     } catch (error) {
       const mapped = toVenueError(error, 'order');
       // Sold meanwhile (by a retry, a stop-out or the user): the contract says so, and that is the close.
@@ -178,7 +197,10 @@ export class DerivVenue implements Venue {
         ? new VenueError('deriv', 'unavailable', `Deriv failed while selling contract ${contractId}; it is still open (${mapped.message})`)
         : mapped;
     }
-    return this.closingFill(state, order, await this.contract(account, contractId));
+    const after = await this.contract(account, contractId).catch(() => null);
+    if (after?.is_sold) return this.closingFill(state, order, after);
+    // Sold, but its record could not be read: the price it sold for implies the exit spot.
+    return this.closingFill(state, order, { ...current, is_sold: 1, sell_price: soldFor, sell_spot: impliedExitSpot(current, soldFor), sell_time: Date.now() / 1000 });
   }
 
   async findOrder(account: VenueAccount, _symbol: SymbolId, clientOrderId: string): Promise<LegFill | null> {
@@ -357,6 +379,17 @@ export class DerivVenue implements Venue {
     });
     return this.publicClient;
   }
+}
+
+/** Inverts Deriv's multiplier value: sold_for = stake + stake × multiplier × direction × (exit/entry − 1) − commission. */
+export function impliedExitSpot(contract: OpenContract, soldFor: number): number {
+  const stake = new Decimal(contract.buy_price);
+  const exposure = stake.times(contract.multiplier ?? 1);
+  const entry = new Decimal(contract.entry_spot ?? contract.current_spot ?? 0);
+  if (exposure.lte(0) || entry.lte(0)) return entry.toNumber();
+  const direction = contract.contract_type === 'MULTUP' ? 1 : -1;
+  const move = new Decimal(soldFor).minus(stake).plus(contract.commission ?? 0).dividedBy(exposure).times(direction);
+  return entry.times(move.plus(1)).toDecimalPlaces(8).toNumber();
 }
 
 function checkScopes(authorize: Json): void {

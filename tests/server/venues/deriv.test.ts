@@ -164,6 +164,14 @@ describe('Deriv connector against the fake venue', () => {
     expect(fake.contracts()).toHaveLength(before + 1);
   });
 
+  it('still reports a bought contract when reading it back fails, from the proposal', async () => {
+    fake.pushTick('cryBTCUSD', '70000.000', '70010.000');
+    fake.failNext('proposal_open_contract', 'InternalServerError');
+    const fill = await venue.openLeg(account(), { clientOrderId: 'readback-d', symbol: 'BTC/USDT', side: 'buy', notional: '100' });
+    expect(fill).toMatchObject({ price: '70010', quantity: new Decimal(100).dividedBy(70010).toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed(), fee: '0.03' });
+    expect(fill.venueOrderId).toBe(String(fake.contracts().at(-1)!.contractId));
+  });
+
   it('reports an unreachable venue as unavailable', async () => {
     const nowhere = new DerivVenue({ url: 'ws://127.0.0.1:9/websockets/v3', appId: '1089' });
     const error = await venueError(nowhere.balances(account(TRADER, 'u9')));

@@ -7,6 +7,7 @@ import { BinanceHttpError } from '../../../server/venues/binance/exchange';
 import { commissionInUsdt, toLegFill } from '../../../server/venues/binance/fills';
 import { DerivApiError, DerivConnectionError } from '../../../server/venues/deriv/client';
 import { toVenueError as derivError } from '../../../server/venues/deriv/errors';
+import { impliedExitSpot } from '../../../server/venues/deriv/venue';
 import { VenueError } from '../../../server/venues/types';
 
 describe('backoffDelay', () => {
@@ -83,5 +84,16 @@ describe('Deriv error mapping', () => {
   it('treats a lost connection as an unknown outcome for orders only', () => {
     expect(derivError(new DerivConnectionError('lost'), 'order').kind).toBe('unknown-outcome');
     expect(derivError(new DerivConnectionError('lost'), 'read').kind).toBe('unavailable');
+  });
+});
+
+describe('impliedExitSpot', () => {
+  it('recovers the exit spot from what a multiplier sold for', () => {
+    const short = { contract_id: 1, contract_type: 'MULTDOWN', underlying: 'cryBTCUSD', buy_price: 100, multiplier: 10, entry_spot: 80000, commission: 0.3, is_sold: 1 };
+    // 100 + 1000 × (1 − 79200/80000) − 0.3
+    expect(impliedExitSpot(short, 109.7)).toBeCloseTo(79200, 6);
+    const long = { ...short, contract_type: 'MULTUP', entry_spot: 3000 };
+    // 100 + 1000 × (3030/3000 − 1) − 0.3
+    expect(impliedExitSpot(long, 109.7)).toBeCloseTo(3030, 6);
   });
 });
