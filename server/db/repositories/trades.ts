@@ -76,13 +76,16 @@ function tradeFilter(userId: string, filter: TradeFilter): SQL | undefined {
 const NEWEST_FIRST = [sql`${trades.createdAt} desc nulls last`, sql`${trades.id} desc nulls last`];
 
 /**
- * One page of the caller's trades and the count under the same filter. The page is a deferred join: the offset is
- * walked in the index alone (index-only scan, ids only) and just the page's rows are fetched from the table, so a deep
- * page costs index entries, not thousands of wide rows.
+ * One page of the caller's trades and the count under the same filter, in one statement (one round trip):
+ * - the page is a deferred join: the offset is walked in the index alone (index-only scan, ids only) and just the
+ *   page's rows are fetched from the table, so a deep page costs index entries, not thousands of wide rows;
+ * - the count rides along as an uncorrelated scalar subquery (evaluated once, an index-only scan too).
+ * A page past the end has no rows to carry the count, so only then is it asked for on its own.
  */
 export async function listTrades(db: Db, userId: string, query: TradePageQuery): Promise<TradePage> {
   const where = tradeFilter(userId, query);
   const offset = (query.page - 1) * query.limit;
+  const countAll = () => db.select({ total: count() }).from(trades).where(where);
   const pageIds = db
     .select({ pageId: trades.id })
     .from(trades)
@@ -91,11 +94,12 @@ export async function listTrades(db: Db, userId: string, query: TradePageQuery):
     .limit(query.limit)
     .offset(offset)
     .as('page_ids');
-  const [rows, totals] = await Promise.all([
-    db.select(getTableColumns(trades)).from(trades).innerJoin(pageIds, eq(trades.id, pageIds.pageId)).orderBy(...NEWEST_FIRST),
-    db.select({ total: count() }).from(trades).where(where),
-  ]);
-  const total = Number(totals[0]?.total ?? 0);
+  const rows = await db
+    .select({ ...getTableColumns(trades), total: sql<string>`(${countAll()})`.as('total') })
+    .from(trades)
+    .innerJoin(pageIds, eq(trades.id, pageIds.pageId))
+    .orderBy(...NEWEST_FIRST);
+  const total = rows[0] ? Number(rows[0].total) : Number((await countAll())[0]?.total ?? 0);
   return {
     trades: rows.map(toTradeDto),
     pagination: { current: query.page, pages: Math.ceil(total / query.limit), total },
