@@ -64,6 +64,7 @@ export interface OpenContract {
   entry_spot?: number;
   current_spot?: number;
   sell_spot?: number;
+  exit_tick?: number;
   sell_price?: number;
   sell_time?: number;
   purchase_time?: number;
@@ -155,7 +156,7 @@ export class DerivVenue implements Venue {
       throw new VenueError('deriv', 'unavailable', `Deriv failed while buying ${order.clientOrderId}; no contract was bought (${mapped.message})`);
     }
     state.attempts.delete(order.clientOrderId);
-    state.opened.set(order.clientOrderId, bought.contract_id);
+    remember(state.opened, order.clientOrderId, bought.contract_id);
     // The contract is bought: from here on nothing may turn the fill into an error. Its own record has the exact
     // entry spot; if that read fails, the proposal's spot and commission describe the same purchase.
     const contract = await this.contract(account, bought.contract_id).catch(() => null);
@@ -215,7 +216,7 @@ export class DerivVenue implements Venue {
     if (contractId === undefined && attempt) contractId = (await this.reconcile(account, state, attempt)) ?? undefined;
     if (contractId === undefined) return null;
     state.attempts.delete(clientOrderId);
-    state.opened.set(clientOrderId, contractId);
+    remember(state.opened, clientOrderId, contractId);
     return this.openingFill(account, clientOrderId, await this.contract(account, contractId));
   }
 
@@ -311,11 +312,11 @@ export class DerivVenue implements Venue {
 
   /** The close of a multiplier: exit at the sell spot; the commission was charged once, at the open. */
   private closingFill(state: AccountState, order: Pick<CloseOrder, 'clientOrderId' | 'quantity'>, contract: OpenContract): LegFill {
-    state.closed.set(order.clientOrderId, contract.contract_id);
+    remember(state.closed, order.clientOrderId, contract.contract_id);
     return {
       clientOrderId: order.clientOrderId,
       venueOrderId: String(contract.contract_id),
-      price: new Decimal(contract.sell_spot ?? contract.current_spot ?? 0).toFixed(),
+      price: new Decimal(contract.sell_spot ?? contract.exit_tick ?? contract.current_spot ?? 0).toFixed(),
       quantity: order.quantity,
       fee: '0',
       at: (contract.sell_time ?? Date.now() / 1000) * 1000,
@@ -379,6 +380,16 @@ export class DerivVenue implements Venue {
     });
     return this.publicClient;
   }
+}
+
+/** How many client order ids per account are remembered; older ones are found again through the contract itself. */
+const REMEMBERED_ORDERS = 10_000;
+
+/** Map insertion order is age: re-inserting refreshes an entry, and the oldest leaves once the map is full. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > REMEMBERED_ORDERS) map.delete(map.keys().next().value as K);
 }
 
 /** Inverts Deriv's multiplier value: sold_for = stake + stake × multiplier × direction × (exit/entry − 1) − commission. */
