@@ -9,7 +9,19 @@
 //  - paced: `pace` broadcasts/s (× clients deliveries/s), below saturation, giving p50/p99 latency and server CPU
 //    per delivered message, the figure that carries over to other machines. The product's own load is PRICE_HZ (4) ×
 //    2 symbols = 8 broadcasts/s; the default 20/s is 2.5× that.
-// Writes bench/results/fanout.json. Bounded: every wait has a timeout and the whole run a hard limit.
+// Writes bench/results/fanout.json (fanout-wire-clients.json with --sio-client wire). Bounded: every wait has a
+// timeout and the whole run a hard limit.
+//
+// What matters among Socket.IO's options (measured with this benchmark, figures in the results):
+//  - perMessageDeflate off (the gateway says so explicitly; it is also Socket.IO 4's default). On, ws compresses every
+//    message per socket (its 1 KB threshold applies only under no_context_takeover) and engine.io can no longer send
+//    the broadcast's pre-built frame: about 8× the server CPU per delivered message (variant socketio-deflate).
+//  - Pre-encoding: io.to(room).emit encodes the packet once, and socket.io-adapter builds the WebSocket frame once
+//    (WebSocket.Sender.frame) for all sockets when deflate is off; nothing to add by hand. The raw ws baseline here
+//    encodes each message once too.
+//  - websocket-only clients here; the product keeps the polling fallback (the spec's websocket-then-polling).
+// On a shared two-core machine the wall-clock saturation figure follows the scheduler's share for the benchmark (see
+// serverCores); server CPU per delivered message and the per-core capacity derived from it are the stable figures.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
