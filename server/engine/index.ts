@@ -8,6 +8,7 @@ import { computeStats } from '../db/repositories/stats';
 import { DbTradeStore } from '../db/repositories/trade-writes';
 import { createVenues, type Venues } from '../venues';
 import { simParams, type SimParams } from '../venues/sim/params';
+import type { Venue } from '../venues/types';
 import { ArbitrageEngine } from './engine';
 import { advisoryLockLeadership, alwaysLeader } from './leader';
 import type { AccountLoader, EngineLogger } from './ports';
@@ -41,6 +42,29 @@ export function simParamsFromEnv(env: Record<string, string | undefined>): SimPa
   });
 }
 
+/**
+ * SIM_TEST_DERIV_OPEN_DELAY_MS (tests only): Deriv opening orders reach the venue that much later than Binance's,
+ * so a crash test can kill the process between the two legs' fills.
+ */
+function delayedDerivOpens(venue: Venue, env: Record<string, string | undefined>): Venue {
+  const ms = Number(env.SIM_TEST_DERIV_OPEN_DELAY_MS ?? 0);
+  if (!(ms > 0)) return venue;
+  return {
+    id: venue.id,
+    quotes: (symbol) => venue.quotes(symbol),
+    takerFeeRate: (account) => venue.takerFeeRate(account),
+    balances: (account) => venue.balances(account),
+    openLeg: async (account, order) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return venue.openLeg(account, order);
+    },
+    closeLeg: (account, order) => venue.closeLeg(account, order),
+    findOrder: (account, symbol, id) => venue.findOrder(account, symbol, id),
+    testConnection: (account) => venue.testConnection(account),
+    close: () => venue.close(),
+  };
+}
+
 export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   const { config, db, logger } = setup;
   const paperBook = new DbPaperBook(db);
@@ -54,7 +78,7 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
     : alwaysLeader();
   let engineRef: ArbitrageEngine | null = null;
   const engine = new ArbitrageEngine({
-    venues: { binance: venues.binance, deriv: venues.deriv },
+    venues: { binance: venues.binance, deriv: delayedDerivOpens(venues.deriv, setup.env ?? process.env) },
     store: new DbTradeStore(db),
     users: new DbUserDirectory(db),
     account: setup.account,

@@ -1,7 +1,7 @@
-// Crash safety, proven on the real process: a trade is pending, the server is SIGKILLed, a new process starts on the
-// same database, reconciles the trade with the (paper) venues and finishes it. Afterwards every leg's client order id
-// is in paper_orders exactly once per side (open, close), no filled leg is lost, and the balances equal the seed plus
-// what the recorded fills moved.
+// Crash safety, proven on the real process: the server is SIGKILLed twice — between a trade's two fills, then with a
+// trade open — and each new process on the same database reconciles with the (paper) venues and finishes the trade.
+// Afterwards every leg's client order id is in paper_orders exactly once per side (open, close), no filled leg is
+// lost or left open, and the balances equal the seed plus what the recorded fills moved.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +41,7 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('finishes a trade pending at SIGKILL without losing or repeating a leg', async () => {
+  it('finishes trades pending at SIGKILL without losing or repeating a leg', async () => {
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
       MARKET: 'sim',
@@ -59,38 +59,58 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
 
     const t0 = Date.now();
     const mark = (what: string) => console.log(`[crash ${backend}] ${what} at ${Date.now() - t0} ms`);
-    server = await startServer(env);
-    mark('listening');
-    const login = await api(server.url, 'POST', '/api/auth/login', undefined, ADMIN);
-    const token = login.json.token as string;
-    expect((await api(server.url, 'POST', '/api/exchanges/trading/add-user', token)).json.tradingEnabled).toBe(true);
-    // the first trade to appear, killed while pending (legs opening or open)
-    const pending = await poll('a pending trade', async () => {
-      const res = await api(server!.url, 'GET', '/api/trades?status=pending', token);
-      return res.json.trades?.[0] as { _id: string; tradeId: string; legs: { status: string }[] } | undefined;
-    });
-    server.child.kill('SIGKILL');
-    expect(await server.exited).toBe('SIGKILL');
-    mark(`killed with ${pending.tradeId} pending, legs ${pending.legs.map((l) => l.status).join('/')}`);
+    type Listed = { _id: string; tradeId: string; status: string; reason: string | null; legs: { status: string }[] };
+    const listTrades = async (token: string, query = '') =>
+      (await api(server!.url, 'GET', `/api/trades?limit=100${query}`, token)).json.trades as Listed[];
+    const signIn = async () => (await api(server!.url, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
+    const kill = async (what: string) => {
+      server!.child.kill('SIGKILL');
+      expect(await server!.exited).toBe('SIGKILL');
+      mark(`killed ${what}`);
+    };
 
-    // a new process on the same database reconciles and finishes it
+    // 1. Deriv's opening order reaches the venue 5 s after Binance's: the kill lands between the two fills.
+    server = await startServer({ ...env, SIM_TEST_DERIV_OPEN_DELAY_MS: '5000' });
+    mark('listening');
+    let token = await signIn();
+    expect((await api(server.url, 'POST', '/api/exchanges/trading/add-user', token)).json.tradingEnabled).toBe(true);
+    const first = await poll('a pending trade', async () => (await listTrades(token, '&status=pending'))[0]);
+    await poll('its Binance fill', async () => {
+      const res = await api(server!.url, 'GET', '/api/balances', token);
+      const balance = res.json.balance as { binance: { USDT: number } } | undefined;
+      return balance !== undefined && balance.binance.USDT !== 10_000;
+    });
+    await kill(`with ${first.tradeId} half filled`);
+
+    // 2. Restart: the Deriv leg the venue never saw is not placed late; the Binance leg is unwound; the trade fails.
+    //    Trading goes on; the next trade is killed once both of its legs are open.
     server = await startServer(env);
     mark('restarted');
-    const token2 = (await api(server.url, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
-    // no new trades from here on, so "everything finished" has an end
-    await api(server.url, 'POST', '/api/exchanges/trading/remove-user', token2);
-    const finished = await poll('the killed trade to finish', async () => {
-      const res = await api(server!.url, 'GET', '/api/trades?limit=100', token2);
-      const all = res.json.trades as { _id: string; status: string; reason: string | null }[];
-      return all.every((t) => t.status !== 'pending') && all.find((t) => t._id === pending._id);
+    token = await signIn();
+    const failed = await poll('the half-filled trade to fail', async () => (await listTrades(token)).find((t) => t._id === first._id && t.status !== 'pending'));
+    expect(failed.status).toBe('failed');
+    expect(failed.reason).toMatch(/not placed before a restart/);
+    const second = await poll('an open trade', async () =>
+      (await listTrades(token, '&status=pending')).find((t) => t._id !== first._id && t.legs.every((l) => l.status === 'open')),
+    );
+    await kill(`with ${second.tradeId} open`);
+
+    // 3. Restart: the open trade is adopted and closed by the usual rules; no new trades, so everything ends.
+    server = await startServer(env);
+    mark('restarted again');
+    token = await signIn();
+    await api(server.url, 'POST', '/api/exchanges/trading/remove-user', token);
+    const finished = await poll('every trade to finish', async () => {
+      const all = await listTrades(token);
+      return all.every((t) => t.status !== 'pending') && all.find((t) => t._id === second._id);
     });
-    expect(['completed', 'failed', 'cancelled']).toContain(finished.status);
+    expect(['completed', 'cancelled']).toContain(finished.status);
     mark(`finished: ${finished.status} (${finished.reason})`);
     server.child.kill('SIGTERM');
     await server.exited;
     server = null;
 
-    // inspect the database the two processes shared
+    // inspect the database the three processes shared
     const database: Database = await openDatabase({ dataDir, databaseUrl: env.DATABASE_URL });
     try {
       const tradeRows = await database.db.select().from(trades);
@@ -148,5 +168,5 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
     } finally {
       await database.close();
     }
-  }, 120_000);
+  }, 240_000);
 });

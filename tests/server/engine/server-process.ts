@@ -1,4 +1,4 @@
-// Starts the real server (tsx server/main.ts) as a child process and talks to it over HTTP on loopback.
+// Starts the real server (server/main.ts under tsx) as a child process and talks to it over HTTP on loopback.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
@@ -13,7 +13,8 @@ export interface ServerProcess {
 }
 
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+  // One process: node with tsx's loader, not the tsx CLI, which runs the server in a child that SIGKILL would orphan.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SKIP_CLIENT_BUILD: '1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
