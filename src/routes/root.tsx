@@ -1,5 +1,6 @@
 import { Outlet } from '@tanstack/react-router';
 import { Bounce, ToastContainer } from 'react-toastify';
+import 'react-toastify/ReactToastify.css';
 import { NoticeToasts } from '../features/app/NoticeToasts';
 
 /** Toasts (spec section 2): top-right, auto-close after 5 s, closable, pause on hover, draggable (swipe). */
