@@ -5,7 +5,8 @@
 //                           [--sio-client socket.io-client|wire]
 // Two measurements per transport:
 //  - saturation: closed loop of bursts (the server broadcasts `burst` messages, the next burst goes once every client
-//    has heard them all), giving delivered messages/s at full load without unbounded buffering;
+//    has heard them all), giving delivered messages/s at full load without unbounded buffering. All transports are
+//    connected at once and their bursts alternate, so each sees the same background load;
 //  - paced: `pace` broadcasts/s (× clients deliveries/s), below saturation, giving p50/p99 latency and server CPU
 //    per delivered message, the figure that carries over to other machines. The product's own load is PRICE_HZ (4) ×
 //    2 symbols = 8 broadcasts/s; the default 20/s is 2.5× that.
@@ -131,20 +132,15 @@ function summarize(
   };
 }
 
-/** Closed loop of bursts for `seconds`: returns when every client heard every message sent. */
-async function burstLoop(server: Child<ServerReply>, clients: Array<Child<ClientReply>>, seconds: number): Promise<void> {
-  for (const child of clients) child.send({ type: 'phase' });
-  const start = now();
-  let perClient = 0;
-  while (now() - start < seconds * 1000) {
-    perClient += settings.burst;
-    for (const child of clients) child.send({ type: 'expect', perClient });
-    server.send({ type: 'burst', count: settings.burst });
-    await Promise.all([server.next('burst-sent'), ...clients.map((child) => child.next('reached', 30_000))]);
-  }
+/** One transport under test: its server process and its client processes, all connected. */
+interface Rig {
+  transport: Transport;
+  server: Child<ServerReply>;
+  clients: Array<Child<ClientReply>>;
+  connected: number;
 }
 
-async function runRound(transport: Transport): Promise<RoundResult> {
+async function startRig(transport: Transport): Promise<Rig> {
   const server = forkChild<ServerReply>('./fanout-server.ts', [transport]);
   everyone.add(server);
   const { port } = await server.next('listening');
@@ -158,44 +154,88 @@ async function runRound(transport: Transport): Promise<RoundResult> {
     ]),
   );
   clients.forEach((child) => everyone.add(child));
+  const rig: Rig = { transport, server, clients, connected: 0 };
+  const ready = await Promise.all(clients.map((child) => child.next('ready', 120_000)));
+  rig.connected = ready.reduce((sum, r) => sum + r.clients, 0);
+  const failed = ready.reduce((sum, r) => sum + r.failed, 0);
+  if (failed > 0) {
+    await stopRig(rig);
+    throw new Error(`${transport}: ${failed} clients could not connect`);
+  }
+  return rig;
+}
+
+async function stopRig(rig: Rig): Promise<void> {
+  await Promise.all([...rig.clients, rig.server].map((child) => child.stop()));
+  for (const child of [...rig.clients, rig.server]) everyone.delete(child);
+}
+
+/** One burst, returning when every client of the rig heard it; `perClient` is the running total expected. */
+async function burst(rig: Rig, perClient: number): Promise<void> {
+  for (const child of rig.clients) child.send({ type: 'expect', perClient });
+  rig.server.send({ type: 'burst', count: settings.burst });
+  await Promise.all([rig.server.next('burst-sent'), ...rig.clients.map((child) => child.next('reached', 30_000))]);
+}
+
+/**
+ * Saturation, interleaved: bursts alternate between the rigs for `seconds`, each rig's time counted over its own
+ * bursts only, so every transport runs under the same background load (it moves a lot on a shared machine).
+ */
+async function saturation(rigs: Rig[], seconds: number): Promise<Map<Transport, PhaseResult>> {
+  const state = new Map(rigs.map((rig) => [rig.transport, { perClient: 0, ms: 0, cpu0: 0 }]));
+  for (const rig of rigs) {
+    for (const child of rig.clients) child.send({ type: 'phase' });
+    state.get(rig.transport)!.cpu0 = await cpuMicros(rig.server);
+  }
+  const start = now();
+  while (now() - start < seconds * 1000) {
+    for (const rig of rigs) {
+      const own = state.get(rig.transport)!;
+      own.perClient += settings.burst;
+      const t0 = now();
+      await burst(rig, own.perClient);
+      own.ms += now() - t0;
+    }
+  }
+  const results = new Map<Transport, PhaseResult>();
+  for (const rig of rigs) {
+    const own = state.get(rig.transport)!;
+    const cpuUsed = (await cpuMicros(rig.server)) - own.cpu0;
+    results.set(rig.transport, summarize(await collect(rig.clients), own.ms / 1000, cpuUsed));
+  }
+  return results;
+}
+
+/** Paced load on one rig (the others idle): latency and CPU per message below saturation. */
+async function paced(rig: Rig): Promise<RoundResult['paced']> {
+  for (const child of rig.clients) child.send({ type: 'phase' });
+  const cpu0 = await cpuMicros(rig.server);
+  const start = now();
+  rig.server.send({ type: 'pace', perSecond: settings.pace, durationMs: settings.paceSeconds * 1000 });
+  const { sent } = await rig.server.next('pace-done', settings.paceSeconds * 1000 + 30_000);
+  for (const child of rig.clients) child.send({ type: 'expect', perClient: sent });
+  const complete = await Promise.all(rig.clients.map((child) => child.next('reached', 30_000))).then(
+    () => true,
+    () => false,
+  );
+  const seconds = (now() - start) / 1000;
+  const cpuUsed = (await cpuMicros(rig.server)) - cpu0;
+  return { ...summarize(await collect(rig.clients), seconds, cpuUsed), offeredPerSecond: settings.pace * rig.connected, complete };
+}
+
+async function runRound(order: Transport[]): Promise<RoundResult[]> {
+  const rigs: Rig[] = [];
   try {
-    const ready = await Promise.all(clients.map((child) => child.next('ready', 120_000)));
-    const connected = ready.reduce((sum, r) => sum + r.clients, 0);
-    const failed = ready.reduce((sum, r) => sum + r.failed, 0);
-    if (failed > 0) throw new Error(`${transport}: ${failed} clients could not connect`);
-
-    await burstLoop(server, clients, 1); // warm-up: JIT, socket buffers
-
-    let cpu0 = await cpuMicros(server);
-    let start = now();
-    await burstLoop(server, clients, settings.burstSeconds);
-    let seconds = (now() - start) / 1000;
-    let cpuUsed = (await cpuMicros(server)) - cpu0;
-    const burst = await collect(clients);
-    const saturation = summarize(burst, seconds, cpuUsed);
-
-    for (const child of clients) child.send({ type: 'phase' });
-    cpu0 = await cpuMicros(server);
-    start = now();
-    server.send({ type: 'pace', perSecond: settings.pace, durationMs: settings.paceSeconds * 1000 });
-    const { sent } = await server.next('pace-done', settings.paceSeconds * 1000 + 30_000);
-    for (const child of clients) child.send({ type: 'expect', perClient: sent });
-    const complete = await Promise.all(clients.map((child) => child.next('reached', 30_000))).then(
-      () => true,
-      () => false,
-    );
-    seconds = (now() - start) / 1000;
-    cpuUsed = (await cpuMicros(server)) - cpu0;
-    const paced = await collect(clients);
-    return {
-      transport,
-      clients: connected,
-      saturation,
-      paced: { ...summarize(paced, seconds, cpuUsed), offeredPerSecond: settings.pace * connected, complete },
-    };
+    for (const transport of order) rigs.push(await startRig(transport));
+    await saturation(rigs, 1); // warm-up: JIT, socket buffers
+    const saturated = await saturation(rigs, settings.burstSeconds);
+    const results: RoundResult[] = [];
+    for (const rig of rigs) {
+      results.push({ transport: rig.transport, clients: rig.connected, saturation: saturated.get(rig.transport)!, paced: await paced(rig) });
+    }
+    return results;
   } finally {
-    await Promise.all([...clients, server].map((child) => child.stop()));
-    for (const child of [...clients, server]) everyone.delete(child);
+    await Promise.all(rigs.map(stopRig));
   }
 }
 
@@ -207,16 +247,15 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const loadAtStart = loadavg().map((n) => round(n, 2));
 const rounds: RoundResult[] = [];
 for (let r = 0; r < settings.rounds; r++) {
-  // Alternate the order so neither transport always runs on a warmer (or busier) machine.
+  // Alternate the order so neither transport always goes first.
   const order = r % 2 === 0 ? transports : [...transports].reverse();
-  for (const transport of order) {
-    console.log(`round ${r + 1}/${settings.rounds}: ${transport} with ${settings.clients} clients ...`);
-    const result = await runRound(transport);
+  console.log(`round ${r + 1}/${settings.rounds}: ${order.join(', ')} with ${settings.clients} clients each ...`);
+  for (const result of await runRound(order)) {
     rounds.push(result);
     console.log(
-      `  saturation ${result.saturation.messagesPerSecond.toLocaleString('en')} msg/s, p99 ${result.saturation.p99Ms} ms, ` +
-        `server ${result.saturation.serverCores} cores, clients ${result.saturation.clientCpuMicrosPerMessage} µs CPU/msg, ` +
-        `${result.saturation.serverCpuMicrosPerMessage} µs CPU/msg | paced ${result.paced.offeredPerSecond.toLocaleString('en')}/s: ` +
+      `  ${result.transport}: saturation ${result.saturation.messagesPerSecond.toLocaleString('en')} msg/s, p99 ${result.saturation.p99Ms} ms, ` +
+        `server ${result.saturation.serverCpuMicrosPerMessage} µs CPU/msg (${result.saturation.serverCores} cores), ` +
+        `clients ${result.saturation.clientCpuMicrosPerMessage} µs CPU/msg | paced ${result.paced.offeredPerSecond.toLocaleString('en')}/s: ` +
         `p50 ${result.paced.p50Ms} ms, p99 ${result.paced.p99Ms} ms, ${result.paced.serverCpuMicrosPerMessage} µs CPU/msg` +
         (result.paced.complete ? '' : ' (NOT all delivered)'),
     );
