@@ -69,8 +69,8 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
       mark(`killed ${what}`);
     };
 
-    // 1. Deriv's opening order reaches the venue 5 s after Binance's: the kill lands between the two fills.
-    server = await startServer({ ...env, SIM_TEST_DERIV_OPEN_DELAY_MS: '5000' });
+    // 1. Deriv's opening order reaches the venue 20 s after Binance's: the kill lands between the two fills.
+    server = await startServer({ ...env, SIM_TEST_DERIV_OPEN_DELAY_MS: '20000' });
     mark('listening');
     let token = await signIn();
     expect((await api(server.url, 'POST', '/api/exchanges/trading/add-user', token)).json.tradingEnabled).toBe(true);
