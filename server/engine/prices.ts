@@ -1,6 +1,6 @@
 // Quotes → spread → price snapshots and opportunity edges. Pure functions plus the RxJS pipeline that applies them.
-import type { Observable} from 'rxjs';
-import { combineLatest, filter, map, merge, scan, startWith } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { combineLatest, filter, map, merge, retry, scan, startWith } from 'rxjs';
 import type { SymbolId } from '../../contract/domain';
 import type { ArbitrageOpportunity, SymbolPrice } from '../../contract/entities';
 import type { Quote, Venue } from '../venues/types';
@@ -84,8 +84,9 @@ export function priceTicks(venues: QuoteSources, symbols: readonly SymbolId[]): 
   return merge(
     ...symbols.map((symbol) =>
       combineLatest([
-        venues.binance.quotes(symbol).pipe(startWith(null)),
-        venues.deriv.quotes(symbol).pipe(startWith(null)),
+        // A venue stream that errors is subscribed again after a pause: prices must not stop for good.
+        venues.binance.quotes(symbol).pipe(retry({ delay: 1000 }), startWith(null)),
+        venues.deriv.quotes(symbol).pipe(retry({ delay: 1000 }), startWith(null)),
       ]).pipe(
         filter(([b, d]) => b !== null || d !== null),
         map(([b, d]) => toPriceTick(symbol, b, d)),

@@ -1,5 +1,5 @@
-import { Subject, toArray, firstValueFrom, take } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { defer, Subject, throwError, toArray, firstValueFrom, take } from 'rxjs';
+import { describe, expect, it, vi } from 'vitest';
 import type { SymbolId } from '../../../contract/domain';
 import { NO_EDGE, nextEdge, opportunityEdges, priceTicks, spreadOf, toPriceTick, toSymbolPrice } from '../../../server/engine/prices';
 import type { Quote } from '../../../server/venues/types';
@@ -53,5 +53,25 @@ describe('opportunity edges', () => {
     const list = await seen;
     expect(list.map((t) => t.spread)).toEqual([null, expect.closeTo(0.001, 9), expect.closeTo(0.005, 9)]);
     expect((await opportunities)[0]).toMatchObject({ pair: 'BTC/USDT', direction: 'deriv-rich' });
+  });
+
+  it('subscribes again to a venue stream that failed, so prices never stop for good', () => {
+    vi.useFakeTimers();
+    try {
+      const d = new Subject<Quote>();
+      let attempts = 0;
+      const flaky = defer(() => (++attempts === 1 ? throwError(() => new Error('stream dropped')) : d));
+      const b = new Subject<Quote>();
+      const seen: (number | null)[] = [];
+      const sub = priceTicks({ binance: { quotes: () => b }, deriv: { quotes: () => flaky } }, ['BTC/USDT']).subscribe((t) => seen.push(t.spread));
+      b.next(q('binance', 10_000));
+      vi.advanceTimersByTime(1000);
+      d.next(q('deriv', 10_100));
+      expect(attempts).toBe(2);
+      expect(seen.at(-1)).toBeCloseTo(0.01, 9);
+      sub.unsubscribe();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
