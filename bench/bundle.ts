@@ -2,7 +2,8 @@
 // sum the gzip size of every JavaScript file the page fetched (service worker blocked, so only what the page needs).
 // Target: ≤ 130 KB gzip. Prints the figures and writes bench/results/bundle.json.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
@@ -10,7 +11,8 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const ROOT = join(import.meta.dirname, '..');
-const DIST = join(ROOT, 'dist');
+// A private build directory: dist/ is shared with the running server and other suites that rebuild it.
+const DIST = process.argv.includes('--no-build') ? join(ROOT, 'dist') : mkdtempSync(join(tmpdir(), 'bench-dist-'));
 const BUDGET_KB = 130;
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
@@ -18,7 +20,7 @@ const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/
 const gzipBytes = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
 
 if (!process.argv.includes('--no-build')) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', DIST, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (r.status !== 0) throw new Error('vite build failed');
 }
 
