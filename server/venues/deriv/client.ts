@@ -51,6 +51,7 @@ interface SubscriptionState {
   onError: (error: Error) => void;
   reqId: number | null;
   subscriptionId: string | null;
+  cancelled: boolean;
 }
 
 export interface DerivSubscription {
@@ -95,7 +96,7 @@ export class DerivClient {
    * update; `onError` gets a Deriv error that ends the subscription.
    */
   subscribe(request: Json, onMessage: (message: Json) => void, onError: (error: Error) => void = () => undefined): DerivSubscription {
-    const state: SubscriptionState = { request: { ...request, subscribe: 1 }, onMessage, onError, reqId: null, subscriptionId: null };
+    const state: SubscriptionState = { request: { ...request, subscribe: 1 }, onMessage, onError, reqId: null, subscriptionId: null, cancelled: false };
     this.subscriptions.add(state);
     this.connect().then(
       () => this.startSubscription(state),
@@ -104,8 +105,12 @@ export class DerivClient {
     return {
       unsubscribe: () => {
         this.subscriptions.delete(state);
-        if (state.reqId !== null) this.subscriptionsByReqId.delete(state.reqId);
-        if (state.subscriptionId && this.socket?.readyState === WebSocket.OPEN) this.send({ forget: state.subscriptionId }).catch(() => undefined);
+        state.cancelled = true;
+        if (state.subscriptionId) {
+          if (state.reqId !== null) this.subscriptionsByReqId.delete(state.reqId);
+          this.forget(state.subscriptionId);
+        }
+        // Otherwise the subscription is still on its way: its first answer carries the id to forget.
       },
     };
   }
@@ -165,6 +170,10 @@ export class DerivClient {
     });
   }
 
+  private forget(subscriptionId: string): void {
+    if (this.socket?.readyState === WebSocket.OPEN) this.send({ forget: subscriptionId }).catch(() => undefined);
+  }
+
   private send(request: Json, reqId = this.nextReqId++): Promise<Json> {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new DerivConnectionError('Not connected to Deriv'));
@@ -203,6 +212,11 @@ export class DerivClient {
     if (subscription && !error) {
       const id = (message['subscription'] as { id?: string } | undefined)?.id;
       if (id) subscription.subscriptionId = id;
+      if (subscription.cancelled) {
+        this.subscriptionsByReqId.delete(reqId);
+        if (id) this.forget(id);
+        return;
+      }
       subscription.onMessage(message);
     }
   }

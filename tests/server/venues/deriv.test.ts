@@ -54,14 +54,34 @@ describe('Deriv client', () => {
 
   it('keeps the connection alive with pings and forgets a subscription it no longer needs', async () => {
     const client = new DerivClient({ url: fake.url, appId: '1089', pingIntervalMs: 10 });
+    const pinged = fake.waitForCall('ping');
     const ticks: unknown[] = [];
-    const subscription = client.subscribe({ ticks: 'cryBTCUSD' }, (m) => ticks.push(m));
-    await fake.waitForSubscription('ticks:cryBTCUSD');
-    await fake.waitForCall('ping');
-    subscription.unsubscribe();
-    await client.request({ ping: 1 });
-    expect(fake.calls).toContain('forget');
+    let subscription: { unsubscribe(): void } | null = null;
+    await new Promise<void>((resolve) => {
+      subscription = client.subscribe({ ticks: 'cryBTCUSD' }, (m) => {
+        ticks.push(m);
+        resolve();
+      });
+    });
+    await pinged;
+    const forgotten = fake.waitForCall('forget');
+    subscription!.unsubscribe();
+    await forgotten;
     expect(ticks.length).toBeGreaterThan(0);
+    await client.close();
+  });
+
+  it('forgets a subscription cancelled before its first answer arrived', async () => {
+    const client = new DerivClient({ url: fake.url, appId: '1089' });
+    await client.request({ ping: 1 });
+    const received: unknown[] = [];
+    const subscription = client.subscribe({ ticks: 'cryETHUSD' }, (m) => received.push(m));
+    // The venue has registered it; its answer is still on the wire, so the client does not know the id yet.
+    await fake.waitForSubscription('ticks:cryETHUSD');
+    const forgotten = fake.waitForCall('forget');
+    subscription.unsubscribe();
+    await forgotten;
+    expect(received).toEqual([]);
     await client.close();
   });
 
