@@ -23,11 +23,19 @@ export interface LoadFigures {
   serverCpuMsPerRequest?: number;
 }
 
-export async function runLoad(baseUrl: string, load: LoadCase, options: { connections: number; seconds: number }): Promise<LoadFigures> {
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  /** Requests per second over all connections; omitted = as fast as the server answers (closed loop). */
+  rate?: number;
+}
+
+export async function runLoad(baseUrl: string, load: LoadCase, options: LoadOptions): Promise<LoadFigures> {
   const result = await autocannon({
     url: baseUrl,
     connections: options.connections,
     duration: options.seconds,
+    ...(options.rate !== undefined && { overallRate: options.rate }),
     requests: [
       {
         method: 'GET',

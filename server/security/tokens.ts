@@ -19,7 +19,19 @@ export interface TokenService {
 
 const ISSUER = 'arbitrage-pwa';
 
+/**
+ * Verified tokens remembered until they expire. A signature check is a pure function of the token, and jose's HMAC
+ * goes through WebCrypto's thread pool (the largest CPU cost of an authenticated read under load); revocation is
+ * unaffected, since the session row is still checked on every request.
+ */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function createTokenService(key: Uint8Array): TokenService {
+  const verified = new Map<string, TokenClaims>();
+  const remember = (token: string, claims: TokenClaims) => {
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+    verified.set(token, claims);
+  };
   return {
     sign: ({ sub, sid, role }, expiresAt) =>
       new SignJWT({ sid, role })
@@ -30,12 +42,19 @@ export function createTokenService(key: Uint8Array): TokenService {
         .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
         .sign(key),
     verify: async (token) => {
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp * 1000 > Date.now()) return known;
+        verified.delete(token);
+      }
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER });
         const { sub, sid, role, exp } = payload;
         if (typeof sub !== 'string' || typeof sid !== 'string' || typeof exp !== 'number') return null;
         if (!ROLES.includes(role as Role)) return null;
-        return { sub, sid, role: role as Role, exp };
+        const claims = { sub, sid, role: role as Role, exp };
+        remember(token, claims);
+        return claims;
       } catch {
         return null;
       }

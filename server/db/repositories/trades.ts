@@ -60,11 +60,14 @@ export function toTradeDto(row: TradeRow): Trade {
   };
 }
 
-/** The same predicate serves the page and its count, so both walk the same index. */
-function tradeFilter(userId: string, filter: TradeFilter): SQL | undefined {
-  const parts: SQL[] = [eq(trades.userId, userId)];
-  if (filter.status) parts.push(eq(trades.status, filter.status));
-  if (filter.symbol) parts.push(eq(trades.symbol, filter.symbol));
+/**
+ * The filter as placeholders: the same predicate serves the page and its count, so both walk the same index. Which
+ * optional parts are present picks one of four statement shapes.
+ */
+function tradeFilter(filter: TradeFilter): SQL | undefined {
+  const parts: SQL[] = [eq(trades.userId, sql.placeholder('userId'))];
+  if (filter.status) parts.push(eq(trades.status, sql.placeholder('status')));
+  if (filter.symbol) parts.push(eq(trades.symbol, sql.placeholder('symbol')));
   return and(...parts);
 }
 
@@ -82,24 +85,56 @@ const NEWEST_FIRST = [sql`${trades.createdAt} desc nulls last`, sql`${trades.id}
  * - the count rides along as an uncorrelated scalar subquery (evaluated once, an index-only scan too).
  * A page past the end has no rows to carry the count, so only then is it asked for on its own.
  */
-export async function listTrades(db: Db, userId: string, query: TradePageQuery): Promise<TradePage> {
-  const where = tradeFilter(userId, query);
-  const offset = (query.page - 1) * query.limit;
-  const countAll = () => db.select({ total: count() }).from(trades).where(where);
+function pageStatement(db: Db, filter: TradeFilter, name: string) {
+  const where = tradeFilter(filter);
+  const countAll = db.select({ total: count() }).from(trades).where(where);
   const pageIds = db
     .select({ pageId: trades.id })
     .from(trades)
     .where(where)
     .orderBy(...NEWEST_FIRST)
-    .limit(query.limit)
-    .offset(offset)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
     .as('page_ids');
-  const rows = await db
-    .select({ ...getTableColumns(trades), total: sql<string>`(${countAll()})`.as('total') })
-    .from(trades)
-    .innerJoin(pageIds, eq(trades.id, pageIds.pageId))
-    .orderBy(...NEWEST_FIRST);
-  const total = rows[0] ? Number(rows[0].total) : Number((await countAll())[0]?.total ?? 0);
+  return {
+    page: db
+      .select({ ...getTableColumns(trades), total: sql<string>`(${countAll})`.as('total') })
+      .from(trades)
+      .innerJoin(pageIds, eq(trades.id, pageIds.pageId))
+      .orderBy(...NEWEST_FIRST)
+      .prepare(`trades_page_${name}`),
+    count: countAll.prepare(`trades_count_${name}`),
+  };
+}
+
+type PageStatement = ReturnType<typeof pageStatement>;
+
+/**
+ * Built once per database (or transaction) and filter shape, then only executed: no query building per request, and
+ * on PostgreSQL named statements, so the server parses and plans each shape once per connection.
+ */
+const statements = new WeakMap<Db, Map<string, PageStatement>>();
+
+function statementFor(db: Db, filter: TradeFilter): PageStatement {
+  const name = `${filter.status ? 's' : ''}${filter.symbol ? 'y' : ''}` || 'all';
+  let byShape = statements.get(db);
+  if (!byShape) statements.set(db, (byShape = new Map()));
+  let statement = byShape.get(name);
+  if (!statement) byShape.set(name, (statement = pageStatement(db, filter, name)));
+  return statement;
+}
+
+export async function listTrades(db: Db, userId: string, query: TradePageQuery): Promise<TradePage> {
+  const statement = statementFor(db, query);
+  const params = {
+    userId,
+    status: query.status,
+    symbol: query.symbol,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  };
+  const rows = await statement.page.execute(params);
+  const total = rows[0] ? Number(rows[0].total) : Number((await statement.count.execute(params))[0]?.total ?? 0);
   return {
     trades: rows.map(toTradeDto),
     pagination: { current: query.page, pages: Math.ceil(total / query.limit), total },
