@@ -1,5 +1,7 @@
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
+import { useSubscription } from 'observable-hooks';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { merge } from 'rxjs';
 import { toast } from 'react-toastify';
 import { RealtimeToasts } from '../features/app/RealtimeToasts';
 import { useAuth, useServices } from '../features/app/services';
@@ -27,7 +29,11 @@ const TITLES: Record<string, string> = {
 
 export function AppLayout() {
   const services = useServices();
-  const { auth } = services;
+  const { auth, data } = services;
+  // Signed in: trades, balances, prices and both stats calls load together (spec section 4) whatever the screen,
+  // and stay live and cached while the app is open.
+  const warm$ = useMemo(() => merge(data.trades$, data.balances$, data.prices$, data.stats$), [data]);
+  useSubscription(warm$);
   const { user } = useAuth();
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
