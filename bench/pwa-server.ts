@@ -27,7 +27,7 @@ export async function startPwaServer(): Promise<{ url: string; stop(): Promise<v
   if (build.status !== 0) throw new Error('vite build failed');
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pwa-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'bench/pwa-entry.ts'], {
     cwd: ROOT,
     env: {
       ...env,
@@ -43,9 +43,11 @@ export async function startPwaServer(): Promise<{ url: string; stop(): Promise<v
       REDIS_URL: '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: a Ctrl-C meant for another job on the terminal does not reach it.
+    detached: true,
   });
+  let out = '';
   await new Promise<void>((resolve, reject) => {
-    let out = '';
     const onData = (b: Buffer) => {
       out += b.toString();
       if (/listening/i.test(out) && out.includes(`:${port}`)) resolve();
@@ -54,12 +56,19 @@ export async function startPwaServer(): Promise<{ url: string; stop(): Promise<v
     child.stderr.on('data', (b: Buffer) => (out += b.toString()));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
   });
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`bench server exited (${code ?? signal}):\n${out.slice(-3000)}`);
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      stopping = true;
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
