@@ -1,5 +1,6 @@
 // Scale-out: with REDIS_URL every instance's Socket.IO server shares rooms through Redis pub/sub, so an event emitted
-// on the engine's instance reaches clients connected to any instance.
+// on the engine's instance reaches clients connected to any instance. Behind a load balancer, the polling fallback
+// needs sticky sessions (its requests must reach the instance that holds the session); websockets do not.
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { RealtimeLogger, RealtimeServer } from './types';
