@@ -55,7 +55,10 @@ const warn = (what: string, err: unknown) => {
 export function createUserCache(userId: string): UserCache {
   let opened: Promise<CacheDb | null> | null = null;
   const db = () => {
-    opened ??= openCacheDb(userId, () => close()).catch((err: unknown) => {
+    // indexedDB.open can throw synchronously (blocked storage): start from a promise so that lands in catch too.
+    opened ??= Promise.resolve()
+      .then(() => openCacheDb(userId, () => close()))
+      .catch((err: unknown) => {
       warn('open', err);
       return null;
     });
@@ -132,5 +135,5 @@ export async function clearUserCaches(userId: string | null): Promise<void> {
   } catch {
     // databases() is missing in some browsers; the signed-out user's own database is still removed.
   }
-  await Promise.all([...names].map((n) => deleteDB(n).catch((err: unknown) => warn('delete', err))));
+  await Promise.all([...names].map((n) => Promise.resolve().then(() => deleteDB(n)).catch((err: unknown) => warn('delete', err))));
 }

@@ -1,4 +1,5 @@
-import { fromEvent, map, type Observable } from 'rxjs';
+import { debounceTime, filter, fromEvent, map, type Observable } from 'rxjs';
+import type { PublicUser } from '../../contract/entities';
 import { clearUserCaches, createUserCache, type UserCache } from '../cache/db';
 import { createActions, type Actions } from './actions';
 import { createAuthService, type AuthService } from './auth/authService';
@@ -66,6 +67,9 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     },
   });
   const a = auth;
+  // The profile is cached with the rest of the user's data. Debounce before the null check, so a logout that follows
+  // an edit writes nothing into the database being deleted.
+  a.user$.pipe(debounceTime(400), filter((u): u is PublicUser => u !== null)).subscribe((u) => void cacheFor(u._id).writeSnapshot('profile', u));
 
   const online$ = typeof window === 'undefined' ? undefined : fromEvent(window, 'online');
   const realtime = createRealtimeService({ session$: a.session$, connect: opts.connect ?? ((s) => socketLink(s)), online$ });

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { Trade } from '../../contract/entities';
+import { clearUserCaches, createUserCache } from './db';
+import { CACHED_TRADES_KEEP, cacheDbName } from './schema';
+
+const trade = (n: number): Trade => ({
+  _id: `t${n}`,
+  tradeId: `T${n}`,
+  userId: 'u',
+  symbol: n % 2 ? 'BTC/USDT' : 'ETH/USDT',
+  status: 'completed',
+  totalAmount: 10,
+  arbitrageSpread: 0.003,
+  actualProfit: 0.1,
+  origin: 'auto',
+  reason: null,
+  legs: [],
+  createdAt: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
+  updatedAt: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
+  closedAt: null,
+});
+
+const dbExists = async (name: string) => (await indexedDB.databases()).some((d) => d.name === name);
+
+describe('per-user IndexedDB cache', () => {
+  it('stores snapshots with the time they were saved', async () => {
+    const cache = createUserCache('user-a');
+    await cache.writeSnapshot('balances', { total: 1 });
+    const rec = await cache.readSnapshot<{ total: number }>('balances');
+    expect(rec?.data).toEqual({ total: 1 });
+    expect(rec?.savedAt).toBeGreaterThan(0);
+    expect(await cache.readSnapshot('prices')).toBeUndefined();
+    cache.close();
+  });
+
+  it('keeps the most recent trades, newest first, pruning the oldest beyond the limit', async () => {
+    const cache = createUserCache('user-b');
+    const many = Array.from({ length: CACHED_TRADES_KEEP + 25 }, (_, i) => trade(i));
+    await cache.putTrades(many);
+    const db = await cache.db();
+    expect(await db?.count('trades')).toBe(CACHED_TRADES_KEEP);
+    const recent = await cache.recentTrades(3);
+    expect(recent.map((t) => t._id)).toEqual([`t${CACHED_TRADES_KEEP + 24}`, `t${CACHED_TRADES_KEEP + 23}`, `t${CACHED_TRADES_KEEP + 22}`]);
+    expect(await db?.get('trades', 't0')).toBeUndefined();
+    cache.close();
+  });
+
+  it('stores trade pages by query', async () => {
+    const cache = createUserCache('user-c');
+    await cache.writePage('status=&symbol=&page=1&limit=20', [trade(1)], { current: 1, pages: 1, total: 1 });
+    expect((await cache.readPage('status=&symbol=&page=1&limit=20'))?.trades).toHaveLength(1);
+    cache.close();
+  });
+
+  it('logout wipes the user database and leftovers of other users', async () => {
+    const a = createUserCache('user-d');
+    const b = createUserCache('user-e');
+    await a.writeSnapshot('stats', {});
+    await b.writeSnapshot('stats', {});
+    a.close();
+    b.close();
+    await clearUserCaches('user-d');
+    expect(await dbExists(cacheDbName('user-d'))).toBe(false);
+    expect(await dbExists(cacheDbName('user-e'))).toBe(false);
+  });
+
+  it('storage that cannot be opened (private mode, quota) never breaks the app', async () => {
+    const original = indexedDB.open.bind(indexedDB);
+    indexedDB.open = () => {
+      throw new DOMException('The user denied permission to access the database.', 'SecurityError');
+    };
+    try {
+      const cache = createUserCache('user-f');
+      await expect(cache.writeSnapshot('prices', {})).resolves.toBeUndefined();
+      await expect(cache.readSnapshot('prices')).resolves.toBeUndefined();
+      await expect(cache.putTrades([trade(1)])).resolves.toBeUndefined();
+      await expect(cache.recentTrades(5)).resolves.toEqual([]);
+      expect(await cache.db()).toBeNull();
+    } finally {
+      indexedDB.open = original;
+    }
+  });
+});
