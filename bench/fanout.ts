@@ -23,6 +23,9 @@
 //  - websocket-only clients here; the product keeps the polling fallback (the spec's websocket-then-polling).
 // On a shared two-core machine the wall-clock saturation figure follows the scheduler's share for the benchmark (see
 // serverCores); server CPU per delivered message and the per-core capacity derived from it are the stable figures.
+// Latency under saturation is not comparable between transports: engine.io writes a socket's first message of a burst
+// and holds the rest until that write's callback, so Socket.IO's emits (and their timestamps) finish early in the
+// burst while raw ws writes inside the loop. Compare latency at the paced load.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
