@@ -69,7 +69,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const secrets = options.secrets ?? loadSecrets(config.dataDir, config.encryptionKey);
+  const secrets = options.secrets ?? loadSecrets(config.dataDir, config.encryptionKey, config.tokenKey);
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('secrets', secrets);

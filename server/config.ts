@@ -22,6 +22,8 @@ export interface Config {
   allowRegistration: boolean;
   /** 32-byte credential-encryption key; when absent one is generated into dataDir. */
   encryptionKey: Buffer | undefined;
+  /** 32-byte token-signing key shared by every instance of a scale-out; when absent one is generated into dataDir. */
+  tokenKey: Buffer | undefined;
   /** Token lifetime in seconds. */
   tokenTtlSeconds: number;
   logLevel: LogLevel;
@@ -109,6 +111,10 @@ const EnvSchema = z.object({
     .string()
     .refine((v) => parseEncryptionKey(v) !== null, 'ENCRYPTION_KEY must be 64 hex characters or the base64 of 32 bytes')
     .optional(),
+  TOKEN_KEY: z
+    .string()
+    .refine((v) => parseEncryptionKey(v) !== null, 'TOKEN_KEY must be 64 hex characters or the base64 of 32 bytes')
+    .optional(),
   TOKEN_TTL: z
     .string()
     .refine((v) => parseDurationSeconds(v) !== null, "TOKEN_TTL must be a duration such as '12h', '30m' or '3600'")
@@ -151,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminPassword: e.ADMIN_PASSWORD,
     allowRegistration: e.ALLOW_REGISTRATION,
     encryptionKey: e.ENCRYPTION_KEY === undefined ? undefined : (parseEncryptionKey(e.ENCRYPTION_KEY) ?? undefined),
+    tokenKey: e.TOKEN_KEY === undefined ? undefined : (parseEncryptionKey(e.TOKEN_KEY) ?? undefined),
     tokenTtlSeconds: parseDurationSeconds(e.TOKEN_TTL) ?? 12 * 3600,
     logLevel: e.LOG_LEVEL,
     engine: e.ENGINE === 'on',

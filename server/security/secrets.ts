@@ -33,9 +33,9 @@ export function loadOrCreateKey(dataDir: string, file: string): Buffer {
   return key;
 }
 
-export function loadSecrets(dataDir: string, configuredEncryptionKey: Buffer | undefined): ServerSecrets {
+export function loadSecrets(dataDir: string, configuredEncryptionKey: Buffer | undefined, configuredTokenKey?: Buffer): ServerSecrets {
   return {
-    tokenKey: new Uint8Array(loadOrCreateKey(dataDir, TOKEN_KEY_FILE)),
+    tokenKey: new Uint8Array(configuredTokenKey ?? loadOrCreateKey(dataDir, TOKEN_KEY_FILE)),
     encryptionKey: configuredEncryptionKey ?? loadOrCreateKey(dataDir, ENCRYPTION_KEY_FILE),
   };
 }

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       adminPassword: undefined,
       allowRegistration: false,
       encryptionKey: undefined,
+      tokenKey: undefined,
       tokenTtlSeconds: 12 * 3600,
       logLevel: 'info',
       engine: true,
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
       ADMIN_PASSWORD: 'a-long-password',
       ALLOW_REGISTRATION: 'true',
       ENCRYPTION_KEY: key,
+      TOKEN_KEY: 'cd'.repeat(32),
       TOKEN_TTL: '30m',
       LOG_LEVEL: 'debug',
       ENGINE: 'off',
@@ -75,6 +77,7 @@ describe('loadConfig', () => {
       bodyLimit: 10_000,
     });
     expect(config.encryptionKey?.toString('hex')).toBe(key);
+    expect(config.tokenKey?.toString('hex')).toBe('cd'.repeat(32));
   });
 
   it('treats empty values as unset', () => {
@@ -91,6 +94,7 @@ describe('loadConfig', () => {
         ADMIN_PASSWORD: 'short',
         ALLOW_REGISTRATION: 'maybe',
         ENCRYPTION_KEY: 'too-short',
+        TOKEN_KEY: 'also-short',
         TOKEN_TTL: 'forever',
         ENGINE: 'yes',
         LOG_LEVEL: 'loud',
@@ -104,6 +108,7 @@ describe('loadConfig', () => {
       'ADMIN_PASSWORD must be at least 8 characters',
       'ALLOW_REGISTRATION must be true or false',
       'ENCRYPTION_KEY must be 64 hex characters or the base64 of 32 bytes',
+      'TOKEN_KEY must be 64 hex characters or the base64 of 32 bytes',
       "TOKEN_TTL must be a duration such as '12h', '30m' or '3600'",
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
       "ENGINE must be 'on' or 'off'",
