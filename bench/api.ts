@@ -22,6 +22,7 @@ import { hashPassword } from '../server/security/passwords';
 import { seedTrades, seedUsers } from './lib/seed';
 import { spawnApiServer } from './lib/spawn-server';
 import { runLoad, type LoadCase, type LoadFigures } from './lib/load';
+import { postgresCpuMeter } from './lib/pg-cpu';
 
 const env = process.env;
 const int = (value: string | undefined, fallback: number) => (value && /^\d+$/.test(value) ? Number(value) : fallback);
@@ -136,14 +137,19 @@ async function main(): Promise<void> {
     }
 
     const results: (LoadFigures & { paced: LoadFigures & { rate: number } })[] = [];
+    const dbMeter = kind === 'postgres' ? await postgresCpuMeter(PG_URL, PG_DB) : null;
     const measured = async <R extends number | undefined>(load: LoadCase, rate: R) => {
       const cpuBefore = await server.cpuMs();
+      await dbMeter?.sample();
       const figures = await runLoad(server.url, load, { connections: CONNECTIONS, seconds: SECONDS, ...(rate !== undefined && { rate }) });
-      figures.serverCpuMsPerRequest = Number((((await server.cpuMs()) - cpuBefore) / Math.max(1, figures.requests)).toFixed(3));
+      const perRequest = (ms: number) => Number((ms / Math.max(1, figures.requests)).toFixed(3));
+      figures.serverCpuMsPerRequest = perRequest((await server.cpuMs()) - cpuBefore);
+      // PGlite runs inside the server process, so its work is already in the server's CPU figure.
+      if (dbMeter) figures.databaseCpuMsPerRequest = perRequest(await dbMeter.sample());
       console.log(
         `  ${figures.name.padEnd(54)} p50 ${figures.latencyP50.toFixed(1).padStart(6)} ms  p99 ${figures.latencyP99.toFixed(1).padStart(6)} ms  ` +
           `${figures.requestsPerSecond.toFixed(0).padStart(5)} req/s${rate === undefined ? '' : ` (offered ${rate})`}  ` +
-          `server CPU ${figures.serverCpuMsPerRequest} ms/req  (${figures.requests} requests, non-2xx ${figures.non2xx}, errors ${figures.errors})`,
+          `server CPU ${figures.serverCpuMsPerRequest} ms/req${dbMeter ? `, database ${figures.databaseCpuMsPerRequest} ms/req` : ''}  (${figures.requests} requests, non-2xx ${figures.non2xx}, errors ${figures.errors})`,
       );
       return { ...figures, rate: rate ?? null } as LoadFigures & { rate: R extends number ? number : null };
     };
@@ -172,6 +178,7 @@ async function main(): Promise<void> {
       const paced = await measured({ ...load, name: `${load.name} (paced)` }, RATE ?? Math.max(1, Math.round(saturated.requestsPerSecond / 2)));
       results.push({ ...saturated, paced });
     }
+    await dbMeter?.close();
 
     const worstP99 = Math.max(...results.map((r) => r.latencyP99));
     const worstPacedP99 = Math.max(...results.map((r) => r.paced.latencyP99));

@@ -21,6 +21,8 @@ export interface LoadFigures {
   timeouts: number;
   /** Server process CPU (user + system) per request, when measured. */
   serverCpuMsPerRequest?: number;
+  /** PostgreSQL backends' CPU per request, when measured. */
+  databaseCpuMsPerRequest?: number;
 }
 
 export interface LoadOptions {
