@@ -5,13 +5,15 @@ import { showUpdateToast } from './UpdateToast';
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 /**
- * Registers the service worker from app code, after the first render and the page's load, so it never competes with
- * the first paint (the plugin's own registration script is render-blocking). Production builds only: in dev there
- * is no sw.js (checked by mode, not NODE_ENV, which a parent process may have set to 'test'). Returns the update flow (null where service workers are unavailable).
+ * Registers the service worker from app code after the first render, the page's load and an idle moment, so neither
+ * it nor the precache downloads it starts compete with the first paint (the plugin's own registration script is
+ * render-blocking). Not on the dev server, which has no sw.js (judged by build mode, not NODE_ENV, which a parent
+ * process may have set to 'test'). Returns the update flow (null where service workers are unavailable).
  */
 export async function startPwa(opts: { onUpdateReady?: (apply: () => void) => void } = {}): Promise<SwUpdates | null> {
   if (import.meta.env.MODE === 'development' || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
   await pageLoaded();
+  await idle();
   const { Workbox } = await import('workbox-window');
   const workbox = new Workbox('/sw.js', { scope: '/' });
   trackFormEditing();
@@ -30,6 +32,14 @@ export async function startPwa(opts: { onUpdateReady?: (apply: () => void) => vo
     if (document.visibilityState === 'visible') void updates.checkForUpdate();
   });
   return updates;
+}
+
+/** After load, wait until the main thread is idle (at most 5 s): the route's own chunks and first data come first. */
+function idle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 5000 });
+    else setTimeout(resolve, 1000);
+  });
 }
 
 function pageLoaded(): Promise<void> {
