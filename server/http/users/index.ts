@@ -40,6 +40,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       const user = await updateUser(app.db, id, changes);
       if (!user) throw notFound('User not found');
+      // New limits apply to the very next tick rather than at the engine's periodic re-read.
+      await app.engine?.refreshUser(id);
       return { success: true, user: await loadPublicUser(app.db, user), message: 'Trading settings updated successfully' };
     },
   );
