@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import { useLive, useServices } from '../features/app/services';
 import * as styles from '../features/balances/balances.css';
@@ -17,6 +17,8 @@ export function BalancesScreen() {
   const balances = useLive(data.balances$, null);
   const prices = useLive(data.prices$, {});
   const [syncing, setSyncing] = useState(false);
+  // Balances load on open (spec section 2), on top of the live stream the layout keeps.
+  useEffect(() => data.reloadBalances(), [data]);
 
   // Refresh: sync with the venues, then reload the balances.
   async function refresh() {

@@ -1,5 +1,6 @@
 import type { Trade } from '../../../contract/entities';
 import { formatTradeDate, formatUsd } from '../../lib/format';
+import { Button } from '../../ui/Button';
 import * as ui from '../../ui/ui.css';
 import type { Sort, SortKey } from './sortTrades';
 import { Profit, Spread, StatusBadge } from './TradeBits';
@@ -14,7 +15,7 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: 'createdAt', label: 'Date' },
 ];
 
-export function TradesTable({ trades, sort, onSort }: { trades: Trade[]; sort: Sort; onSort: (key: SortKey) => void }) {
+export function TradesTable({ trades, sort, onSort, onCancel }: { trades: Trade[]; sort: Sort; onSort: (key: SortKey) => void; onCancel?: (t: Trade) => void }) {
   return (
     <div className={ui.tableWrap}>
       <table className={ui.table} data-testid="trades-table">
@@ -31,6 +32,11 @@ export function TradesTable({ trades, sort, onSort }: { trades: Trade[]; sort: S
                 </th>
               );
             })}
+            {onCancel && (
+              <th className={ui.th}>
+                <span className={ui.muted}>Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -52,6 +58,15 @@ export function TradesTable({ trades, sort, onSort }: { trades: Trade[]; sort: S
                 <Profit value={t.actualProfit} />
               </td>
               <td className={`${ui.td} ${ui.numeric} ${ui.muted}`}>{formatTradeDate(t.createdAt)}</td>
+              {onCancel && (
+                <td className={ui.td}>
+                  {t.status === 'pending' && (
+                    <Button small variant="secondary" onClick={() => onCancel(t)} aria-label={`Cancel trade ${t.tradeId}`}>
+                      Cancel
+                    </Button>
+                  )}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

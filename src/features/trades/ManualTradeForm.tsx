@@ -1,0 +1,54 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import { messageOf } from '../../services/http';
+import { Button } from '../../ui/Button';
+import { SelectField, TextField } from '../../ui/Field';
+import { useServices } from '../app/services';
+import * as common from '../common/common.css';
+
+/** A manual trade: the engine opens it on the same path and within the same limits as an automated one. */
+export function ManualTradeForm() {
+  const { actions } = useServices();
+  const [symbol, setSymbol] = useState<SymbolId>('BTC/USDT');
+  const [amount, setAmount] = useState('100');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const totalAmount = Number(amount);
+    if (!Number.isFinite(totalAmount) || totalAmount <= 0) {
+      toast.error('Amount must be more than 0');
+      return;
+    }
+    setBusy(true);
+    try {
+      await actions.createTrade({ symbol, totalAmount });
+      toast.success('Trade created successfully');
+    } catch (err) {
+      toast.error(messageOf(err, 'Failed to create trade'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className={common.toolbar} onSubmit={submit} aria-label="Manual trade">
+      <div className={common.toolbarItem}>
+        <SelectField label="Pair to trade" value={symbol} onChange={(e) => setSymbol(e.target.value as SymbolId)}>
+          {SYMBOLS.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <div className={common.toolbarItem}>
+        <TextField label="Amount (USDT)" type="number" min={1} step={10} value={amount} onChange={(e) => setAmount(e.target.value)} />
+      </div>
+      <Button type="submit" disabled={busy}>
+        {busy ? 'Placing...' : 'Place Trade'}
+      </Button>
+    </form>
+  );
+}
