@@ -65,12 +65,12 @@ describe('settings, live dashboard, trades, balances', () => {
     expect(await page.getByTestId('trade-row').count()).toBe(2);
 
     // A filter change goes back to page 1; with 4 ETH trades there is a single page and no pagination.
-    await page.getByLabel('Pair').selectOption('ETH/USDT');
+    await page.getByLabel('Pair', { exact: true }).selectOption('ETH/USDT');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="trade-row"]').length === 4);
     expect(await page.getByTestId('pagination-text').count()).toBe(0);
     const pairs = await page.getByTestId('trade-row').locator('td:first-child').allTextContents();
     expect(new Set(pairs)).toEqual(new Set(['ETH/USDT']));
-    await page.getByLabel('Pair').selectOption('');
+    await page.getByLabel('Pair', { exact: true }).selectOption('');
 
     // Sorting: descending first, then toggles.
     const amountHeader = page.locator('th', { hasText: 'Amount' });
