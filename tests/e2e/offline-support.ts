@@ -100,3 +100,21 @@ export async function api<T>(base: string, method: string, path: string, body?: 
 export const waitVisible = (locator: Locator, timeout = 30_000) => locator.first().waitFor({ state: 'visible', timeout });
 export const waitGone = (locator: Locator, timeout = 30_000) => locator.first().waitFor({ state: 'detached', timeout });
 export const textOf = async (locator: Locator) => ((await locator.first().textContent()) ?? '').trim();
+
+/** What the signed-in user's IndexedDB cache holds: the number of trades and the kinds of snapshots saved. */
+export function cacheContents(page: Page): Promise<{ trades: number; snapshots: string[] }> {
+  return page.evaluate(async () => {
+    const name = (await indexedDB.databases()).find((d) => d.name?.startsWith('arbitrage-cache:'))?.name;
+    if (!name) return { trades: 0, snapshots: [] };
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open(name);
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const ask = <T,>(req: IDBRequest<T>) => new Promise<T>((resolve, reject) => ((req.onsuccess = () => resolve(req.result)), (req.onerror = () => reject(req.error))));
+    const tx = db.transaction(['trades', 'snapshots']);
+    const [trades, kinds] = await Promise.all([ask(tx.objectStore('trades').count()), ask(tx.objectStore('snapshots').getAllKeys())]);
+    db.close();
+    return { trades, snapshots: kinds.map(String) };
+  });
+}

@@ -2,7 +2,7 @@
 // screen, the app goes live again by itself, server actions are refused offline, and logout leaves nothing behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, launchBrowser, networkSwitch, signIn, storedTraces, textOf, waitForServiceWorker, waitGone, waitVisible } from './offline-support';
+import { api, cacheContents, launchBrowser, networkSwitch, signIn, storedTraces, textOf, waitForServiceWorker, waitGone, waitVisible } from './offline-support';
 import { e2eServer } from './offline-server';
 
 const server = e2eServer();
@@ -41,21 +41,10 @@ describe('offline', () => {
     await waitForServiceWorker(page);
     await expect.poll(firstPrice, { timeout: 30_000 }).toMatch(/\$\d/);
     await expect.poll(() => page.getByTestId('recent-trade').count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
-    // The history sync has stored the trades locally.
+    // Everything the offline screens need has reached IndexedDB: the trades (history sync) and the snapshots.
     await expect
-      .poll(() => page.evaluate(async () => {
-        const name = (await indexedDB.databases()).find((d) => d.name?.startsWith('arbitrage-cache:'))?.name;
-        if (!name) return 0;
-        return new Promise<number>((resolve) => {
-          const open = indexedDB.open(name);
-          open.onsuccess = () => {
-            const req = open.result.transaction('trades').objectStore('trades').count();
-            req.onsuccess = () => (resolve(req.result), open.result.close());
-          };
-          open.onerror = () => resolve(0);
-        });
-      }), { timeout: 30_000 })
-      .toBeGreaterThanOrEqual(2);
+      .poll(() => cacheContents(page), { timeout: 30_000 })
+      .toMatchObject({ trades: 2, snapshots: expect.arrayContaining(['prices', 'balances', 'stats', 'recentTrades']) });
     expect(await banner().count()).toBe(0);
     // Nothing of the API or the socket is ever kept in Cache Storage; the shell is.
     const cached = await page.evaluate(async () => {
@@ -81,9 +70,9 @@ describe('offline', () => {
     await waitVisible(page.getByTestId('offline-coverage'));
     expect(await textOf(page.getByTestId('offline-coverage'))).toMatch(/^Offline copy: all 2 of your trades, back to /);
     // Filters work over the local copy.
-    await page.getByLabel('Pair').selectOption('ETH/USDT');
+    await page.getByLabel('Pair', { exact: true }).selectOption('ETH/USDT');
     await expect.poll(() => page.getByTestId('trade-row').count()).toBe(1);
-    await page.getByLabel('Pair').selectOption('');
+    await page.getByLabel('Pair', { exact: true }).selectOption('');
 
     await page.goto(`${server.url}/balances`);
     await waitVisible(banner());
