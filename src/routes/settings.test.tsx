@@ -58,4 +58,23 @@ describe('Settings screen', () => {
     expect(await screen.findByText('API keys updated successfully')).toBeTruthy();
     expect(calls.find((c) => c.path.endsWith('/api-keys'))?.body).toEqual({ binanceApiKey: 'key-abcd' });
   });
+
+  it('Test Connection uses the saved credentials and says which venue answered', async () => {
+    const ui = userEvent.setup();
+    const { calls } = renderApp('/settings', {
+      user: testUser(),
+      handler: (m, p, body) => {
+        if (p !== '/api/exchanges/test-connection') return undefined;
+        return (body as { exchange: string }).exchange === 'binance'
+          ? { body: { success: true, exchange: 'binance', message: 'ok' } }
+          : { status: 400, body: { success: false, message: 'Deriv rejected the token' } };
+      },
+    });
+    const [binance, deriv] = await screen.findAllByRole('button', { name: 'Test Connection' });
+    await ui.click(binance as HTMLElement);
+    expect(await screen.findByText('Binance connection successful')).toBeTruthy();
+    await ui.click(deriv as HTMLElement);
+    expect(await screen.findByText('Deriv rejected the token')).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/api/exchanges/test-connection').map((c) => c.body)).toEqual([{ exchange: 'binance' }, { exchange: 'deriv' }]);
+  });
 });

@@ -41,6 +41,20 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
     }
   }
 
+  const [testing, setTesting] = useState<'binance' | 'deriv' | null>(null);
+  /** Tests the saved credentials of one venue. */
+  async function test(exchange: 'binance' | 'deriv') {
+    setTesting(exchange);
+    try {
+      await actions.testConnection({ exchange });
+      toast.success(`${exchange === 'binance' ? 'Binance' : 'Deriv'} connection successful`);
+    } catch (err) {
+      toast.error(messageOf(err, 'Connection test failed'));
+    } finally {
+      setTesting(null);
+    }
+  }
+
   const onKeys = (e: FormEvent) => {
     e.preventDefault();
     void save('keys', { binanceApiKey: binanceApiKey.trim(), binanceSecretKey: binanceSecretKey.trim() });
@@ -59,6 +73,9 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
           <TextField label="Binance Secret Key" type="password" autoComplete="off" value={binanceSecretKey} onChange={(e) => setSecret(e.target.value)} hint={savedHint(user.hasBinanceSecretKey, user.binanceSecretKey)} placeholder={user.binanceSecretKey || 'Enter secret key'} />
         </div>
         <div className={styles.actions}>
+          <Button variant="secondary" onClick={() => void test('binance')} disabled={testing !== null}>
+            {testing === 'binance' ? 'Testing...' : 'Test Connection'}
+          </Button>
           <Button type="submit" disabled={busy !== null}>
             {busy === 'keys' ? 'Saving...' : 'Save Keys'}
           </Button>
@@ -71,6 +88,9 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
           <TextField label="Deriv App ID" inputMode="numeric" value={derivAppId} onChange={(e) => setAppId(e.target.value)} placeholder="e.g. 1089" />
         </div>
         <div className={styles.actions}>
+          <Button variant="secondary" onClick={() => void test('deriv')} disabled={testing !== null}>
+            {testing === 'deriv' ? 'Testing...' : 'Test Connection'}
+          </Button>
           <Button type="submit" disabled={busy !== null}>
             {busy === 'token' ? 'Saving...' : 'Save Token'}
           </Button>
