@@ -33,8 +33,20 @@ export function installProbe(cfg: { base: number; step: number; selector: string
     });
   }
 
-  // Paint: after a DOM change of the price, the next animation frame's paint; a message posted from the rAF callback
-  // runs after that frame is rendered.
+  // Paint: a DOM change made inside a frame's animation callbacks is painted in that frame; one made in an ordinary
+  // task is painted in the next frame. A message posted from inside a frame runs after that frame is rendered.
+  // `inFrame` is true from the start of each frame's callbacks (this loop registers first) until that frame is done.
+  let inFrame = false;
+  const frameEnd = new MessageChannel();
+  frameEnd.port1.onmessage = () => {
+    inFrame = false;
+  };
+  const loop = () => {
+    inFrame = true;
+    frameEnd.port2.postMessage(0);
+    requestAnimationFrame(loop);
+  };
+  requestAnimationFrame(loop);
   const channel = new MessageChannel();
   let pending: number | null = null;
   channel.port1.onmessage = () => {
@@ -48,7 +60,10 @@ export function installProbe(cfg: { base: number; step: number; selector: string
       const value = Number((el.textContent ?? '').replace(/[^\d.]/g, ''));
       if (!Number.isFinite(value) || value < cfg.base) return;
       const seq = seqOf(value);
-      if (pending === null) requestAnimationFrame(() => channel.port2.postMessage(0));
+      if (pending === null) {
+        if (inFrame) channel.port2.postMessage(0);
+        else requestAnimationFrame(() => channel.port2.postMessage(0));
+      }
       pending = seq;
     }).observe(el, { childList: true, characterData: true, subtree: true });
     return true;

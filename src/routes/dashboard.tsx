@@ -1,4 +1,4 @@
-import { useAuth, useLive, useServices } from '../features/app/services';
+import { useAuth, useFrameLive, useLive, useServices } from '../features/app/services';
 import * as common from '../features/common/common.css';
 import { LivePrices } from '../features/dashboard/LivePrices';
 import { RecentTrades } from '../features/dashboard/RecentTrades';
@@ -9,7 +9,7 @@ export function DashboardScreen() {
   const { user } = useAuth();
   const stats = useLive(data.stats$, null);
   const trades = useLive(data.trades$, []);
-  const prices = useLive(data.prices$, {});
+  const prices = useFrameLive(data.prices$, {});
   return (
     <div className={common.stack}>
       <p className={common.cachedNote} style={{ margin: 0 }}>
