@@ -20,6 +20,9 @@ if (typeof window.matchMedia !== 'function') {
 // Route screens are lazy chunks: the first render of a screen in a file waits for its module to load.
 configure({ asyncUtilTimeout: 8000 });
 
+// jsdom has no layout; the router's scroll restoration calls scrollTo.
+window.scrollTo = () => {};
+
 afterEach(() => {
   cleanup();
   localStorage.clear();

@@ -1,0 +1,34 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderApp, testUser } from '../../tests/setup/renderApp';
+
+const stats = (patch: object) => ({ success: true, stats: { totalTrades: 12, successfulTrades: 9, failedTrades: 1, totalProfit: 20, netProfit: -5, winRate: 72.345, totalValue: 30123.456, ...patch } });
+
+describe('Dashboard', () => {
+  it('formats the stat cards, shows the empty trades text and N/A prices', async () => {
+    renderApp('/dashboard', {
+      user: testUser(),
+      handler: (m, p) => (m === 'GET' && (p === '/api/trades/stats/summary' || p === '/api/balances/stats/portfolio') ? { body: stats({}) } : undefined),
+    });
+    expect(within(await screen.findByTestId('stat-total-value')).getByText('$30,123.46')).toBeTruthy();
+    expect(await within(screen.getByTestId('stat-win-rate')).findByText('72.3%')).toBeTruthy();
+    expect(within(screen.getByTestId('stat-net-profit')).getByText('-$5.00')).toBeTruthy();
+    expect(await screen.findByText('No trades yet')).toBeTruthy();
+    expect(screen.getByText('Trades will appear here once executed')).toBeTruthy();
+    expect(within(screen.getByTestId('price-BTC/USDT')).getAllByText('N/A')).toHaveLength(3);
+    expect(screen.getByRole('link', { name: 'View all' }).getAttribute('href')).toBe('/trades');
+  });
+
+  it('highlights a price whose spread beats the user minSpread', async () => {
+    const price = (symbol: string, spread: number) => ({ symbol, binance: 100, deriv: 100 * (1 + spread), spread, arbitrage: { profitable: false }, timestamp: '' });
+    renderApp('/dashboard', {
+      user: testUser({ minSpread: 0.003 }),
+      handler: (m, p) => (m === 'GET' && p === '/api/exchanges/prices' ? { body: { success: true, prices: { 'BTC/USDT': price('BTC/USDT', 0.004), 'ETH/USDT': price('ETH/USDT', 0.0025) } } } : undefined),
+    });
+    const btc = await screen.findByTestId('price-BTC/USDT');
+    await within(btc).findByText('$100.00');
+    expect(btc.getAttribute('data-profitable')).toBe('true');
+    expect(screen.getByTestId('price-ETH/USDT').getAttribute('data-profitable')).toBe('false');
+    expect(within(btc).getByText(/0\.40%/)).toBeTruthy();
+  });
+});
