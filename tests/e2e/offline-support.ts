@@ -64,7 +64,18 @@ export async function networkSwitch(context: BrowserContext) {
 
 /** Waits until a service worker controls the page (first visit: after install and clients.claim()). */
 export async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 30_000 });
+  try {
+    await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 30_000 });
+  } catch (err) {
+    // Say how far the worker got: no registration, stuck installing (a precache download failed), waiting...
+    const state = await page
+      .evaluate(async () => {
+        const r = await navigator.serviceWorker.getRegistration();
+        return r ? `installing=${r.installing?.state ?? '-'} waiting=${r.waiting?.state ?? '-'} active=${r.active?.state ?? '-'}` : 'no registration';
+      })
+      .catch(() => 'unknown');
+    throw new Error(`no service worker controls ${page.url()} (${state})`, { cause: err });
+  }
 }
 
 export async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
