@@ -34,7 +34,9 @@ async function main(): Promise<void> {
   if (boot.generatedPassword) console.log(`\n${generatedPasswordNotice(boot)}\n`);
   else if (boot.created) console.log(`First start: admin ${boot.email} created with the password from ADMIN_PASSWORD.`);
 
-  const clientDir = join(ROOT, 'dist');
+  // CLIENT_DIR: serve a build from elsewhere (the end-to-end suite builds into a private directory, so a rebuild of
+  // the shared dist/ by another process on the machine cannot pull files from under a running test).
+  const clientDir = process.env.CLIENT_DIR ? resolve(process.env.CLIENT_DIR) : join(ROOT, 'dist');
   // SKIP_CLIENT_BUILD=1 (tests that start the process for the API only): never spawn a client build.
   const skipBuild = process.env.SKIP_CLIENT_BUILD === '1';
   const clientBuild: ClientBuildStatus = { state: !skipBuild && isClientStale(ROOT, clientDir) ? 'building' : 'ready' };

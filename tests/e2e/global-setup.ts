@@ -67,10 +67,12 @@ function waitForListening(child: ChildProcess, port: number): Promise<void> {
 }
 
 export default async function setup(project: TestProject) {
-  // The server rebuilds a stale client itself; building here first keeps that out of its start-up.
+  // The client is built once into a private directory that the server serves (CLIENT_DIR, SKIP_CLIENT_BUILD): the
+  // shared dist/ can be rebuilt at any moment by another process on the machine.
   // NODE_ENV is 'test' inside vitest; the build and the server must run as in production (React's production build).
   const prodEnv = { ...process.env, NODE_ENV: 'production' };
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env: prodEnv });
+  const clientDir = mkdtempSync(join(tmpdir(), 'e2e-client-'));
+  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', clientDir, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit', env: prodEnv });
   if (build.status !== 0) throw new Error('vite build failed');
 
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
@@ -87,6 +89,8 @@ export default async function setup(project: TestProject) {
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     LOG_LEVEL: 'warn',
+    CLIENT_DIR: clientDir,
+    SKIP_CLIENT_BUILD: '1',
   };
   if (db) env.DATABASE_URL = db.url;
   else delete env.DATABASE_URL;
@@ -105,5 +109,6 @@ export default async function setup(project: TestProject) {
     await exited;
     await db?.drop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(clientDir, { recursive: true, force: true });
   };
 }
