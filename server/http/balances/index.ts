@@ -1,16 +1,10 @@
 // The caller's holdings on both venues, with the figures the Balances screen shows beside them.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { BalancesResponse, StatsResponse } from '../../../contract/api';
-import type { Balances, VenueBalances } from '../../../contract/entities';
-import { ensurePaperBalances, getBalances, type UserBalances, type VenueAmounts } from '../../db/repositories/balances';
-import { computeStats, sumVenues, toStats, tradeAggregates } from '../../db/repositories/stats';
+import { ensurePaperBalances, getBalances, type UserBalances } from '../../db/repositories/balances';
+import { computeStats } from '../../db/repositories/stats';
 import type { Db } from '../../db/client';
-
-const toWire = (amounts: VenueAmounts): VenueBalances => ({
-  USDT: Number(amounts.USDT),
-  BTC: Number(amounts.BTC),
-  ETH: Number(amounts.ETH),
-});
+import { balancesAnswer } from './answer';
 
 /** In the simulated market a user's first read hands out the paper seed; live balances come only from a sync. */
 async function readBalances(db: Db, userId: string, simulated: boolean): Promise<UserBalances> {
@@ -32,19 +26,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request): Promise<BalancesResponse> => {
       const userId = request.user.id;
       const current = await readBalances(app.db, userId, simulated);
-      const stats = toStats(await tradeAggregates(app.db, userId), sumVenues(current), app.priceBook);
-      const balance: Balances = {
-        binance: toWire(current.binance),
-        deriv: toWire(current.deriv),
-        netProfit: stats.netProfit,
-        winRate: stats.winRate,
-        totalTrades: stats.totalTrades,
-        successfulTrades: stats.successfulTrades,
-        failedTrades: stats.failedTrades,
-        totalValue: stats.totalValue,
-        updatedAt: (current.updatedAt ?? new Date()).toISOString(),
-      };
-      return { success: true, balance };
+      return { success: true, balance: await balancesAnswer(app.db, userId, current, app.priceBook) };
     },
   );
 

@@ -11,10 +11,10 @@ import {
   type TradingMembershipResponse,
 } from '../../../contract/api';
 import { DEFAULT_MIN_SPREAD, VENUES, type VenueId } from '../../../contract/domain';
-import type { Balances, VenueBalances } from '../../../contract/entities';
+import type { Balances } from '../../../contract/entities';
 import { findCredentials } from '../../db/repositories/credentials';
-import { ensurePaperBalances, getBalances, setVenueBalances, type VenueAmounts } from '../../db/repositories/balances';
-import { sumVenues, toStats, tradeAggregates } from '../../db/repositories/stats';
+import { ensurePaperBalances, getBalances, setVenueBalances } from '../../db/repositories/balances';
+import { balancesAnswer } from '../balances/answer';
 import { users } from '../../db/schema/users';
 import { VenueError, type VenueAccount } from '../../venues/types';
 import { HttpError, badRequest } from '../plugins/http-error';
@@ -22,7 +22,6 @@ import { API_ONLY_MESSAGE } from './engine-port';
 
 export const TRADING_KEYS_MISSING = 'Save your Binance API key and secret and your Deriv token before enabling trading';
 
-const toWire = (a: VenueAmounts): VenueBalances => ({ USDT: Number(a.USDT), BTC: Number(a.BTC), ETH: Number(a.ETH) });
 
 /** A venue's refusal as a 4xx the user can act on; an unreachable venue as 503. */
 function venueHttpError(error: unknown, exchange: VenueId): HttpError {
@@ -41,19 +40,7 @@ async function minSpreadOf(app: FastifyInstance, userId: string): Promise<number
 }
 
 async function balanceAnswer(app: FastifyInstance, userId: string): Promise<Balances> {
-  const current = await getBalances(app.db, userId);
-  const stats = toStats(await tradeAggregates(app.db, userId), sumVenues(current), app.priceBook);
-  return {
-    binance: toWire(current.binance),
-    deriv: toWire(current.deriv),
-    netProfit: stats.netProfit,
-    winRate: stats.winRate,
-    totalTrades: stats.totalTrades,
-    successfulTrades: stats.successfulTrades,
-    failedTrades: stats.failedTrades,
-    totalValue: stats.totalValue,
-    updatedAt: (current.updatedAt ?? new Date()).toISOString(),
-  };
+  return balancesAnswer(app.db, userId, await getBalances(app.db, userId), app.priceBook);
 }
 
 export const exchangeRoutes: FastifyPluginAsyncZod = async (app) => {
