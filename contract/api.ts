@@ -30,6 +30,10 @@ const email = z.string().trim().min(1, MESSAGES.emailRequired).max(254).regex(EM
 const optionalName = (label: string) =>
   z.string().max(100).optional().refine((v) => v === undefined || v.trim() === '' || v.trim().length >= 2, MESSAGES.nameShort(label));
 
+/** An enum whose error names the field and its allowed values. */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z.enum(values, { message: `${label} must be one of ${values.join(', ')}` });
+
 export const IdParams = z.object({ id: z.string().uuid('Not a valid id') });
 
 // ---- auth ----
@@ -86,27 +90,27 @@ export const ApiKeysBody = z
 
 // ---- trades ----
 const intFromQuery = (min: number, max: number, dflt: number, label: string) =>
-  z.coerce.number().int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`).default(dflt);
+  z.coerce.number({ message: `${label} must be a number` }).int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`).default(dflt);
 export const TradesQuery = z.object({
-  status: z.enum(TRADE_STATUSES).optional(),
-  symbol: z.enum(SYMBOLS).optional(),
+  status: oneOf(TRADE_STATUSES, 'status').optional(),
+  symbol: oneOf(SYMBOLS, 'symbol').optional(),
   page: intFromQuery(1, 1_000_000, 1, 'page'),
   limit: intFromQuery(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, 'limit'),
 });
 export const CreateTradeBody = z.object({
-  symbol: z.enum(SYMBOLS),
+  symbol: oneOf(SYMBOLS, 'symbol'),
   /** Notional in USDT. */
   totalAmount: z.number().finite().positive('Amount must be more than 0').max(10_000_000),
 });
 export const TradeStatusBody = z.object({
-  status: z.enum(TRADE_STATUSES),
+  status: oneOf(TRADE_STATUSES, 'status'),
   actualProfit: z.number().finite().optional().default(0),
 });
 
 // ---- exchanges ----
-export const PricesQuery = z.object({ symbol: z.enum(SYMBOLS).optional() });
+export const PricesQuery = z.object({ symbol: oneOf(SYMBOLS, 'symbol').optional() });
 export const TestConnectionBody = z.object({
-  exchange: z.enum(VENUES),
+  exchange: oneOf(VENUES, 'exchange'),
   /** When omitted, the caller's saved credentials are tested. */
   apiKey: secret('API key').optional(),
   secretKey: secret('Secret key').optional(),
@@ -117,13 +121,13 @@ export const TestConnectionBody = z.object({
 // ---- admin ----
 export const AdminUsersQuery = z.object({
   search: z.string().max(100).optional(),
-  role: z.union([z.enum(ROLES), z.literal('')]).optional(),
+  role: z.union([oneOf(ROLES, 'role'), z.literal('')], { message: 'role must be admin, user or empty' }).optional(),
 });
 export const CreateUserBody = z.object({
   username: z.string().trim().min(1, MESSAGES.usernameRequired).min(3, MESSAGES.usernameShort).max(50),
   email,
   password: z.string().min(6, MESSAGES.createPasswordShort).max(1024),
-  role: z.enum(ROLES).default('user'),
+  role: oneOf(ROLES, 'role').default('user'),
 });
 
 export type LoginBody = z.infer<typeof LoginBody>;

@@ -18,7 +18,8 @@ export interface PriceTick {
   at: number;
 }
 
-export const midOf = (quote: Quote): number => (quote.bid + quote.ask) / 2;
+/** Rounded to 1e-8 so that binary-float noise (61793.520000000004) never reaches a screen or the wire. */
+export const midOf = (quote: Quote): number => Math.round(((quote.bid + quote.ask) / 2) * 1e8) / 1e8;
 
 export function spreadOf(binanceMid: number, derivMid: number): number {
   return (derivMid - binanceMid) / binanceMid;
