@@ -1,5 +1,5 @@
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ServicesProvider } from './features/app/services';
 import { createAppRouter } from './router';
@@ -23,13 +23,18 @@ const services = createAppServices({
 services.auth.restore();
 router = createAppRouter(services);
 
-createRoot(document.getElementById('root') as HTMLElement).render(
-  <StrictMode>
-    <ServicesProvider services={services}>
-      <RouterProvider router={router} />
-    </ServicesProvider>
-  </StrictMode>,
-);
+// The first render as a transition: React renders it in slices that yield to the browser (no single long task on a
+// slow phone), while the static shell in index.html stays on screen until React commits.
+const root = createRoot(document.getElementById('root') as HTMLElement);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <ServicesProvider services={services}>
+        <RouterProvider router={router} />
+      </ServicesProvider>
+    </StrictMode>,
+  );
+});
 
 // Offline: keep the user's last >= 1,000 trades in IndexedDB while online; register the service worker after load.
 services.offline.historySync$.subscribe();
