@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium';
 
 const ROOT = join(import.meta.dirname, '..');
 // A private build directory: dist/ is shared with the running server and other suites that rebuild it.
 const DIST = process.argv.includes('--no-build') ? join(ROOT, 'dist') : mkdtempSync(join(tmpdir(), 'bench-dist-'));
 const BUDGET_KB = 130;
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
 
 const gzipBytes = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
@@ -38,7 +38,7 @@ const server = createServer((req, res) => {
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 const context = await browser.newContext({ serviceWorkers: 'block' });
 const page = await context.newPage();
 const scripts = new Set<string>();

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium';
 import { Server } from 'socket.io';
 import { installProbe, type ProbeData } from './render-probe';
 
@@ -20,7 +21,6 @@ const SECONDS = Number(process.env.RENDER_SECONDS ?? 10);
 const BASE_PRICE = 50_000;
 const STEP = 0.01;
 const SELECTOR = '[data-testid="price-BTC/USDT"] [data-testid="price-binance"]';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
 
 const user = {
@@ -113,7 +113,7 @@ async function blast(): Promise<number> {
   return seq;
 }
 
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 async function measure(kind: 'app' | 'plain') {
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1440, height: 900 } });
   // tsx (esbuild keepNames) wraps inner functions in __name(...); the probe runs in the page, which has no __name.

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import type { PublicUser } from '../../contract/entities';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 
 export const BASE = () => inject('baseUrl');
 export const ADMIN = () => ({ email: inject('adminEmail'), password: inject('adminPassword') });
@@ -17,10 +18,9 @@ export async function textOf(l: Locator): Promise<string> {
 }
 
 /** TESTING.md: the flags that keep Chromium quiet and working as root on these machines. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 export const DESKTOP = { width: 1440, height: 900 };

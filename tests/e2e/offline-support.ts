@@ -4,16 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 async function playwright() {
   // Must be set before playwright-core is first loaded (playwright issue 2311).
@@ -23,7 +15,7 @@ async function playwright() {
 
 export async function launchBrowser(): Promise<Browser> {
   const chromium = await playwright();
-  return chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /** A persistent profile (installability can only be asked there; incognito always answers 'in-incognito'). */
@@ -31,7 +23,7 @@ export async function launchPersistent(viewport = { width: 1280, height: 800 }):
   const chromium = await playwright();
   const dir = mkdtempSync(join(tmpdir(), 'pwa-profile-'));
   const context = await chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
     serviceWorkers: 'allow',
     viewport,
