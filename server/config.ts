@@ -1,6 +1,7 @@
 // All configuration comes from environment variables, validated once at start. `loadConfig` is pure so tests can
 // feed it any environment; main.ts prints the messages and exits with code 1 when it throws ConfigError.
 import { z } from 'zod';
+import { EMAIL_PATTERN } from '../contract/api';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -93,7 +94,6 @@ const url = (name: string, protocols: string[]) =>
       }
     }, `${name} must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1, 'HOST must not be empty').default('127.0.0.1'),
@@ -104,7 +104,7 @@ const EnvSchema = z.object({
   MARKET: z.enum(['sim', 'live'], { message: "MARKET must be 'sim' or 'live'" }).default('sim'),
   SIM_SEED: int('SIM_SEED', 0, 2 ** 31 - 1).optional(),
   PRICE_HZ: int('PRICE_HZ', 1, 60).default(4),
-  ADMIN_EMAIL: z.string().trim().regex(EMAIL, 'ADMIN_EMAIL must be an e-mail address, e.g. admin@example.com').default('admin@localhost'),
+  ADMIN_EMAIL: z.string().trim().regex(EMAIL_PATTERN, 'ADMIN_EMAIL must be an e-mail address the sign-in form accepts (name@domain.tld), e.g. admin@example.com').default('admin@arbitrage.local'),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').max(1024).optional(),
   ALLOW_REGISTRATION: bool('ALLOW_REGISTRATION').default(false),
   ENCRYPTION_KEY: z

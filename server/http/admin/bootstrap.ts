@@ -14,7 +14,7 @@ export interface BootstrapResult {
   generatedPassword?: string;
 }
 
-/** 'admin@localhost' → 'admin'; pads names too short for the username rules. */
+/** 'admin@arbitrage.local' → 'admin'; pads names too short for the username rules. */
 export function usernameFromEmail(email: string): string {
   const local = (email.split('@')[0] ?? '').replace(/[^A-Za-z0-9._-]/g, '').slice(0, 50);
   return local.length >= 3 ? local : `${local || 'admin'}-admin`.slice(0, 50);

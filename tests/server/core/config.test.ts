@@ -22,7 +22,7 @@ describe('loadConfig', () => {
       redisUrl: undefined,
       market: 'sim',
       priceHz: 4,
-      adminEmail: 'admin@localhost',
+      adminEmail: 'admin@arbitrage.local',
       adminPassword: undefined,
       allowRegistration: false,
       encryptionKey: undefined,
@@ -80,6 +80,12 @@ describe('loadConfig', () => {
     expect(config.tokenKey?.toString('hex')).toBe('cd'.repeat(32));
   });
 
+  it('refuses an admin e-mail the sign-in form would reject', () => {
+    expect(problems({ ADMIN_EMAIL: 'admin@localhost' })).toEqual([
+      'ADMIN_EMAIL must be an e-mail address the sign-in form accepts (name@domain.tld), e.g. admin@example.com',
+    ]);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 8080, databaseUrl: undefined });
   });
@@ -104,7 +110,7 @@ describe('loadConfig', () => {
       'PORT must be a whole number',
       'DATABASE_URL must be a postgres:// or postgresql:// URL',
       "MARKET must be 'sim' or 'live'",
-      'ADMIN_EMAIL must be an e-mail address, e.g. admin@example.com',
+      'ADMIN_EMAIL must be an e-mail address the sign-in form accepts (name@domain.tld), e.g. admin@example.com',
       'ADMIN_PASSWORD must be at least 8 characters',
       'ALLOW_REGISTRATION must be true or false',
       'ENCRYPTION_KEY must be 64 hex characters or the base64 of 32 bytes',

@@ -67,7 +67,7 @@ describe('server process', () => {
     expect(password!.length).toBeGreaterThanOrEqual(16);
     expect(first.stdout()).toContain('This password is shown only now');
 
-    const res = await login(url, 'admin@localhost', password!);
+    const res = await login(url, 'admin@arbitrage.local', password!);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { token: string; user: { role: string } };
     expect(body.user.role).toBe('admin');
