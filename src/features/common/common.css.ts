@@ -1,5 +1,6 @@
 import { style } from '@vanilla-extract/css';
-import { media, radius, space, vars } from '../../styles/theme.css';
+import { media, space, vars } from '../../styles/theme.css';
+import { card } from '../../ui/ui.css';
 
 export const stack = style({ display: 'flex', flexDirection: 'column', gap: space.lg, '@media': { [media.md]: { gap: space.xl } } });
 export const statGrid = style({
@@ -9,14 +10,8 @@ export const statGrid = style({
   '@media': { [media.lg]: { gridTemplateColumns: 'repeat(4, minmax(0, 1fr))', gap: space.lg } },
 });
 export const statGrid3 = style([statGrid, { '@media': { [media.md]: { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' } } }]);
-export const statCard = style({
-  background: vars.color.surface,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: radius.lg,
-  boxShadow: vars.shadow.card,
-  padding: space.lg,
-  minWidth: 0,
-});
+/** A stat tile is the design system's card. */
+export const statCard = card;
 export const statLabel = style({ fontSize: '12.5px', fontWeight: 600, color: vars.color.textMuted, textTransform: 'uppercase', letterSpacing: '0.04em' });
 export const statValue = style({
   fontSize: '19px',
