@@ -21,19 +21,64 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'The client never imports the server.' }] }],
     },
   },
-  {
-    files: ['server/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/**'], message: 'The server never imports the client.' }] }],
-    },
-  },
-  {
-    files: ['contract/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../*', '**/server/**', '**/src/**'], message: 'contract/ imports nothing local.' }] }],
-    },
-  },
+  ...importDirections(),
 );
+
+/**
+ * DESIGN.md section 3 as lint errors: imports flow downhill only. Each restriction names a folder that a relative
+ * import must not reach. Flat config replaces a rule's options per file rather than merging them, so every folder
+ * below gets one entry holding its own restrictions and those of the folders around it.
+ */
+function importDirections() {
+  const reaching = (folders, message) => ({ regex: `^(\\.{1,2}/)+(${folders})(/|$)`, message });
+  const TESTS = reaching('tests', 'Only tests import tests/. What benchmarks or tools share with tests belongs in tools/.');
+  const TOOLS = reaching('tools', 'Shipped code (server, client, contract) never imports the development tooling in tools/.');
+  const SERVER = reaching('server', 'The client never imports the server; what both need is in contract/.');
+  const CLIENT = reaching('src|sw', 'The server never imports the client; what both need is in contract/.');
+  const LOCAL = { regex: '^\\.\\./', message: 'contract/ imports nothing local: both sides import it, it imports neither.' };
+  const into = (folder, message) => reaching(`(server/)?${folder}`, message);
+  const clientInto = (folders, message) => reaching(`(src/)?(${folders})`, message);
+
+  const server = [TESTS, TOOLS, CLIENT];
+  const client = [TESTS, TOOLS, SERVER];
+  const layers = [
+    { files: ['contract/**/*.ts'], forbid: [LOCAL] },
+    { files: ['server/**/*.ts'], forbid: server },
+    { files: ['server/engine/**/*.ts'], forbid: [...server, into('http', 'The engine never imports HTTP; HTTP calls the engine through its ports.')] },
+    {
+      files: ['server/db/**/*.ts'],
+      forbid: [
+        ...server,
+        into('engine', 'Storage never imports the engine; the engine\'s storage adapters (server/engine/storage) import db.'),
+        into('http', 'Storage never imports HTTP; handlers call the repositories.'),
+      ],
+    },
+    { files: ['server/venues/**/*.ts'], forbid: [...server, into('engine|http|db', 'Venues know nothing of the engine, HTTP or storage; they meet through server/venues/types.ts.')] },
+    { files: ['src/**/*.{ts,tsx}'], forbid: client },
+    { files: ['src/features/**/*.{ts,tsx}'], forbid: [...client, clientInto('cache', 'Features reach the cache through services (and hooks), never directly.')] },
+    {
+      files: ['src/services/**/*.ts'],
+      forbid: [...client, clientInto('routes|features|hooks|ui', 'Services are React-free and below the screens: they never import routes, features, hooks or ui.')],
+    },
+    { files: ['src/cache/**/*.ts'], forbid: [...client, clientInto('routes|features|hooks|ui|services', 'The cache is the bottom of the client: it imports only contract/.')] },
+    { files: ['src/ui/**/*.{ts,tsx}'], forbid: [...client, clientInto('routes|features|hooks|services|cache', 'Design-system primitives import only styles and lib.')] },
+    { files: ['src/lib/**/*.ts'], forbid: [...client, clientInto('routes|features|hooks|services|cache|ui|styles', 'lib/ holds pure helpers: it imports only contract/.')] },
+    { files: ['sw/**/*.ts'], forbid: client },
+    // Asset scripts run at development time, with the shared tooling.
+    { files: ['sw/tools/**/*.ts'], forbid: [TESTS, SERVER] },
+    { files: ['bench/**/*.ts', 'tools/**/*.ts'], forbid: [TESTS] },
+  ];
+  const tests = ['**/*.test.ts', '**/*.test.tsx'];
+  return [
+    ...layers.map(({ files, forbid }) => ({
+      files,
+      ignores: tests,
+      rules: { 'no-restricted-imports': ['error', { patterns: forbid }] },
+    })),
+    // Unit tests beside the code may import test support, never across the client/server line.
+    { files: ['src/**/*.test.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { patterns: [SERVER] }] } },
+    { files: ['server/**/*.test.ts', 'contract/**/*.test.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT] }] } },
+  ];
+}

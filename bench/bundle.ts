@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tools/chromium';
 
 const ROOT = join(import.meta.dirname, '..');
 // A private build directory: dist/ is shared with the running server and other suites that rebuild it.

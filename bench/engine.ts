@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import type { SymbolId } from '../contract/domain';
 import { ArbitrageEngine } from '../server/engine/engine';
 import { InMemoryPaperBook } from '../server/venues/sim/paper-book';
-import { MemoryStore, MemoryUsers } from '../tests/server/engine/memory-engine';
-import { ScriptedVenue } from '../tests/server/engine/scripted-venue';
+import { fixedFigures, MemoryTradeStore, MemoryUsers } from '../tools/doubles/memory-engine-parts';
+import { ScriptedVenue } from '../tools/doubles/scripted-venue';
 
 const USERS = Number(process.env.BENCH_USERS ?? 1000);
 const RATE = Number(process.env.BENCH_TICKS_PER_S ?? 1000);
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   // Orders take a few milliseconds, as a venue round trip does, so execution interleaves with ticks.
   const binance = new ScriptedVenue('binance', book, VENUE_LATENCY_MS);
   const deriv = new ScriptedVenue('deriv', book, VENUE_LATENCY_MS);
-  const store = new MemoryStore();
+  const store = new MemoryTradeStore();
   const users = new MemoryUsers();
   for (let i = 0; i < USERS; i += 1) {
     users.set(`user-${i}`, { minSpread: String(0.002 + (i % 9) * 0.001), maxExposure: '1000', maxLoss: '1000000' });
@@ -64,6 +64,7 @@ async function main(): Promise<void> {
     store,
     users,
     account: async (userId) => ({ userId, credentials: {} }),
+    figures: fixedFigures(),
     params: { maxHoldMs: 5_000 },
     userSyncMs: 60_000,
   });

@@ -64,6 +64,8 @@ function send(): void {
     spread: 0.0012,
     arbitrage: { profitable: false },
     timestamp: new Date().toISOString(),
+    stale: false,
+    ageMs: { binance: 0, deriv: 0 },
     sentAt: clockMs(),
   });
 }

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tools/chromium';
 import { startPwaServer } from './pwa-server';
 
 const TARGETS = { performance: 98, accessibility: 95, 'best-practices': 100, seo: 90 } as const;

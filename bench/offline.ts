@@ -2,7 +2,7 @@
 // IndexedDB) beside online (same, with the network up), median of 10 navigations each, in one run on one machine.
 // Run: npx tsx bench/offline.ts   → prints the figures and writes bench/results/offline.json
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { launchPersistent, networkSwitch, signIn, waitForServiceWorker } from '../tests/e2e/offline-support';
+import { launchPersistent, networkSwitch, signIn, waitForServiceWorker } from '../tools/pwa-browser';
 import { ADMIN, median, startPwaServer } from './pwa-server';
 
 const RUNS = 10;

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tools/chromium';
 import { Server } from 'socket.io';
 import { installProbe, type ProbeData } from './render-probe';
 

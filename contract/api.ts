@@ -2,7 +2,8 @@
 // The server validates with these schemas and documents them in OpenAPI; the client imports the types only.
 import { z } from 'zod';
 import { CURRENCIES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, VENUES } from './domain';
-import type { ArbitrageOpportunity, Balances, Pagination, Prices, PublicUser, Stats, Trade } from './entities';
+import type { ArbitrageOpportunity, Balances, MarketInfo, Pagination, Prices, PublicUser, SpreadSeries, Stats, Trade } from './entities';
+import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
 
 export const API_PREFIX = '/api';
 
@@ -118,10 +119,29 @@ export const TestConnectionBody = z.object({
   appId: z.string().max(16).regex(/^\d*$/, 'App ID must be a number').optional(),
 });
 
+const isoDateTime = (label: string) =>
+  z.iso.datetime({ offset: true, message: `${label} must be an ISO 8601 date-time, e.g. 2026-01-01T00:00:00Z` });
+export const SpreadsQuery = z
+  .object({
+    symbol: oneOf(SYMBOLS, 'symbol'),
+    from: isoDateTime('from'),
+    to: isoDateTime('to'),
+  })
+  .refine((q) => Date.parse(q.from) < Date.parse(q.to), { message: 'from must be before to', path: ['from'] })
+  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= SPREAD_MAX_RANGE_MS, {
+    message: `The range from from to to must be at most ${SPREAD_HISTORY_MAX_DAYS + 1} days`,
+    path: ['to'],
+  });
+
 // ---- admin ----
 export const AdminUsersQuery = z.object({
-  search: z.string().max(100).optional(),
+  // PostgreSQL text cannot hold a NUL character: refused here instead of failing in the query.
+  search: z.string().max(100).refine((v) => !v.includes('\u0000'), 'search must not contain a NUL character').optional(),
   role: z.union([oneOf(ROLES, 'role'), z.literal('')], { message: 'role must be admin, user or empty' }).optional(),
+});
+/** Deleting or deactivating a user with open trades: `closeTrades=true` asks the engine to close them first. */
+export const AdminUserCommandQuery = z.object({
+  closeTrades: z.enum(['true', 'false'], { message: 'closeTrades must be true or false' }).optional(),
 });
 export const CreateUserBody = z.object({
   username: z.string().trim().min(1, MESSAGES.usernameRequired).min(3, MESSAGES.usernameShort).max(50),
@@ -140,7 +160,9 @@ export type TradesQuery = z.input<typeof TradesQuery>;
 export type CreateTradeBody = z.infer<typeof CreateTradeBody>;
 export type TradeStatusBody = z.input<typeof TradeStatusBody>;
 export type TestConnectionBody = z.infer<typeof TestConnectionBody>;
+export type SpreadsQuery = z.infer<typeof SpreadsQuery>;
 export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
+export type AdminUserCommandQuery = z.infer<typeof AdminUserCommandQuery>;
 export type CreateUserBody = z.input<typeof CreateUserBody>;
 
 // ---- answers: every JSON answer carries `success`; payload fields sit beside it ----
@@ -155,6 +177,8 @@ export interface TradeResponse { success: true; trade: Trade; message?: string }
 export interface StatsResponse { success: true; stats: Stats }
 export interface BalancesResponse { success: true; balance: Balances }
 export interface PricesResponse { success: true; prices: Prices; opportunities?: ArbitrageOpportunity[] }
+export interface SpreadsResponse { success: true; series: SpreadSeries }
+export interface MetaResponse { success: true; market: MarketInfo }
 export interface TestConnectionResponse { success: true; exchange: (typeof VENUES)[number]; message: string }
 export interface TradingMembershipResponse { success: true; tradingEnabled: boolean; message: string }
 

@@ -1,5 +1,5 @@
 // Entities as they travel on the wire (JSON). Money is USDT as a JSON number; spreads are fractions.
-import type { Currency, Role, SymbolId, TradeStatus, VenueId } from './domain';
+import type { Currency, LegSide, LegStatus, MarketKind, OpportunityOutcomeKind, Role, SimProfile, SymbolId, TradeOrigin, TradeStatus, VenueId } from './domain';
 
 /** The user record the API returns. Secrets never appear: only a masked form (last 4 characters) and a has-flag. */
 export interface PublicUser {
@@ -26,12 +26,14 @@ export interface PublicUser {
   maxExposure: number;
   /** Fraction, e.g. 0.002 = 0.2 %. */
   minSpread: number;
+  /** USDT: automated trading stops once realised P&L since trading was enabled falls this far below its peak. */
   maxLoss: number;
   tradingEnabled: boolean;
+  /** Set when the engine turned trading off by itself (maxLoss reached, or repeated refusals); null otherwise. */
+  tradingPausedAt: string | null;
+  /** Why, in the trader's words, e.g. 'Binance refused the order — insufficient USDT'. */
+  tradingPauseReason: string | null;
 }
-
-export type LegSide = 'buy' | 'sell';
-export type LegStatus = 'opening' | 'open' | 'closing' | 'closed' | 'failed' | 'unwound';
 
 export interface Fill {
   /** Average fill price in USDT. */
@@ -65,10 +67,10 @@ export interface Trade {
   totalAmount: number;
   /** Spread at open, (deriv − binance) / binance. */
   arbitrageSpread: number;
-  /** Net of all fees; 0 until completed. */
+  /** Realised P&L net of all fees; 0 until the trade is finished (a failed trade's unwind usually costs a little). */
   actualProfit: number;
   /** 'manual' when asked for through POST /trades, 'auto' when the engine chose it. */
-  origin: 'auto' | 'manual';
+  origin: TradeOrigin;
   /** Why a trade failed, was cancelled or closed (e.g. 'converged', 'time limit'). */
   reason: string | null;
   legs: TradeLeg[];
@@ -94,24 +96,35 @@ export interface SymbolPrice {
   deriv: number | null;
   /** (deriv − binance) / binance, or null. */
   spread: number | null;
+  /** Never true while `stale` (rules.ts isPriceProfitable). */
   arbitrage: PriceArbitrage;
   timestamp: string;
+  /**
+   * A venue's last quote is older than the engine's freshness limit (QUOTE_MAX_AGE_MS): the spread is not tradable
+   * and must not be shown as an opportunity.
+   */
+  stale: boolean;
+  /** Age of each venue's last quote when this price was sent, ms; null while that venue has not quoted. */
+  ageMs: Record<VenueId, number | null>;
 }
 
 export type Prices = Partial<Record<SymbolId, SymbolPrice>>;
 
 export type VenueBalances = Record<Currency, number>;
 
+/** A user's trading figures; each is defined once, in contract/figures.ts. */
 export interface Stats {
+  /** Every trade, open ones included. */
   totalTrades: number;
   /** Completed trades. */
   successfulTrades: number;
+  /** Failed trades. */
   failedTrades: number;
-  /** Sum of the profits of winning trades. */
+  /** Sum of the profits of won trades. */
   totalProfit: number;
-  /** Sum of actualProfit over all completed trades (wins minus losses, net of fees). */
+  /** Realised P&L of every finished trade (completed, failed, cancelled), net of all fees. */
   netProfit: number;
-  /** Winning completed trades / completed trades × 100 (0 when none). */
+  /** Won trades / decided trades × 100 (0 when none). */
   winRate: number;
   /** Value in USDT of everything held on both venues at current prices. */
   totalValue: number;
@@ -138,4 +151,49 @@ export interface ArbitrageOpportunity {
   /** 'deriv-rich': Deriv above Binance (buy spot, short Deriv); 'binance-rich' the mirror case. */
   direction: 'deriv-rich' | 'binance-rich';
   timestamp: string;
+}
+
+/** Which market the server trades on; the client always says so on screen. */
+export interface MarketInfo {
+  kind: MarketKind;
+  /** The simulated market's profile; null on the live market. */
+  simProfile: SimProfile | null;
+}
+
+/** One point of a symbol's spread history: a one-second sample, or the average of a bucket of them. */
+export interface SpreadPoint {
+  /** Start of the second or bucket, ms since epoch. */
+  t: number;
+  /** Mid prices (averages over a bucket). */
+  binance: number;
+  deriv: number;
+  /** (deriv − binance) / binance, a fraction; over a bucket its average, lowest and highest. */
+  spread: number;
+  spreadLow: number;
+  spreadHigh: number;
+}
+
+export interface SpreadSeries {
+  symbol: SymbolId;
+  /** The range asked for, ISO 8601. */
+  from: string;
+  to: string;
+  /** Width of each point's bucket; 1 = raw one-second samples. */
+  resolutionSeconds: number;
+  /** Oldest first; seconds (or buckets) without a sample have no point. */
+  points: SpreadPoint[];
+}
+
+/** What the engine did with an opportunity for one user (the cockpit lists these). */
+export interface OpportunityOutcome {
+  symbol: SymbolId;
+  /** The spread evaluated, a fraction. */
+  spread: number;
+  direction: 'deriv-rich' | 'binance-rich';
+  outcome: OpportunityOutcomeKind;
+  /** In the trader's words, e.g. 'Deriv has not quoted for 3.2 s' or 'not enough ETH on Binance for the mirror sell'. */
+  reason: string;
+  /** The trade opened, when taken. */
+  tradeId: string | null;
+  at: string;
 }

@@ -1,5 +1,5 @@
 // Socket.IO event map, shared by the gateway and the client. No runtime dependencies.
-import type { ArbitrageOpportunity, Balances, Stats, SymbolPrice, Trade } from './entities';
+import type { ArbitrageOpportunity, Balances, OpportunityOutcome, PublicUser, Stats, SymbolPrice, Trade } from './entities';
 
 export const SERVER_EVENTS = {
   newTrade: 'new_trade',
@@ -10,6 +10,8 @@ export const SERVER_EVENTS = {
   arbitrageOpportunity: 'arbitrage_opportunity',
   /** A notice for one user, e.g. trading stopped after reaching maxLoss. */
   notice: 'notice',
+  /** Per user: what the engine did with an opportunity (taken, or skipped and why); rate-limited per symbol. */
+  opportunityOutcome: 'opportunity_outcome',
 } as const;
 
 export const CLIENT_EVENTS = { joinRoom: 'join_room', leaveRoom: 'leave_room' } as const;
@@ -17,6 +19,8 @@ export const CLIENT_EVENTS = { joinRoom: 'join_room', leaveRoom: 'leave_room' } 
 export interface Notice {
   level: 'info' | 'warning' | 'error';
   message: string;
+  /** When the engine changed the user's trading settings (a pause or a halt): the fields as they are now saved. */
+  user?: Partial<Pick<PublicUser, 'tradingEnabled' | 'tradingPausedAt' | 'tradingPauseReason'>>;
 }
 
 export interface RoomAck {
@@ -33,6 +37,7 @@ export interface ServerToClientEvents {
   priceUpdate: (price: SymbolPrice) => void;
   arbitrage_opportunity: (opportunity: ArbitrageOpportunity) => void;
   notice: (notice: Notice) => void;
+  opportunity_outcome: (outcome: OpportunityOutcome) => void;
 }
 
 export interface ClientToServerEvents {

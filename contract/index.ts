@@ -2,3 +2,6 @@ export * from './domain';
 export type * from './entities';
 export * from './events';
 export * from './api';
+export * from './rules';
+export * from './spreads';
+export * from './figures';

@@ -1,14 +1,14 @@
-// The Fastify application as a plugin tree, built without listening so tests can `inject` into it and main.ts can
+// The Fastify application as a plugin tree, built without listening so tests can `inject` into it and the process can
 // serve it. Order: context decorators → security headers → docs → error handling → auth hooks → routes.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Subject } from 'rxjs';
 import type { Config } from './config';
 import type { Db } from './db/client';
-import { decryptCredentials, findCredentials } from './db/repositories/credentials';
+import { venueAccountLoader } from './db/repositories/credentials';
 import { loadSecrets, type ServerSecrets } from './security/secrets';
 import { createTokenService } from './security/tokens';
-import { EMPTY_PRICE_BOOK, type PriceBook } from './http/ports';
+import { NO_PRICES, type PriceBook } from './engine/ports';
 import './http/plugins/decorators';
 import { registerAuth } from './http/plugins/auth';
 import { registerDocs } from './http/plugins/docs';
@@ -19,12 +19,14 @@ import { authRoutes } from './http/auth';
 import { createLoginLimiter, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './http/auth/login-limiter';
 import { userRoutes } from './http/users';
 import { adminRoutes } from './http/admin';
-import { registerClient, type ClientBuildStatus } from './client/serve';
+import { registerClient, type ClientBuildStatus } from './process/pwa-serve';
 import { exchangeRoutes } from './http/exchanges';
-import type { TradingFacade } from './http/exchanges/engine-port';
+import type { TradingFacade } from './http/plugins/engine-port';
+import { tradingRoutes } from './http/trading';
 import { tradeCommandRoutes } from './http/trades/commands';
 import { tradeQueryRoutes } from './http/trades/queries';
 import { balanceRoutes } from './http/balances';
+import { metaRoutes } from './http/meta';
 
 export interface BuildAppOptions {
   config: Config;
@@ -38,7 +40,7 @@ export interface BuildAppOptions {
   loginLimits?: LoginLimits;
   /** Directory of the built PWA to serve; no client routes when omitted (API-only, tests). */
   clientDir?: string;
-  /** State of a client build running in the background (main.ts); the fallback page tells visitors. */
+  /** State of a client build running in the background (process/run.ts); the fallback page tells visitors. */
   clientBuild?: ClientBuildStatus;
   /** The trading engine of this process; null/omitted on an API-only instance (ENGINE=off). */
   engine?: TradingFacade | null;
@@ -74,12 +76,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('db', db);
   app.decorate('secrets', secrets);
   app.decorate('tokens', createTokenService(secrets.tokenKey));
-  app.decorate('priceBook', options.priceBook ?? EMPTY_PRICE_BOOK);
+  app.decorate('priceBook', options.priceBook ?? NO_PRICES);
   app.decorate('revocations$', new Subject<Revocation>());
   app.decorate('engine', options.engine ?? null);
-  app.decorate('loadVenueAccount', async (userId: string) =>
-    decryptCredentials(secrets.encryptionKey, userId, await findCredentials(db, userId)),
-  );
+  app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
 
   await registerSecurityHeaders(app);
   await registerDocs(app);
@@ -96,13 +96,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(userRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api' });
 
-  // ==== Resource routes owned by other parts: add one register line each here =================================
-  //   trades (queries + commands), balances, exchanges. Register with { prefix: '/api' }.
   await app.register(exchangeRoutes, { prefix: '/api' });
+  await app.register(tradingRoutes, { prefix: '/api' });
   await app.register(tradeCommandRoutes, { prefix: '/api' });
   await app.register(tradeQueryRoutes, { prefix: '/api' });
   await app.register(balanceRoutes, { prefix: '/api' });
-  // ==== Realtime: the Socket.IO gateway attaches to app.server (see main.ts), using app.verifyToken. ==========
+  await app.register(metaRoutes, { prefix: '/api' });
+  // Realtime: the Socket.IO gateway attaches to app.server (see process/run.ts), using app.verifyToken.
 
   return app;
 }

@@ -1,7 +1,10 @@
 // All configuration comes from environment variables, validated once at start. `loadConfig` is pure so tests can
-// feed it any environment; main.ts prints the messages and exits with code 1 when it throws ConfigError.
+// feed it any environment; the process (process/run.ts) prints the messages and exits with code 1 when it throws
+// ConfigError.
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../contract/api';
+import { DEFAULT_SIM_PROFILE, SIM_PROFILES, type SimProfile } from '../contract/domain';
+import { SPREAD_HISTORY_DEFAULT_DAYS, SPREAD_HISTORY_MAX_DAYS } from '../contract/spreads';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -16,6 +19,10 @@ export interface Config {
   redisUrl: string | undefined;
   market: 'sim' | 'live';
   simSeed: number | undefined;
+  /** The simulated market's profile: `calibrated` (like the real pair) or `demo` (exaggerated opportunities). */
+  simProfile: SimProfile;
+  /** Days of recorded spread history kept; older samples are deleted. */
+  spreadHistoryDays: number;
   /** Price updates per second per symbol sent to clients. */
   priceHz: number;
   adminEmail: string;
@@ -33,7 +40,13 @@ export interface Config {
   binanceRestUrl: string;
   binanceWsUrl: string;
   derivWsUrl: string;
+  /** Deriv app id for the public quote stream and for accounts that did not save their own. */
+  derivAppId: string;
   tradeMaxHoldMs: number;
+  /** A quote older than this is not traded, and its price is sent as stale. */
+  quoteMaxAgeMs: number;
+  /** A decision pairs the two venues' quotes only when they are this close in time. */
+  quoteMaxSkewMs: number;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
 }
@@ -103,6 +116,10 @@ const EnvSchema = z.object({
   REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
   MARKET: z.enum(['sim', 'live'], { message: "MARKET must be 'sim' or 'live'" }).default('sim'),
   SIM_SEED: int('SIM_SEED', 0, 2 ** 31 - 1).optional(),
+  SIM_PROFILE: z
+    .enum(SIM_PROFILES, { message: `SIM_PROFILE must be one of ${SIM_PROFILES.map((p) => `'${p}'`).join(', ')}` })
+    .default(DEFAULT_SIM_PROFILE),
+  SPREAD_HISTORY_DAYS: int('SPREAD_HISTORY_DAYS', 1, SPREAD_HISTORY_MAX_DAYS).default(SPREAD_HISTORY_DEFAULT_DAYS),
   PRICE_HZ: int('PRICE_HZ', 1, 60).default(4),
   ADMIN_EMAIL: z.string().trim().regex(EMAIL_PATTERN, 'ADMIN_EMAIL must be an e-mail address the sign-in form accepts (name@domain.tld), e.g. admin@example.com').default('admin@arbitrage.local'),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').max(1024).optional(),
@@ -124,7 +141,11 @@ const EnvSchema = z.object({
   BINANCE_REST_URL: url('BINANCE_REST_URL', ['http:', 'https:']).default('https://api.binance.com'),
   BINANCE_WS_URL: url('BINANCE_WS_URL', ['ws:', 'wss:']).default('wss://stream.binance.com:9443'),
   DERIV_WS_URL: url('DERIV_WS_URL', ['ws:', 'wss:']).default('wss://ws.derivws.com/websockets/v3'),
+  // Deriv's public test app id by default; register your own app for production (README).
+  DERIV_APP_ID: z.string().trim().regex(/^\d{1,10}$/, 'DERIV_APP_ID must be the number Deriv gave your app').default('1089'),
   TRADE_MAX_HOLD_MS: int('TRADE_MAX_HOLD_MS', 1000, 7 * 24 * 3600 * 1000).default(120_000),
+  QUOTE_MAX_AGE_MS: int('QUOTE_MAX_AGE_MS', 100, 600_000).default(2000),
+  QUOTE_MAX_SKEW_MS: int('QUOTE_MAX_SKEW_MS', 0, 60_000).default(200),
   BODY_LIMIT: int('BODY_LIMIT', 1024, 50 * 1024 * 1024).default(65_536),
 });
 
@@ -152,6 +173,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     market: e.MARKET,
     simSeed: e.SIM_SEED,
+    simProfile: e.SIM_PROFILE,
+    spreadHistoryDays: e.SPREAD_HISTORY_DAYS,
     priceHz: e.PRICE_HZ,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
@@ -164,7 +187,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     binanceRestUrl: e.BINANCE_REST_URL,
     binanceWsUrl: e.BINANCE_WS_URL,
     derivWsUrl: e.DERIV_WS_URL,
+    derivAppId: e.DERIV_APP_ID,
     tradeMaxHoldMs: e.TRADE_MAX_HOLD_MS,
+    quoteMaxAgeMs: e.QUOTE_MAX_AGE_MS,
+    quoteMaxSkewMs: e.QUOTE_MAX_SKEW_MS,
     bodyLimit: e.BODY_LIMIT,
   };
 }

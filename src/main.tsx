@@ -1,7 +1,7 @@
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ServicesProvider } from './features/app/services';
+import { ServicesProvider } from './hooks/services';
 import { createAppRouter } from './router';
 import { startPwa } from './pwa';
 import { createAppServices } from './services/appServices';
@@ -37,5 +37,5 @@ startTransition(() => {
 });
 
 // Offline: keep the user's last >= 1,000 trades in IndexedDB while online; register the service worker after load.
-services.offline.historySync$.subscribe();
+services.trades.historySync$.subscribe();
 void startPwa();

@@ -1,4 +1,5 @@
 // The engine's cost model and trading constants. Fractions are of the trade's notional.
+import { DEFAULT_MIN_SPREAD } from '../../contract/domain';
 import { money, type Money } from './decimal';
 
 export interface TradingParams {
@@ -20,6 +21,22 @@ export interface TradingParams {
   perTradeExposureFraction: number;
   /** Spread threshold for the broadcast `arbitrage_opportunity` and for `priceUpdate`'s `profitable`. */
   defaultMinSpread: number;
+  /** A quote older than this is not traded and its price is sent as stale (QUOTE_MAX_AGE_MS). */
+  quoteMaxAgeMs: number;
+  /** A decision pairs the two venues' quotes only when their timestamps are this close (QUOTE_MAX_SKEW_MS). */
+  quoteMaxSkewMs: number;
+  /** Price protection: how far an opening fill may be from the decision's quote, a fraction. */
+  maxSlippage: number;
+  /** Circuit breaker: the first back-off after a failed trade on a symbol, doubling with each further failure... */
+  backoffBaseMs: number;
+  /** ...up to this. */
+  backoffMaxMs: number;
+  /** Consecutive failed trades after which the user's automated trading is paused. */
+  pauseAfterFailures: number;
+  /** After a pre-trade check refused a trade (balance, venue limits), the symbol is not tried again for this long. */
+  skipCooldownMs: number;
+  /** Opportunity outcomes: at most one per user and symbol in this window unless the outcome changes. */
+  outcomeEveryMs: number;
 }
 
 export const DEFAULT_TRADING_PARAMS: TradingParams = {
@@ -31,7 +48,17 @@ export const DEFAULT_TRADING_PARAMS: TradingParams = {
   maxHoldMs: 120_000,
   minNotional: money(10),
   perTradeExposureFraction: 0.25,
-  defaultMinSpread: 0.002,
+  defaultMinSpread: DEFAULT_MIN_SPREAD,
+  quoteMaxAgeMs: 2000,
+  // Below the simulated market's 250 ms tick, so a quote is never paired with the other venue's previous tick; at
+  // BTC/ETH's 60–75 % annual volatility the price drifts about 0.5 bp in 200 ms, far inside the 35 bp open threshold.
+  quoteMaxSkewMs: 200,
+  maxSlippage: 0.001,
+  backoffBaseMs: 5_000,
+  backoffMaxMs: 300_000,
+  pauseAfterFailures: 3,
+  skipCooldownMs: 30_000,
+  outcomeEveryMs: 1_000,
 };
 
 /**

@@ -1,42 +1,63 @@
-// The engine facade: price pipeline, per-user decisions (TradingCore), execution (TradeExecutor), events.
-// One instance per process; it trades only while it holds the leadership (one trading engine per database).
-import { share, Subject, type Observable, type Subscription } from 'rxjs';
+// The engine facade: price pipeline, per-user decisions (TradingCore), pre-trade checks, execution (TradeExecutor),
+// position watching and events. One instance per process; it trades only while it holds the leadership (one trading
+// engine per database). Decisions are pure (trading-core.ts, pretrade.ts); this file does the I/O around them.
+import { filter, share, Subject, type Observable, type Subscription } from 'rxjs';
 import { SYMBOLS, type SymbolId, type VenueId } from '../../contract/domain';
-import type { Prices, Trade } from '../../contract/entities';
-import type { PriceBook } from '../http/ports';
-import type { Venue } from '../venues/types';
+import type { OpportunityOutcome, Prices, Trade } from '../../contract/entities';
+import { SERVER_EVENTS } from '../../contract/events';
+import type { PositionClosed, Venue } from '../venues/types';
 import { DEFAULT_TRADING_PARAMS, type TradingParams } from './costs';
 import { money } from './decimal';
+import { MAX_LOSS_REASON } from './drawdown';
 import type { EngineEvent } from './events';
 import { TradeExecutor, messageOf } from './executor';
 import { newTradeIds } from './ids';
 import { alwaysLeader, type Leadership } from './leader';
-import type { AccountLoader, EngineLogger, FigureSources, RecoverableStore, TradingSettings, UserDirectory } from './ports';
+import { FigureRefresh } from './figure-refresh';
+import { outcomeOf } from './opportunity-outcomes';
+import type { AccountLoader, EngineLogger, FigureSources, PriceBook, RecoverableStore, TradingSettings, UserDirectory } from './ports';
 import { SILENT_LOGGER } from './ports';
-import { opportunityEdges, priceTicks, toSymbolPrice, type PriceTick } from './prices';
+import { PositionWatch } from './position-watch';
+import { preTradeCheck, type PreTradeResult } from './pretrade';
+import { opportunityEdges, priceTicks, tickIsStale, toSymbolPrice, type PriceTick } from './prices';
+import { checkQuotes } from './quote-check';
 import { recoverTrades } from './recovery';
-import { tradeDtoOf } from './store';
+import { tradeDtoOf } from './storage/trade-rows';
 import { TradingCore, type Command, type UserLimits } from './trading-core';
-import type { TradeState } from './trade-state';
+import type { NewTrade, TradeState } from './trade-state';
+import { VenueFigureCache } from './venue-figures';
 
 export interface EngineDeps {
   venues: Record<VenueId, Venue>;
   store: RecoverableStore;
   users: UserDirectory;
   account: AccountLoader;
-  figures?: FigureSources;
-  leadership?: Leadership;
+  figures: FigureSources;
   params?: Partial<TradingParams>;
-  logger?: EngineLogger;
   now?: () => number;
   newIds?: () => { id: string; tradeId: string };
   /** How often users' settings are re-read (changes made through other instances or routes). */
   userSyncMs?: number;
-  /** How often time limits and stuck closes are checked when no tick arrives. */
+  /** How often time limits, back-offs, stuck closes and stale prices are checked when no tick arrives. */
   housekeepingMs?: number;
 }
 
 export type CommandResult = { ok: true; trade: Trade } | { ok: false; status: 400 | 404 | 409 | 503; message: string };
+
+/** An admin's request to close every open trade of a user (before deleting or deactivating the account). */
+export interface CloseUserTradesResult {
+  /** Trades that were open when asked. */
+  open: number;
+  /** Whether all of them finished within the wait. */
+  closed: boolean;
+}
+
+export interface EngineStart {
+  /** Who may trade: an advisory lock on PostgreSQL; this process alone when omitted. */
+  leadership?: Leadership;
+  /** The process's logger, which exists once the app is built; silent when omitted. */
+  logger?: EngineLogger;
+}
 
 const NOT_LEADER = 'The trading engine runs on another instance; this one is standing by. Try again in a moment.';
 
@@ -46,35 +67,69 @@ export class ArbitrageEngine implements PriceBook {
   /** Every event the engine raises; the realtime gateway subscribes to this. Hot: nothing is replayed. */
   readonly events$: Observable<EngineEvent> = this.eventSubject.pipe(share());
   private readonly latest = new Map<SymbolId, PriceTick>();
+  /** Whether each symbol's last published price said stale, so a venue going quiet is published once. */
+  private readonly publishedStale = new Map<SymbolId, boolean>();
   private readonly core: TradingCore;
   private readonly executor: TradeExecutor;
-  private readonly logger: EngineLogger;
+  private readonly figureCache: VenueFigureCache;
+  private readonly positions: PositionWatch;
+  private readonly figureRefresh: FigureRefresh;
+  private logger: EngineLogger = SILENT_LOGGER;
+  private leadership: Leadership = alwaysLeader();
   private readonly now: () => number;
   private readonly fees = new Map<string, number>();
-  private readonly figuresBusy = new Map<string, boolean>();
   /** Users trading automatically as of the last settings read. */
   private readonly autoUsers = new Set<string>();
+  /** Waiting for a user's trades to end (an admin closing them before removing the account). */
+  private readonly endWaiters = new Map<string, Array<() => void>>();
+  /** Work between a decision and the executor (pre-trade checks, reads of the realised window): idle() waits for it. */
+  private readonly deciding = new Set<Promise<unknown>>();
   private subscriptions: Subscription[] = [];
   private timers: NodeJS.Timeout[] = [];
+  private priceTimer: NodeJS.Timeout | null = null;
   private trading = false;
   private stopped = false;
 
   constructor(private readonly deps: EngineDeps) {
     this.params = { ...DEFAULT_TRADING_PARAMS, ...deps.params };
-    this.logger = deps.logger ?? SILENT_LOGGER;
     this.now = deps.now ?? Date.now;
     this.core = new TradingCore({ params: this.params, now: this.now, newIds: deps.newIds ?? (() => newTradeIds(this.now())) });
+    this.figureCache = new VenueFigureCache({ venues: deps.venues, account: deps.account, now: this.now });
     this.executor = new TradeExecutor({
       venues: deps.venues,
       store: deps.store,
       account: deps.account,
       now: () => new Date(this.now()),
+      logger: () => this.logger,
+      maxSlippage: this.params.maxSlippage,
       onPersisted: (state, trade, created) =>
-        this.emit({ type: created ? 'new_trade' : 'trade_updated', userId: state.userId, trade }),
-      onOpened: (state) => this.core.onOpened(state.tradeId),
+        this.emit({ type: created ? SERVER_EVENTS.newTrade : SERVER_EVENTS.tradeUpdated, userId: state.userId, trade }),
+      onOpened: (state) => {
+        this.core.onOpened(state.tradeId);
+        this.positions.watch(state);
+      },
       onEnded: (state) => this.ended(state),
-      onFill: (userId) => this.refreshFigures(userId),
+      onGone: (state) => this.gone(state),
+      onFill: (userId) => {
+        this.figureCache.invalidate(userId);
+        this.figureRefresh.request(userId);
+      },
       onError: (error, state) => this.logger.error({ err: error, tradeId: state.tradeId }, 'trade step failed; will retry'),
+    });
+    this.figureRefresh = new FigureRefresh({
+      venues: deps.venues,
+      account: deps.account,
+      figures: deps.figures,
+      prices: this,
+      now: () => new Date(this.now()),
+      emit: (event) => this.emit(event),
+      logger: () => this.logger,
+    });
+    this.positions = new PositionWatch({
+      venues: deps.venues,
+      account: deps.account,
+      logger: () => this.logger,
+      onClosed: (tradeId, venue, closed) => this.positionClosed(tradeId, venue, closed),
     });
   }
 
@@ -90,14 +145,20 @@ export class ArbitrageEngine implements PriceBook {
   // ---- lifecycle ----
 
   /** Starts the price pipeline at once and trading as soon as the leadership is ours. */
-  async start(): Promise<void> {
+  async start(options: EngineStart = {}): Promise<void> {
+    if (options.logger) this.logger = options.logger;
+    if (options.leadership) this.leadership = options.leadership;
     const ticks = priceTicks(this.deps.venues, SYMBOLS).pipe(share());
     this.subscriptions.push(
       ticks.subscribe((tick) => this.onTick(tick)),
-      opportunityEdges(ticks, this.opportunityThreshold()).subscribe((opportunity) => this.emit({ type: 'arbitrage_opportunity', opportunity })),
+      opportunityEdges(ticks.pipe(filter((tick) => checkQuotes(tick.binance, tick.deriv, this.now(), this.params).ok)), this.opportunityThreshold()).subscribe(
+        (opportunity) => this.emit({ type: SERVER_EVENTS.arbitrageOpportunity, opportunity }),
+      ),
     );
-    const leadership = this.deps.leadership ?? alwaysLeader();
-    await leadership.start({
+    // A venue that goes quiet sends nothing: the price is published as stale once it is.
+    this.priceTimer = setInterval(() => this.publishStaleness(), Math.min(500, this.params.quoteMaxAgeMs));
+    this.priceTimer.unref();
+    await this.leadership.start({
       onAcquired: () => this.beginTrading(),
       onLost: () => this.endTrading('leadership lost'),
     });
@@ -106,19 +167,25 @@ export class ArbitrageEngine implements PriceBook {
   async stop(): Promise<void> {
     this.stopped = true;
     this.endTrading('shutting down');
+    if (this.priceTimer) clearInterval(this.priceTimer);
     for (const s of this.subscriptions) s.unsubscribe();
     this.subscriptions = [];
+    this.positions.stop();
     await this.executor.idle();
-    await this.deps.leadership?.stop();
+    await this.leadership.stop();
     this.eventSubject.complete();
   }
 
   private async beginTrading(): Promise<void> {
     if (this.stopped || this.trading) return;
     this.logger.info('trading engine is the leader: recovering unfinished trades');
-    let unreconciled = await this.recover(() => this.deps.store.unfinished());
+    const recovered = new Set<string>();
+    let unreconciled = await this.recover(() => this.deps.store.unfinished(), recovered);
     this.trading = true;
     await this.syncUsers();
+    void this.positions.audit(new Set([...recovered, ...this.autoUsers]), (userId, venue) => this.trackedOrderIds(userId, venue), (userId, notice) =>
+      this.emit({ type: SERVER_EVENTS.notice, userId, notice }),
+    );
     let rounds = 0;
     const housekeeping = setInterval(() => {
       this.execute(this.core.checkTimeLimits(this.now()));
@@ -131,7 +198,7 @@ export class ArbitrageEngine implements PriceBook {
       if (unreconciled.length === 0) return;
       const batch = unreconciled;
       unreconciled = [];
-      void this.recover(async () => batch).then((left) => unreconciled.push(...left));
+      void this.recover(async () => batch, recovered).then((left) => unreconciled.push(...left));
     }, 10_000);
     housekeeping.unref();
     userSync.unref();
@@ -141,21 +208,34 @@ export class ArbitrageEngine implements PriceBook {
   }
 
   /** Reconciles unfinished trades and hands them to decisions and execution; returns those not reconciled yet. */
-  private recover(unfinished: () => Promise<TradeState[]>): Promise<TradeState[]> {
+  private recover(unfinished: () => Promise<TradeState[]>, users: Set<string>): Promise<TradeState[]> {
     return recoverTrades({
       unfinished,
       venues: this.deps.venues,
       account: this.deps.account,
       now: () => new Date(this.now()),
       logger: this.logger,
+      claimed: (venue, since) => this.deps.store.claimedOrderIds(venue, since),
       adopt: async (state) => {
+        users.add(state.userId);
         const limits = await this.limitsFor(state.userId);
-        if (limits) this.core.adopt(trackedOf(state, this.params.maxHoldMs), limits);
+        if (limits) this.execute(this.core.adopt(trackedOf(state, this.params.maxHoldMs), limits));
         this.executor.resume(state);
+        if (state.stage === 'open') this.positions.watch(state);
         // A deactivated user's position is not left open: nothing would watch it.
         if (!limits) this.executor.requestClose(state.tradeId, 'account deactivated', true);
       },
     });
+  }
+
+  /** The venue order ids of the user's unfinished trades on one venue. */
+  private trackedOrderIds(userId: string, venue: VenueId): Set<string> {
+    const ids = new Set<string>();
+    for (const run of this.executor.active.values()) {
+      if (run.state.userId !== userId) continue;
+      for (const leg of run.state.legs) if (leg.venue === venue && leg.venueOrderId) ids.add(leg.venueOrderId);
+    }
+    return ids;
   }
 
   private endTrading(why: string): void {
@@ -173,12 +253,12 @@ export class ArbitrageEngine implements PriceBook {
     return tick?.binanceMid ?? tick?.derivMid ?? null;
   }
 
-  /** The latest price of each symbol, `profitable` judged against the given minSpread. */
+  /** The latest price of each symbol, `profitable` judged against the given minSpread, staleness as of now. */
   prices(minSpread: number, symbol?: SymbolId): Prices {
     const out: Prices = {};
     for (const s of symbol ? [symbol] : SYMBOLS) {
       const tick = this.latest.get(s);
-      if (tick) out[s] = toSymbolPrice(tick, minSpread);
+      if (tick) out[s] = toSymbolPrice(tick, minSpread, this.now(), this.params);
     }
     return out;
   }
@@ -189,8 +269,20 @@ export class ArbitrageEngine implements PriceBook {
 
   private onTick(tick: PriceTick): void {
     this.latest.set(tick.symbol, tick);
-    this.emit({ type: 'priceUpdate', price: toSymbolPrice(tick, this.params.defaultMinSpread) });
+    this.publishPrice(tick);
     if (this.trading) this.execute(this.core.onTick(tick));
+  }
+
+  private publishPrice(tick: PriceTick): void {
+    const price = toSymbolPrice(tick, this.params.defaultMinSpread, this.now(), this.params);
+    this.publishedStale.set(tick.symbol, price.stale);
+    this.emit({ type: SERVER_EVENTS.priceUpdate, price });
+  }
+
+  private publishStaleness(): void {
+    for (const [symbol, tick] of this.latest) {
+      if (tickIsStale(tick, this.now(), this.params) !== this.publishedStale.get(symbol)) this.publishPrice(tick);
+    }
   }
 
   // ---- users ----
@@ -213,7 +305,8 @@ export class ArbitrageEngine implements PriceBook {
       return;
     }
     this.autoUsers.add(userId);
-    this.execute(this.core.upsertUser(await this.toLimits(settings)));
+    // Answered once the user's realised figure is read, so the user trades from the very next tick.
+    await Promise.all(this.execute(this.core.upsertUser(await this.toLimits(settings))));
   }
 
   private async syncUsers(): Promise<void> {
@@ -230,13 +323,13 @@ export class ArbitrageEngine implements PriceBook {
     }
   }
 
-
   private async limitsFor(userId: string): Promise<UserLimits | null> {
     const settings = await this.deps.users.settings(userId);
     return settings ? this.toLimits(settings) : null;
   }
 
   private async toLimits(s: TradingSettings): Promise<UserLimits> {
+    const stopped = !s.tradingEnabled && s.tradingPausedAt !== null ? (s.tradingPauseReason?.startsWith(MAX_LOSS_REASON) ? 'halted' : 'paused') : null;
     return {
       userId: s.userId,
       maxExposure: s.maxExposure,
@@ -244,8 +337,8 @@ export class ArbitrageEngine implements PriceBook {
       minSpread: Number(s.minSpread),
       takerFee: await this.takerFee(s.userId),
       autoTrade: s.tradingEnabled,
-      halted: !s.tradingEnabled && s.tradingHaltedAt !== null,
-      realisedPnl: s.realisedPnl,
+      stopped,
+      windowStart: s.tradingEnabledAt?.getTime() ?? null,
     };
   }
 
@@ -269,11 +362,14 @@ export class ArbitrageEngine implements PriceBook {
     if (!this.trading) return { ok: false, status: 503, message: NOT_LEADER };
     const settings = await this.deps.users.settings(userId);
     if (!settings) return { ok: false, status: 404, message: 'User not found' };
-    const limits = this.core.hasUser(userId) ? { ...(await this.toLimits(settings)), realisedPnl: undefined } : await this.toLimits(settings);
+    const limits = await this.toLimits(settings);
+    // The maxLoss figure comes from the database before a user outside automated trading may open anything.
+    if (!this.core.hasUser(userId)) await Promise.all(this.execute(this.core.upsertUser(limits)));
     const result = this.core.manualOpen(limits, symbol, money(totalAmount), this.latest.get(symbol));
     if (!result.ok) return result;
-    const trade = await this.openTrade(result.command.trade);
-    return trade ? { ok: true, trade } : { ok: false, status: 503, message: 'The trade could not be recorded; nothing was placed. Try again.' };
+    const opened = await this.openChecked(result.command.trade);
+    if ('refused' in opened) return { ok: false, status: 409, message: `The trade cannot be placed: ${opened.refused}` };
+    return opened.trade ? { ok: true, trade: opened.trade } : { ok: false, status: 503, message: 'The trade could not be recorded; nothing was placed. Try again.' };
   }
 
   /** A user's cancel of an unfinished trade, by row id: closes the legs; the trade ends 'cancelled'. */
@@ -289,105 +385,160 @@ export class ArbitrageEngine implements PriceBook {
     return { ok: true, trade: tradeDtoOf(after, new Date(this.now())) };
   }
 
+  /**
+   * Closes (cancels) every unfinished trade of the user and stops their automated trading, then waits up to
+   * `waitMs` for the trades to end: an admin removes an account only once nothing of it is open on a venue.
+   */
+  async closeUserTrades(userId: string, reason: string, waitMs: number): Promise<CloseUserTradesResult | { ok: false; message: string }> {
+    if (!this.trading) return { ok: false, message: NOT_LEADER };
+    await this.removeUser(userId);
+    const open = [...this.executor.active.values()].filter((r) => r.state.userId === userId).length;
+    this.execute(this.core.closeAllOf(userId, reason));
+    for (const run of this.executor.active.values()) if (run.state.userId === userId) this.executor.requestClose(run.state.tradeId, reason, true);
+    if (open === 0) return { open, closed: true };
+    const ended = new Promise<void>((resolve) => this.endWaiters.set(userId, [...(this.endWaiters.get(userId) ?? []), resolve]));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    await Promise.race([ended, timeout]);
+    clearTimeout(timer);
+    return { open, closed: this.userRuns(userId) === 0 };
+  }
+
+  private userRuns(userId: string): number {
+    return [...this.executor.active.values()].filter((r) => r.state.userId === userId).length;
+  }
+
   // ---- execution ----
 
-  private execute(commands: Command[]): void {
+  /** Carries out the core's commands; the returned promises settle when the database reads among them are done. */
+  private execute(commands: Command[]): Promise<void>[] {
+    const reads: Promise<void>[] = [];
     for (const command of commands) {
       switch (command.kind) {
         case 'open':
-          void this.openTrade(command.trade);
+          this.track(this.openChecked(command.trade));
           break;
         case 'close':
           this.executor.requestClose(command.tradeId, command.reason, command.cancel);
           break;
-        case 'halt':
-          void this.halt(command.userId, command.realisedPnl, command.maxLoss);
+        case 'stop':
+          void this.stopTrading(command.userId, command.stop, command.reason);
+          break;
+        case 'read-realised':
+          reads.push(this.track(this.readRealised(command.userId, command.seq)));
+          break;
+        case 'outcome':
+          this.emitOutcome(command.userId, command.outcome);
           break;
       }
     }
+    return reads;
   }
 
-  private async openTrade(trade: Parameters<TradeExecutor['open']>[0]): Promise<Trade | null> {
+  private track<T>(work: Promise<T>): Promise<T> {
+    const tracked = work.finally(() => this.deciding.delete(tracked));
+    this.deciding.add(tracked);
+    return tracked;
+  }
+
+  /** Pre-trade checks, then the write-ahead insert and the orders; a trade that cannot be placed is never opened. */
+  private async openChecked(trade: NewTrade): Promise<{ trade: Trade | null } | { refused: string }> {
+    const check = await this.preTrade(trade);
+    if (!check.ok) {
+      this.logger.info({ event: 'pretrade_refused', tradeId: trade.tradeId, userId: trade.userId, symbol: trade.symbol, reason: check.reason }, 'trade not placed: pre-trade check');
+      this.execute(this.core.onSkipped(trade.tradeId, check.reason, trade.openSpread, trade.origin === 'auto'));
+      return { refused: check.reason };
+    }
+    const dto = await this.openTrade(trade);
+    if (dto) this.emitOutcome(trade.userId, outcomeOf(trade.symbol, trade.openSpread, 'taken', `${trade.origin} trade of ${trade.notional} USDT`, this.now(), trade.tradeId));
+    return { trade: dto };
+  }
+
+  private async preTrade(trade: NewTrade): Promise<PreTradeResult> {
+    const binance = trade.decision?.binance ?? this.latest.get(trade.symbol)?.binance;
+    if (!binance) return { ok: false, reason: 'no Binance price to size the order', mirror: false };
+    try {
+      const figures = await this.figureCache.figures(trade.userId, trade.symbol);
+      const binancePrice = trade.direction === 'deriv-rich' ? binance.ask : binance.bid;
+      return preTradeCheck({ symbol: trade.symbol, direction: trade.direction, notional: money(trade.notional), binancePrice }, figures.binance, figures.deriv);
+    } catch (error) {
+      return { ok: false, reason: `the venues' balances and limits could not be read: ${messageOf(error)}`, mirror: false };
+    }
+  }
+
+  private async openTrade(trade: NewTrade): Promise<Trade | null> {
     try {
       return await this.executor.open(trade);
     } catch (error) {
       // The write-ahead insert failed: nothing was placed, so the exposure is released at once.
       this.logger.error({ err: error, tradeId: trade.tradeId }, 'could not record a new trade; not placed');
-      this.execute(this.core.onEnded(trade.tradeId, money(0)));
+      this.execute(this.core.onEnded(trade.tradeId, { status: 'cancelled', profit: money(0), reason: null }));
       return null;
     }
   }
 
-  private ended(state: TradeState): void {
-    this.execute(this.core.onEnded(state.tradeId, money(state.actualProfit)));
+  private async readRealised(userId: string, seq: number): Promise<void> {
+    try {
+      const window = await this.deps.users.realisedWindow(userId);
+      this.execute(this.core.realisedRead(userId, seq, { current: money(window.current), peak: money(window.peak) }));
+    } catch (error) {
+      this.logger.error({ err: error, userId }, 'could not read the realised P&L; the user does not trade until it is read');
+      const timer = setTimeout(() => this.execute(this.core.realisedReadFailed(userId)), 2_000);
+      timer.unref();
+    }
   }
 
-  private async halt(userId: string, realisedPnl: string, maxLoss: string): Promise<void> {
+  private ended(state: TradeState): void {
+    this.positions.unwatch(state.tradeId);
+    const status = state.stage === 'completed' || state.stage === 'failed' ? state.stage : 'cancelled';
+    this.execute(this.core.onEnded(state.tradeId, { status, profit: money(state.actualProfit), reason: state.reason }));
+    this.wakeEndWaiters(state.userId);
+  }
+
+  /** The user of a trade was deleted while it ran: logged once with what is left on the venues, then let go. */
+  private gone(state: TradeState): void {
+    this.positions.unwatch(state.tradeId);
+    const open = state.legs.filter((l) => l.open && !l.close).map((l) => ({ venue: l.venue, side: l.side, quantity: l.open?.quantity, venueOrderId: l.venueOrderId }));
+    this.logger.error({ event: 'trade_orphaned', tradeId: state.tradeId, userId: state.userId, openLegs: open }, 'the trade belongs to a deleted user; the engine stopped tracking it');
+    this.execute(this.core.onEnded(state.tradeId, { status: 'cancelled', profit: money(0), reason: 'user deleted' }));
+    this.wakeEndWaiters(state.userId);
+  }
+
+  private wakeEndWaiters(userId: string): void {
+    if (this.userRuns(userId) > 0) return;
+    for (const wake of this.endWaiters.get(userId) ?? []) wake();
+    this.endWaiters.delete(userId);
+  }
+
+  private positionClosed(tradeId: string, venue: VenueId, closed: PositionClosed): void {
+    const state = this.executor.stateOf(tradeId);
+    this.logger.warn({ event: 'stop_out', tradeId, userId: state?.userId, venue, reason: closed.reason, price: closed.fill.price }, 'the venue closed a leg; closing the other leg');
+    this.core.markClosing(tradeId);
+    this.executor.venueClosed(tradeId, venue, closed.fill, closed.reason);
+  }
+
+  private async stopTrading(userId: string, stop: 'halted' | 'paused', reason: string): Promise<void> {
+    const at = new Date(this.now());
     try {
-      await this.deps.users.markHalted(userId);
+      await this.deps.users.stopTrading(userId, reason);
     } catch (error) {
-      this.logger.error({ err: error, userId }, 'could not record the trading halt');
+      this.logger.error({ err: error, userId }, 'could not record that trading stopped');
     }
-    const loss = money(realisedPnl).negated().toFixed(2);
+    this.logger.warn({ event: stop === 'halted' ? 'halt' : 'pause', userId, reason }, stop === 'halted' ? 'trading halted: max loss reached' : 'trading paused after repeated failures');
     this.emit({
-      type: 'notice',
+      type: SERVER_EVENTS.notice,
       userId,
       notice: {
         level: 'warning',
-        message: `Trading stopped: your realised loss of ${loss} USDT reached your max loss of ${maxLoss} USDT. Save your trading settings to trade again.`,
+        message: `Trading ${stop === 'halted' ? 'stopped' : 'paused'}: ${reason}. Save your trading settings with automated trading on to trade again.`,
+        user: { tradingEnabled: false, tradingPausedAt: at.toISOString(), tradingPauseReason: reason },
       },
     });
+    this.figureRefresh.request(userId);
   }
 
-  /** Balances from the venues and stats after a fill; coalesced so a burst of fills costs one refresh. */
-  private refreshFigures(userId: string): void {
-    if (this.figuresBusy.has(userId)) {
-      this.figuresBusy.set(userId, true);
-      return;
-    }
-    this.figuresBusy.set(userId, false);
-    void (async () => {
-      try {
-        for (;;) {
-          await this.sendFigures(userId);
-          if (!this.figuresBusy.get(userId)) break;
-          this.figuresBusy.set(userId, false);
-        }
-      } catch (error) {
-        this.logger.warn({ err: error, userId }, 'could not refresh balances and stats');
-      } finally {
-        this.figuresBusy.delete(userId);
-      }
-    })();
-  }
-
-  private async sendFigures(userId: string): Promise<void> {
-    const account = await this.deps.account(userId);
-    const [binance, deriv] = await Promise.all([this.deps.venues.binance.balances(account), this.deps.venues.deriv.balances(account)]);
-    if (this.deps.figures?.saveBalances) {
-      await this.deps.figures.saveBalances(userId, 'binance', binance);
-      await this.deps.figures.saveBalances(userId, 'deriv', deriv);
-    }
-    const num = (b: Record<string, string>) => ({ USDT: Number(b.USDT ?? 0), BTC: Number(b.BTC ?? 0), ETH: Number(b.ETH ?? 0) });
-    const stats = this.deps.figures ? await this.deps.figures.stats(userId) : null;
-    this.emit({
-      type: 'balance_updated',
-      userId,
-      balance: {
-        binance: num(binance),
-        deriv: num(deriv),
-        updatedAt: new Date(this.now()).toISOString(),
-        ...(stats && {
-          netProfit: stats.netProfit,
-          winRate: stats.winRate,
-          totalTrades: stats.totalTrades,
-          successfulTrades: stats.successfulTrades,
-          failedTrades: stats.failedTrades,
-          totalValue: stats.totalValue,
-        }),
-      },
-    });
-    if (stats) this.emit({ type: 'stats_updated', userId, stats });
+  private emitOutcome(userId: string, outcome: OpportunityOutcome): void {
+    this.emit({ type: SERVER_EVENTS.opportunityOutcome, userId, outcome });
   }
 
   private emit(event: EngineEvent): void {
@@ -398,9 +549,11 @@ export class ArbitrageEngine implements PriceBook {
     }
   }
 
-  /** For tests and the benchmark: wait until every trade in flight has finished its current step. */
-  idle(): Promise<void> {
-    return this.executor.idle();
+  /** For tests and the benchmark: wait until every decided trade is placed or refused and every trade in flight has finished its current step. */
+  async idle(): Promise<void> {
+    while (this.deciding.size > 0) await Promise.allSettled([...this.deciding]);
+    await this.executor.idle();
+    if (this.deciding.size > 0) await this.idle();
   }
 
   /** For tests and diagnostics. */

@@ -1,12 +1,17 @@
-// What the engine tells the rest of the server. The realtime gateway maps these onto Socket.IO rooms.
-import type { ArbitrageOpportunity, Balances, Notice, Stats, SymbolPrice, Trade } from '../../contract';
+// What the engine tells the rest of the server. The realtime gateway maps these onto Socket.IO rooms; each event's
+// type is the contract's event name, so the two never drift apart.
+import type { ArbitrageOpportunity, Balances, Notice, OpportunityOutcome, Stats, SymbolPrice, Trade } from '../../contract';
+import type { SERVER_EVENTS } from '../../contract/events';
+
+type Name = typeof SERVER_EVENTS;
 
 export type EngineEvent =
-  | { type: 'new_trade'; userId: string; trade: Trade }
-  | { type: 'trade_updated'; userId: string; trade: Trade }
-  | { type: 'balance_updated'; userId: string; balance: Partial<Balances> }
-  | { type: 'stats_updated'; userId: string; stats: Partial<Stats> }
-  | { type: 'notice'; userId: string; notice: Notice }
+  | { type: Name['newTrade']; userId: string; trade: Trade }
+  | { type: Name['tradeUpdated']; userId: string; trade: Trade }
+  | { type: Name['balanceUpdated']; userId: string; balance: Partial<Balances> }
+  | { type: Name['statsUpdated']; userId: string; stats: Partial<Stats> }
+  | { type: Name['notice']; userId: string; notice: Notice }
+  | { type: Name['opportunityOutcome']; userId: string; outcome: OpportunityOutcome }
   /** Broadcast to every signed-in client. */
-  | { type: 'priceUpdate'; price: SymbolPrice }
-  | { type: 'arbitrage_opportunity'; opportunity: ArbitrageOpportunity };
+  | { type: Name['priceUpdate']; price: SymbolPrice }
+  | { type: Name['arbitrageOpportunity']; opportunity: ArbitrageOpportunity };

@@ -1,10 +1,40 @@
-// What the engine needs from the rest of the server, as interfaces: the database implementations live in
-// user-directory.ts and ../db/repositories/trade-writes.ts; tests and the benchmark pass in-memory ones.
-import type { Stats } from '../../contract/entities';
-import type { Currency, VenueId } from '../../contract/domain';
+// What the engine needs from the rest of the server, and what it offers, as interfaces. The database implementations
+// live in storage/; tests and the benchmark pass in-memory ones.
+import type { Stats, Trade } from '../../contract/entities';
+import type { Currency, SymbolId, VenueId } from '../../contract/domain';
 import type { VenueAccount } from '../venues/types';
 import type { TradeState } from './trade-state';
-import type { TradeStore } from './store';
+
+/** Latest mid prices; null while unknown. The engine is one; an instance without an engine knows none. */
+export interface PriceBook {
+  /** Mid price for valuing holdings: Binance's mid, else Deriv's, else null. */
+  mid(symbol: SymbolId): number | null;
+}
+
+export const NO_PRICES: PriceBook = { mid: () => null };
+
+/** Where the engine writes trades. */
+export interface TradeStore {
+  /** Write-ahead: the trade and its legs exist before any order is placed. */
+  insert(state: TradeState): Promise<Trade>;
+  /** Legs, status, profit and reason after a step. */
+  save(state: TradeState): Promise<Trade>;
+}
+
+export interface RecoverableStore extends TradeStore {
+  /** Trades left pending, for crash recovery. */
+  unfinished(): Promise<TradeState[]>;
+  /** The venue order ids that trades created since `since` hold on a venue (so recovery never claims one twice). */
+  claimedOrderIds(venue: VenueId, since: Date): Promise<Set<string>>;
+}
+
+/** A trade's row is gone: its user was deleted. The engine logs it once and lets the trade go. */
+export class TradeGoneError extends Error {
+  constructor(readonly tradeId: string) {
+    super(`Trade ${tradeId} no longer exists: its user was deleted`);
+    this.name = 'TradeGoneError';
+  }
+}
 
 /** A user's trading settings as stored. */
 export interface TradingSettings {
@@ -13,23 +43,28 @@ export interface TradingSettings {
   maxLoss: string;
   minSpread: string;
   tradingEnabled: boolean;
-  tradingHaltedAt: Date | null;
-  /** Realised profit of trades closed since trading was last halted (all time when never). */
-  realisedPnl: string;
+  /** When trading was last turned on: the start of the maxLoss window (null: since the first trade). */
+  tradingEnabledAt: Date | null;
+  /** Set when the engine turned trading off by itself, with the reason. */
+  tradingPausedAt: Date | null;
+  tradingPauseReason: string | null;
+}
+
+/** The realised window (server/engine/drawdown.ts) as the database reads it, decimal strings. */
+export interface StoredWindow {
+  current: string;
+  peak: string;
 }
 
 export interface UserDirectory {
+  /** An active user's settings; null when unknown, deleted or deactivated. */
   settings(userId: string): Promise<TradingSettings | null>;
-  /** Every user with tradingEnabled. */
+  /** Every active user with tradingEnabled. */
   tradingUsers(): Promise<TradingSettings[]>;
-  /** tradingEnabled = false, tradingHaltedAt = now. */
-  markHalted(userId: string): Promise<void>;
-  setTradingEnabled(userId: string, enabled: boolean): Promise<void>;
-}
-
-export interface RecoverableStore extends TradeStore {
-  /** Trades left pending, for crash recovery. */
-  unfinished(): Promise<TradeState[]>;
+  /** Realised P&L since trading was last enabled and its peak, from the finished trades. */
+  realisedWindow(userId: string): Promise<StoredWindow>;
+  /** tradingEnabled = false, with when and why (maxLoss reached, repeated refusals). */
+  stopTrading(userId: string, reason: string): Promise<void>;
 }
 
 export interface EngineLogger {
@@ -39,7 +74,8 @@ export interface EngineLogger {
 }
 
 export interface FigureSources {
-  stats(userId: string): Promise<Stats>;
+  /** The user's Stats, holdings valued at the given prices (figures.ts's userStats on the database). */
+  stats(userId: string, prices: PriceBook): Promise<Stats>;
   /** Live mode: keep the balances table in step with the venue after each fill. */
   saveBalances?(userId: string, venue: VenueId, amounts: Record<Currency, string>): Promise<void>;
 }

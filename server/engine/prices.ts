@@ -3,7 +3,9 @@ import type { Observable } from 'rxjs';
 import { combineLatest, filter, map, merge, retry, scan, startWith } from 'rxjs';
 import type { SymbolId } from '../../contract/domain';
 import type { ArbitrageOpportunity, SymbolPrice } from '../../contract/entities';
+import { isPriceProfitable } from '../../contract/rules';
 import type { Quote, Venue } from '../venues/types';
+import { ageOf, isStale, type QuoteLimits } from './quote-check';
 
 /** One symbol's latest state across both venues. */
 export interface PriceTick {
@@ -32,15 +34,25 @@ export function toPriceTick(symbol: SymbolId, binance: Quote | null, deriv: Quot
   return { symbol, binance, deriv, binanceMid, derivMid, spread, at: Math.max(binance?.ts ?? 0, deriv?.ts ?? 0) };
 }
 
-/** The wire form, with `profitable` judged against the given threshold (the caller's minSpread or the default). */
-export function toSymbolPrice(tick: PriceTick, minSpread: number): SymbolPrice {
+/** Either venue's quote is missing or older than the freshness limit at `now`. */
+export const tickIsStale = (tick: PriceTick, now: number, limits: QuoteLimits): boolean =>
+  isStale(tick.binance, now, limits) || isStale(tick.deriv, now, limits);
+
+/**
+ * The wire form at `now`: stale when a venue's quote is missing or too old, and `profitable` judged against the given
+ * threshold (the caller's minSpread or the default), never while stale.
+ */
+export function toSymbolPrice(tick: PriceTick, minSpread: number, now: number, limits: QuoteLimits): SymbolPrice {
+  const stale = tickIsStale(tick, now, limits);
   return {
     symbol: tick.symbol,
     binance: tick.binanceMid,
     deriv: tick.derivMid,
     spread: tick.spread,
-    arbitrage: { profitable: tick.spread !== null && Math.abs(tick.spread) >= minSpread },
-    timestamp: new Date(tick.at || Date.now()).toISOString(),
+    arbitrage: { profitable: isPriceProfitable({ spread: tick.spread, stale }, minSpread) },
+    timestamp: new Date(tick.at || now).toISOString(),
+    stale,
+    ageMs: { binance: ageOf(tick.binance, now), deriv: ageOf(tick.deriv, now) },
   };
 }
 

@@ -6,7 +6,7 @@
 // Closing legs are different: a close the venue never saw is placed again with the same client order id, which the
 // venue executes at most once, because a position must never be left open.
 import type { VenueId } from '../../contract/domain';
-import type { Venue } from '../venues/types';
+import type { KnownOrder, Venue } from '../venues/types';
 import { messageOf } from './executor';
 import type { AccountLoader, EngineLogger } from './ports';
 import { applyTradeEvent, closeOrderId, settle, type TradeEvent, type TradeState } from './trade-state';
@@ -22,15 +22,24 @@ export interface RecoveryDeps {
   logger: EngineLogger;
   /** Hands a reconciled trade to the engine (decisions and execution). */
   adopt(state: TradeState): Promise<void>;
+  /** Venue order ids other trades hold (since a time), so a search by placement never takes another trade's order. */
+  claimed(venue: VenueId, since: Date): Promise<Set<string>>;
 }
+
+/** How far back a search by placement looks for orders other trades own. */
+const CLAIM_WINDOW_MS = 60 * 60_000;
 
 /** Reconciles each unfinished trade; returns the ones whose venues could not be asked (to retry later). */
 export async function recoverTrades(deps: RecoveryDeps): Promise<TradeState[]> {
   const unfinished = await deps.unfinished();
   const deferred: TradeState[] = [];
+  // Orders matched during this pass are not saved yet; they are claimed all the same.
+  const matched = new Set<string>();
+  const claimed = async (venue: VenueId, since: Date) => new Set([...(await deps.claimed(venue, since)), ...[...matched].filter((k) => k.startsWith(`${venue}|`)).map((k) => k.slice(venue.length + 1))]);
   for (const stored of unfinished) {
     try {
-      const state = await reconcile(stored, deps);
+      const state = await reconcile(stored, { ...deps, claimed });
+      for (const leg of state.legs) if (leg.venueOrderId) matched.add(`${leg.venue}|${leg.venueOrderId}`);
       deps.logger.info({ tradeId: state.tradeId, stage: state.stage }, 'recovered an unfinished trade');
       await deps.adopt(state);
     } catch (error) {
@@ -42,16 +51,21 @@ export async function recoverTrades(deps: RecoveryDeps): Promise<TradeState[]> {
 }
 
 /** Asks the venues about every leg whose outcome the database does not know, and applies the answers. */
-export async function reconcile(stored: TradeState, deps: Pick<RecoveryDeps, 'venues' | 'account' | 'now'>): Promise<TradeState> {
+export async function reconcile(stored: TradeState, deps: Pick<RecoveryDeps, 'venues' | 'account' | 'now'> & Partial<Pick<RecoveryDeps, 'claimed'>>): Promise<TradeState> {
   const account = await deps.account(stored.userId);
   const events: TradeEvent[] = [];
   for (const leg of stored.legs) {
     const venue = deps.venues[leg.venue];
+    // What the engine wrote down: the venue's id once it answered, else the attempt made before the order went out.
+    const known: KnownOrder = { venueOrderId: leg.venueOrderId, placement: leg.placement ?? null, role: leg.status === 'opening' ? 'open' : 'close' };
     if (leg.status === 'opening') {
-      const fill = await venue.findOrder(account, stored.symbol, leg.clientOrderId);
+      if (!leg.venueOrderId && leg.placement && deps.claimed) {
+        known.claimed = await deps.claimed(leg.venue, new Date(stored.createdAt.getTime() - CLAIM_WINDOW_MS));
+      }
+      const fill = await venue.findOrder(account, stored.symbol, leg.clientOrderId, known);
       events.push(fill ? { type: 'leg-opened', venue: leg.venue, fill } : { type: 'leg-open-failed', venue: leg.venue, reason: `${leg.venue} ${NOT_PLACED_REASON}` });
     } else if (leg.status === 'closing') {
-      const fill = await venue.findOrder(account, stored.symbol, closeOrderId(leg.clientOrderId));
+      const fill = await venue.findOrder(account, stored.symbol, closeOrderId(leg.clientOrderId), known);
       if (fill) events.push({ type: 'leg-closed', venue: leg.venue, fill });
     }
   }

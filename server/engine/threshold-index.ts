@@ -44,6 +44,16 @@ export class ThresholdIndex {
     return taken.map((e) => e.userId);
   }
 
+  /** Every user whose threshold is at most `level`, lowest first, without removing them. */
+  peekUpTo(level: number): string[] {
+    const out: string[] = [];
+    for (const e of this.entries) {
+      if (e.threshold > level) break;
+      out.push(e.userId);
+    }
+    return out;
+  }
+
   /** Lowest threshold waiting, or Infinity. */
   lowest(): number {
     return this.entries[0]?.threshold ?? Infinity;

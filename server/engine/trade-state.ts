@@ -5,9 +5,9 @@
 //    │ one leg failed                                                                            
 //    ▼                                                                                          
 // unwinding (the filled leg is closed at once) ──▶ failed
-import type { SymbolId, TradeStatus } from '../../contract/domain';
+import { FINISHED_STATUSES, type SymbolId, type TradeOrigin, type TradeStatus } from '../../contract/domain';
 import type { StoredFill, StoredLeg } from '../db/schema/trades';
-import type { LegFill } from '../venues/types';
+import type { LegFill, OrderNote } from '../venues/types';
 import { toStored } from './decimal';
 import type { Direction } from './prices';
 import { tradeProfit } from './profit';
@@ -23,7 +23,7 @@ export interface TradeState {
   userId: string;
   symbol: SymbolId;
   direction: Direction;
-  origin: 'auto' | 'manual';
+  origin: TradeOrigin;
   /** USDT, decimal string. */
   notional: string;
   /** Spread at the decision to open. */
@@ -40,6 +40,14 @@ export interface TradeState {
   actualProfit: string;
   createdAt: Date;
   closedAt: Date | null;
+  /** The quotes the decision to open was made on (price protection); not stored: a leg is never placed late. */
+  decision?: DecisionQuotes;
+}
+
+/** Both venues' best bid and ask when the trade was decided. */
+export interface DecisionQuotes {
+  binance: { bid: number; ask: number };
+  deriv: { bid: number; ask: number };
 }
 
 export type TradeEvent =
@@ -48,7 +56,11 @@ export type TradeEvent =
   | { type: 'close-requested'; reason: string; cancel: boolean }
   | { type: 'leg-closed'; venue: LegVenue; fill: LegFill }
   /** A close order that did not go through; the leg stays 'closing' and is tried again. */
-  | { type: 'leg-close-failed'; venue: LegVenue; reason: string };
+  | { type: 'leg-close-failed'; venue: LegVenue; reason: string }
+  /** Written down while an opening order is on its way (OrderNote): how to find it, then its venue id. */
+  | { type: 'leg-noted'; venue: LegVenue; note: OrderNote }
+  /** The venue closed a leg by itself (a stop-out): the other leg is closed at once. */
+  | { type: 'leg-closed-by-venue'; venue: LegVenue; fill: LegFill; reason: string };
 
 export interface PendingOrder {
   kind: 'open' | 'close';
@@ -57,11 +69,12 @@ export interface PendingOrder {
 
 export const closeOrderId = (openClientOrderId: string): string => `${openClientOrderId}-c`;
 
-const TERMINAL: readonly Stage[] = ['completed', 'failed', 'cancelled'];
-export const isTerminal = (stage: Stage): boolean => TERMINAL.includes(stage);
+type FinishedStatus = (typeof FINISHED_STATUSES)[number];
+/** A trade's terminal stages are the contract's finished statuses. */
+export const isTerminal = (stage: Stage): stage is FinishedStatus => (FINISHED_STATUSES as readonly Stage[]).includes(stage);
 
 export function statusOf(stage: Stage): TradeStatus {
-  return stage === 'completed' || stage === 'failed' || stage === 'cancelled' ? stage : 'pending';
+  return isTerminal(stage) ? stage : 'pending';
 }
 
 export interface NewTrade {
@@ -70,10 +83,11 @@ export interface NewTrade {
   userId: string;
   symbol: SymbolId;
   direction: Direction;
-  origin: 'auto' | 'manual';
+  origin: TradeOrigin;
   notional: string;
   openSpread: number;
   createdAt: Date;
+  decision?: DecisionQuotes;
 }
 
 /** Deriv above Binance: buy spot on Binance, short Deriv (MULTDOWN). The mirror sells spot and goes long on Deriv. */
@@ -156,6 +170,24 @@ export function applyTradeEvent(state: TradeState, event: TradeEvent, now: Date)
     }
     case 'leg-close-failed':
       return state;
+    case 'leg-noted': {
+      const leg = state.legs.find((l) => l.venue === event.venue);
+      if (!leg || leg.status !== 'opening') return state;
+      const { note } = event;
+      return withLeg(state, event.venue, (l) => (note.kind === 'attempt' ? { ...l, placement: note.placement } : { ...l, venueOrderId: note.venueOrderId }));
+    }
+    case 'leg-closed-by-venue': {
+      const leg = state.legs.find((l) => l.venue === event.venue);
+      if (!leg) return state;
+      // Our own close crossed with the venue's: the close is done either way.
+      if (leg.status === 'closing') return applyTradeEvent(state, { type: 'leg-closed', venue: event.venue, fill: event.fill }, now);
+      if (leg.status !== 'open') return state;
+      const closed = withLeg(state, event.venue, (l) => ({ ...l, status: 'closed', close: storedFill(event.fill) }));
+      // Still waiting for the other leg to open: it is closed as soon as it is (or the trade fails if it is refused).
+      if (state.stage === 'opening') return { ...closed, closeReason: state.closeReason ?? event.reason };
+      if (state.stage !== 'open') return state;
+      return settle(startClosing({ ...closed, cancelRequested: false }, event.reason), now);
+    }
   }
 }
 
@@ -187,6 +219,10 @@ export function settle(state: TradeState, now: Date): TradeState {
   if (state.stage === 'opening') {
     const opened: TradeState = { ...state, stage: 'open' };
     return state.closeReason ? startClosing(opened, state.closeReason) : opened;
+  }
+  // A leg the venue closed by itself while the other was still open (found again after a restart): close the other.
+  if (state.stage === 'closing' && statuses.includes('open')) {
+    return settle({ ...state, legs: state.legs.map((l) => (l.status === 'open' ? { ...l, status: 'closing' } : l)) }, now);
   }
   if (state.stage === 'closing' && statuses.every((s) => s === 'closed')) {
     return finish(state, state.cancelRequested ? 'cancelled' : 'completed', now);

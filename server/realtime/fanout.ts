@@ -10,30 +10,33 @@ import { coalesceLatestPerKey } from './coalesce';
 import { SIGNED_IN_ROOM } from './types';
 import type { RealtimeLogger, RealtimeServer } from './types';
 
-type PriceEvent = Extract<EngineEvent, { type: 'priceUpdate' }>;
-const isPrice = (event: EngineEvent): event is PriceEvent => event.type === 'priceUpdate';
+type PriceEvent = Extract<EngineEvent, { type: typeof SERVER_EVENTS.priceUpdate }>;
+const isPrice = (event: EngineEvent): event is PriceEvent => event.type === SERVER_EVENTS.priceUpdate;
 
 export function emitEngineEvent(io: RealtimeServer, event: EngineEvent): void {
   switch (event.type) {
-    case 'new_trade':
+    case SERVER_EVENTS.newTrade:
       io.to(userRoom(event.userId)).emit(SERVER_EVENTS.newTrade, event.trade);
       return;
-    case 'trade_updated':
+    case SERVER_EVENTS.tradeUpdated:
       io.to(userRoom(event.userId)).emit(SERVER_EVENTS.tradeUpdated, event.trade);
       return;
-    case 'balance_updated':
+    case SERVER_EVENTS.balanceUpdated:
       io.to(userRoom(event.userId)).emit(SERVER_EVENTS.balanceUpdated, event.balance);
       return;
-    case 'stats_updated':
+    case SERVER_EVENTS.statsUpdated:
       io.to(userRoom(event.userId)).emit(SERVER_EVENTS.statsUpdated, event.stats);
       return;
-    case 'notice':
+    case SERVER_EVENTS.notice:
       io.to(userRoom(event.userId)).emit(SERVER_EVENTS.notice, event.notice);
       return;
-    case 'priceUpdate':
+    case SERVER_EVENTS.opportunityOutcome:
+      io.to(userRoom(event.userId)).emit(SERVER_EVENTS.opportunityOutcome, event.outcome);
+      return;
+    case SERVER_EVENTS.priceUpdate:
       io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.priceUpdate, event.price);
       return;
-    case 'arbitrage_opportunity':
+    case SERVER_EVENTS.arbitrageOpportunity:
       io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.arbitrageOpportunity, event.opportunity);
       return;
   }
@@ -49,7 +52,7 @@ export function coalescedEngineEvents(events$: Observable<EngineEvent>, pricePer
           filter(isPrice),
           map((event) => event.price),
           coalesceLatestPerKey((price: SymbolPrice) => price.symbol, pricePeriodMs),
-          map((price): EngineEvent => ({ type: 'priceUpdate', price })),
+          map((price): EngineEvent => ({ type: SERVER_EVENTS.priceUpdate, price })),
         ),
       ),
     ),

@@ -15,8 +15,8 @@ export interface VenuesConfig {
   binanceRestUrl: string;
   binanceWsUrl: string;
   derivWsUrl: string;
-  /** App id for Deriv's public quote stream and for accounts without their own; 1089 is Deriv's public test app. */
-  derivAppId?: string;
+  /** App id for Deriv's public quote stream and for accounts without their own (DERIV_APP_ID). */
+  derivAppId: string;
 }
 
 export interface VenuesOptions {
@@ -24,7 +24,7 @@ export interface VenuesOptions {
   paperBook?: PaperBook;
   seed?: number;
   sim?: { params?: SimParams; latencyMs?: number; scheduler?: SchedulerLike };
-  live?: { backoff?: BackoffOptions; derivMultiplier?: number; onStreamError?: (venue: 'binance', error: unknown) => void };
+  live?: { backoff?: BackoffOptions; onStreamError?: (venue: 'binance', error: unknown) => void };
 }
 
 export interface Venues {
@@ -34,8 +34,6 @@ export interface Venues {
   simMarket: SimMarket | null;
   close(): Promise<void>;
 }
-
-export const DEFAULT_DERIV_APP_ID = '1089';
 
 export function createVenues(config: VenuesConfig, options: VenuesOptions = {}): Venues {
   return config.market === 'live' ? liveVenues(config, options) : simulatedVenues(options);
@@ -68,8 +66,7 @@ function liveVenues(config: VenuesConfig, options: VenuesOptions): Venues {
   });
   const deriv = new DerivVenue({
     url: config.derivWsUrl,
-    appId: config.derivAppId ?? DEFAULT_DERIV_APP_ID,
-    multiplier: options.live?.derivMultiplier,
+    appId: config.derivAppId,
     backoff: options.live?.backoff,
   });
   return {

@@ -22,6 +22,26 @@ export interface VenueAccount {
   };
 }
 
+/**
+ * How a venue without client order ids (Deriv) recognises an order it was sent: written down before the order goes
+ * out, so that after a crash the order can be matched in the account's own records. Plain values, stored with the leg.
+ */
+export type OrderPlacement = Record<string, string | number>;
+
+/** What a connector tells the engine about an opening order while it is on its way (write-ahead). */
+export type OrderNote =
+  /** About to be sent: how to recognise it at the venue. The order is sent only after this is recorded. */
+  | { kind: 'attempt'; placement: OrderPlacement }
+  /** The venue answered with its id (Deriv's contract id) before the fill is known in full. */
+  | { kind: 'placed'; venueOrderId: string };
+
+export interface PriceProtection {
+  /** The decision's quote for this side: Binance ask for a buy, bid for a sell; the same on Deriv. */
+  price: string;
+  /** How far the fill may be from it, a fraction (0.001 = 10 bp). */
+  maxSlippage: number;
+}
+
 export interface LegOrder {
   /** Idempotency key: the venue never executes two orders with the same id. */
   clientOrderId: string;
@@ -30,6 +50,56 @@ export interface LegOrder {
   side: 'buy' | 'sell';
   /** Notional in USDT, decimal string. */
   notional: string;
+  /** When given, the order must not fill further than this from the decision's quote; it is refused instead. */
+  protection?: PriceProtection;
+  /** Awaited write-ahead notes (see OrderNote); a failure to record an attempt stops the order from being sent. */
+  journal?: (note: OrderNote) => Promise<void>;
+}
+
+/** What is known about an order from the engine's own records, for finding it again (crash recovery). */
+export interface KnownOrder {
+  /** The venue's id of the opening order/contract, when it was recorded. */
+  venueOrderId: string | null;
+  /** The attempt written down before the order went out. */
+  placement: OrderPlacement | null;
+  /** Venue order ids that other trades already own: never matched to this one. */
+  claimed?: ReadonlySet<string>;
+  /** Whether the order opened or closed the leg (an opening buy holds its quantity net of a commission in the coin). */
+  role?: 'open' | 'close';
+}
+
+/** A venue's own limits and costs for one symbol on one account, as the venue states them. */
+export interface TradeRules {
+  /** The currency an order is paid from (Binance: USDT for a buy; Deriv: the account currency). */
+  currency: string;
+  /** Smallest and largest notional of one order, USDT; null where the venue states none. */
+  minNotional: string | null;
+  maxNotional: string | null;
+  /** Binance LOT_SIZE: the quantity step and the smallest quantity; null where orders are sized by stake. */
+  stepSize: string | null;
+  minQuantity: string | null;
+  /** Deriv: the multiplier orders use (the lowest the venue offers for the symbol) and the stake bounds. */
+  multiplier: number | null;
+  minStake: string | null;
+  maxStake: string | null;
+  /** Fee of one order as a fraction of its notional (Binance taker rate; Deriv commission). */
+  feeRate: string;
+}
+
+/** An open position the venue reports for an account (Deriv's portfolio). */
+export interface VenuePosition {
+  venueOrderId: string;
+  symbol: SymbolId | null;
+  /** In the venue's words, e.g. 'MULTDOWN cryBTCUSD, stake 25 USD'. */
+  description: string;
+  openedAt: number;
+}
+
+/** The venue closed a position the engine holds (a stop-out, or a sale the engine did not order). */
+export interface PositionClosed {
+  fill: LegFill;
+  /** In the trader's words, e.g. 'Deriv stopped the contract out'. */
+  reason: string;
 }
 
 export interface CloseOrder {
@@ -47,7 +117,7 @@ export interface LegFill {
   venueOrderId: string;
   /** Average price, USDT, decimal string. */
   price: string;
-  /** Base quantity (coins), decimal string. */
+  /** Base quantity (coins) the position holds, decimal string: net of a commission the venue took in the coin. */
   quantity: string;
   /** Fee in USDT, decimal string. */
   fee: string;
@@ -85,8 +155,17 @@ export interface Venue {
   openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill>;
   /** Closes an open leg. Idempotent on clientOrderId. */
   closeLeg(account: VenueAccount, order: CloseOrder): Promise<LegFill>;
-  /** Looks an order up by client order id (crash recovery, unknown outcomes); null when the venue never saw it. */
-  findOrder(account: VenueAccount, symbol: SymbolId, clientOrderId: string): Promise<LegFill | null>;
+  /**
+   * Looks an order up by client order id (crash recovery, unknown outcomes); null when the venue never saw it. A venue
+   * without client order ids uses what the engine knows of the order (its id, the attempt written before it).
+   */
+  findOrder(account: VenueAccount, symbol: SymbolId, clientOrderId: string, known?: KnownOrder): Promise<LegFill | null>;
+  /** The venue's limits and costs for the symbol on this account (pre-trade checks). */
+  tradeRules(account: VenueAccount, symbol: SymbolId): Promise<TradeRules>;
+  /** Emits once if the venue closes an open position by itself (stop-out); venues without such positions omit it. */
+  watchPosition?(account: VenueAccount, symbol: SymbolId, venueOrderId: string, quantity: string): Observable<PositionClosed>;
+  /** The account's open positions as the venue lists them (after a restart, to find what no trade tracks). */
+  openPositions?(account: VenueAccount): Promise<VenuePosition[]>;
   /** Checks credentials; resolves with a human-readable summary or rejects with a VenueError. */
   testConnection(account: VenueAccount): Promise<string>;
   close(): Promise<void>;

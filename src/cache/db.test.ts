@@ -1,7 +1,8 @@
+import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import type { Trade } from '../../contract/entities';
 import { clearUserCaches, createUserCache } from './db';
-import { CACHED_TRADES_KEEP, cacheDbName } from './schema';
+import { CACHED_SPREADS_KEEP_MS, CACHED_TRADES_KEEP, cacheDbName } from './schema';
 
 const trade = (n: number): Trade => ({
   _id: `t${n}`,
@@ -52,6 +53,32 @@ describe('per-user IndexedDB cache', () => {
     cache.close();
   });
 
+  it('upgrades a version 1 database to hold spread history, keeping what it had', async () => {
+    const v1 = await openDB(cacheDbName('user-g'), 1, {
+      upgrade(db) {
+        db.createObjectStore('snapshots', { keyPath: 'kind' });
+        const trades = db.createObjectStore('trades', { keyPath: '_id' });
+        trades.createIndex('createdAt', 'createdAt');
+        trades.createIndex('symbol_createdAt', ['symbol', 'createdAt']);
+        trades.createIndex('status_createdAt', ['status', 'createdAt']);
+        db.createObjectStore('tradePages', { keyPath: 'key' });
+      },
+    });
+    await v1.put('trades', trade(7));
+    v1.close();
+
+    const cache = createUserCache('user-g');
+    expect((await cache.recentTrades(5)).map((t) => t._id)).toEqual(['t7']);
+    const now = Date.UTC(2026, 0, 2);
+    const at = (t: number, symbol: 'BTC/USDT' | 'ETH/USDT' = 'BTC/USDT') => ({ symbol, t, binance: 1, deriv: 1, spread: 0, spreadLow: 0, spreadHigh: 0 });
+    await cache.putSpreads([at(now - CACHED_SPREADS_KEEP_MS - 1000), at(now - 5000), at(now - 1000), at(now - 3000, 'ETH/USDT')], now);
+    // The point older than a day is pruned as the others are written.
+    expect((await cache.readSpreads('BTC/USDT', 0)).map((p) => p.t)).toEqual([now - 5000, now - 1000]);
+    expect(await cache.lastSpreadAt('ETH/USDT')).toBe(now - 3000);
+    expect(await cache.lastSpreadAt('BTC/USDT')).toBe(now - 1000);
+    cache.close();
+  });
+
   it('logout wipes the user database and leftovers of other users', async () => {
     const a = createUserCache('user-d');
     const b = createUserCache('user-e');
@@ -75,6 +102,9 @@ describe('per-user IndexedDB cache', () => {
       await expect(cache.readSnapshot('prices')).resolves.toBeUndefined();
       await expect(cache.putTrades([trade(1)])).resolves.toBeUndefined();
       await expect(cache.recentTrades(5)).resolves.toEqual([]);
+      await expect(cache.putSpreads([], 0)).resolves.toBeUndefined();
+      await expect(cache.readSpreads('BTC/USDT', 0)).resolves.toEqual([]);
+      await expect(cache.lastSpreadAt('BTC/USDT')).resolves.toBeNull();
       expect(await cache.db()).toBeNull();
     } finally {
       indexedDB.open = original;

@@ -1,8 +1,11 @@
 import { deleteDB, openDB, type IDBPDatabase } from 'idb';
-import type { Pagination, Trade } from '../../contract/entities';
+import type { SymbolId } from '../../contract/domain';
+import type { Pagination, SpreadPoint, Trade } from '../../contract/entities';
+import type { SpreadSample } from '../../contract/spreads';
 import {
   CACHE_DB_PREFIX,
   CACHE_DB_VERSION,
+  CACHED_SPREADS_KEEP_MS,
   CACHED_TRADES_KEEP,
   cacheDbName,
   type CacheSchema,
@@ -21,11 +24,18 @@ export interface UserCache {
   readonly userId: string;
   readSnapshot<T>(kind: SnapshotKind): Promise<SnapshotRecord<T> | undefined>;
   writeSnapshot<T>(kind: SnapshotKind, data: T): Promise<void>;
+  /** Stores trades and prunes the oldest beyond CACHED_TRADES_KEEP. The app calls it only through its one trade writer. */
   putTrades(trades: readonly Trade[]): Promise<void>;
   /** Newest first. */
   recentTrades(limit: number): Promise<Trade[]>;
   readPage(key: string): Promise<TradePageRecord | undefined>;
   writePage(key: string, trades: Trade[], pagination: Pagination): Promise<void>;
+  /** Stores spread history points (a point already stored for its symbol and time is replaced) and drops those older than CACHED_SPREADS_KEEP_MS. */
+  putSpreads(samples: readonly SpreadSample[], nowMs: number): Promise<void>;
+  /** One symbol's points from `fromMs` on, oldest first. */
+  readSpreads(symbol: SymbolId, fromMs: number): Promise<SpreadPoint[]>;
+  /** The time of the symbol's newest point; null when none is stored. */
+  lastSpreadAt(symbol: SymbolId): Promise<number | null>;
   /** The open database for code that queries it directly (offline history); null when storage is unavailable. */
   db(): Promise<CacheDb | null>;
   close(): void;
@@ -42,6 +52,7 @@ export function openCacheDb(userId: string, onBlocking: () => void = () => {}): 
         trades.createIndex('status_createdAt', ['status', 'createdAt']);
         db.createObjectStore('tradePages', { keyPath: 'key' });
       }
+      if (oldVersion < 2) db.createObjectStore('spreads', { keyPath: ['symbol', 't'] });
     },
     // Another tab wants a newer version: let it go ahead; this tab reopens on its next access.
     blocking: onBlocking,
@@ -121,6 +132,27 @@ export function createUserCache(userId: string): UserCache {
     readPage: (key) => safely('readPage', undefined, (d) => d.get('tradePages', key)),
     writePage: (key, trades, pagination) =>
       safely('writePage', undefined, async (d) => void (await d.put('tradePages', { key, trades, pagination, savedAt: Date.now() }))),
+    putSpreads: (samples, nowMs) =>
+      safely('putSpreads', undefined, async (d) => {
+        const tx = d.transaction('spreads', 'readwrite');
+        const symbols = new Set(samples.map((p) => p.symbol));
+        const cutoff = nowMs - CACHED_SPREADS_KEEP_MS;
+        await Promise.all([
+          ...samples.map((p) => tx.store.put(p)),
+          ...[...symbols].map((symbol) => tx.store.delete(IDBKeyRange.bound([symbol, -Infinity], [symbol, cutoff], false, true))),
+          tx.done,
+        ]);
+      }),
+    readSpreads: (symbol, fromMs) =>
+      safely('readSpreads', [] as SpreadPoint[], async (d) => {
+        const rows = await d.getAll('spreads', IDBKeyRange.bound([symbol, fromMs], [symbol, Infinity]));
+        return rows.map(({ symbol: _symbol, ...point }) => point);
+      }),
+    lastSpreadAt: (symbol) =>
+      safely('lastSpreadAt', null as number | null, async (d) => {
+        const cursor = await d.transaction('spreads').store.openCursor(IDBKeyRange.bound([symbol, -Infinity], [symbol, Infinity]), 'prev');
+        return cursor ? cursor.value.t : null;
+      }),
     close,
   };
 }

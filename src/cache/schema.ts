@@ -1,16 +1,20 @@
 import type { DBSchema } from 'idb';
 import type { Pagination, Trade } from '../../contract/entities';
+import type { SpreadSample } from '../../contract/spreads';
 
 // IndexedDB layout. One database per user (wiped at logout), versioned; bump CACHE_DB_VERSION and add a step in
 // upgrade() in db.ts when a store changes.
-export const CACHE_DB_VERSION = 1;
+export const CACHE_DB_VERSION = 2;
 export const CACHE_DB_PREFIX = 'arbitrage-cache:';
 export const cacheDbName = (userId: string): string => `${CACHE_DB_PREFIX}${userId}`;
 
 /** Keep at least this many of the most recent trades for offline history. */
 export const CACHED_TRADES_KEEP = 2000;
 
-export type SnapshotKind = 'prices' | 'balances' | 'stats' | 'profile' | 'opportunities' | 'recentTrades' | 'historySync';
+/** The spread history kept per symbol for charts offline: the last day. */
+export const CACHED_SPREADS_KEEP_MS = 24 * 3600 * 1000;
+
+export type SnapshotKind = 'prices' | 'balances' | 'stats' | 'profile' | 'opportunities' | 'recentTrades' | 'historySync' | 'market';
 
 export interface SnapshotRecord<T = unknown> {
   kind: SnapshotKind;
@@ -36,4 +40,6 @@ export interface CacheSchema extends DBSchema {
     indexes: { createdAt: string; symbol_createdAt: [string, string]; status_createdAt: [string, string] };
   };
   tradePages: { key: string; value: TradePageRecord };
+  /** Spread history points by symbol and time (version 2). */
+  spreads: { key: [string, number]; value: SpreadSample };
 }

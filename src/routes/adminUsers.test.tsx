@@ -67,4 +67,26 @@ describe('Admin users screen', () => {
     await waitFor(() => expect(screen.queryByText('worker')).toBeNull());
     expect(calls.some((c) => c.method === 'DELETE' && c.path === `/api/admin/users/${other._id}`)).toBe(true);
   });
+
+  it('delete of a user with open trades shows the server message in the dialog and offers to close them first', async () => {
+    const ui = userEvent.setup();
+    const refusal = 'This user has 2 open trades. They must be closed before the account can be deleted: delete with closeTrades=true to close them now.';
+    let deletes = 0;
+    const { calls } = renderApp('/admin/users', {
+      user: admin,
+      handler: (m, p) => {
+        if (m === 'GET' && p === '/api/admin/users') return { body: { success: true, users: [admin, other] } };
+        // the first asks plainly and is refused; the second asks to close the trades first
+        if (m === 'DELETE') return ++deletes === 1 ? { status: 409, body: { success: false, message: refusal } } : { body: { success: true, message: 'User deleted successfully (2 open trades closed first)' } };
+        return undefined;
+      },
+    });
+    await ui.click(await screen.findByRole('button', { name: 'Delete worker' }));
+    await ui.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText(refusal)).toBeTruthy();
+    await ui.click(within(dialog).getByRole('button', { name: 'Close trades and delete' }));
+    expect(await screen.findByText('User deleted successfully!')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/api/admin/users/${other._id}`, `/api/admin/users/${other._id}?closeTrades=true`]);
+  });
 });

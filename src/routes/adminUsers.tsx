@@ -7,8 +7,8 @@ import type { PublicUser } from '../../contract/entities';
 import { AddUserModal } from '../features/admin/AddUserModal';
 import { ConfirmDialog } from '../features/admin/ConfirmDialog';
 import { UsersTable } from '../features/admin/UsersTable';
-import { useAuth, useServices } from '../features/app/services';
-import * as common from '../features/common/common.css';
+import { useAuth, useServices } from '../hooks/services';
+import * as common from '../ui/page.css';
 import { ApiError } from '../services/http';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
@@ -39,6 +39,8 @@ function UserManagement({ selfId }: { selfId: string }) {
   const [version, setVersion] = useState(0);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<PublicUser | null>(null);
+  /** The server's refusal (the user has open trades): shown in the dialog, which then offers to close them. */
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [overrides, setOverrides] = useState<Record<string, PublicUser>>({});
 
   // A failed list load gives an empty list (spec section 8).
@@ -66,17 +68,25 @@ function UserManagement({ selfId }: { selfId: string }) {
     }
   }
 
+  const closeDialog = () => {
+    setDeleting(null);
+    setRefusal(null);
+  };
+
   async function remove() {
     if (!deleting) return;
     try {
-      await actions.deleteUser(deleting._id);
+      await actions.deleteUser(deleting._id, { closeTrades: refusal !== null });
       toast.success('User deleted successfully!');
       reload();
     } catch (err) {
+      if (err instanceof ApiError && err.status === 409 && err.serverMessage) {
+        setRefusal(err.serverMessage);
+        return;
+      }
       toast.error(failed(err, 'Failed to delete user. Please try again.', 'Error deleting user. Please try again.'));
-    } finally {
-      setDeleting(null);
     }
+    closeDialog();
   }
 
   return (
@@ -101,9 +111,10 @@ function UserManagement({ selfId }: { selfId: string }) {
         <ConfirmDialog
           title="Delete User"
           text="Are you sure you want to delete this user? This action cannot be undone."
-          confirmLabel="Delete"
+          note={refusal}
+          confirmLabel={refusal ? 'Close trades and delete' : 'Delete'}
           onConfirm={() => void remove()}
-          onCancel={() => setDeleting(null)}
+          onCancel={closeDialog}
         />
       )}
     </div>

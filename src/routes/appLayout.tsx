@@ -1,13 +1,13 @@
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
-import { useSubscription } from 'observable-hooks';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { merge } from 'rxjs';
+import { useEffect, useRef, useState } from 'react';
 import { toast } from 'react-toastify';
-import { RealtimeToasts } from '../features/app/RealtimeToasts';
-import { useAuth, useServices } from '../features/app/services';
+import { RealtimeToasts } from '../features/toasts/RealtimeToasts';
+import { useWarmDomains } from '../hooks/data';
+import { useAuth, useServices } from '../hooks/services';
 import { ConnectionDot, GaveUpBanner } from '../features/layout/ConnectionStatus';
 import { OfflineBanner } from '../features/offline/OfflineBanner';
 import * as styles from '../features/layout/layout.css';
+import { MarketLabel } from '../features/layout/MarketLabel';
 import { UserMenu } from '../features/layout/UserMenu';
 import { Button } from '../ui/Button';
 
@@ -29,11 +29,8 @@ const TITLES: Record<string, string> = {
 
 export function AppLayout() {
   const services = useServices();
-  const { auth, data } = services;
-  // Signed in: trades, balances, prices and both stats calls load together (spec section 4) whatever the screen,
-  // and stay live and cached while the app is open.
-  const warm$ = useMemo(() => merge(data.trades$, data.balances$, data.prices$, data.stats$), [data]);
-  useSubscription(warm$);
+  const { auth } = services;
+  useWarmDomains();
   const { user } = useAuth();
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
@@ -114,6 +111,7 @@ export function AppLayout() {
             </nav>
           )}
         </header>
+        <MarketLabel />
         <OfflineBanner status$={services.offline.status$} />
         <GaveUpBanner />
         <main className={styles.content} id="main">

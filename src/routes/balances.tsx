@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
-import { useLive, useServices } from '../features/app/services';
+import { useBalances, usePrices } from '../hooks/data';
+import { useServices } from '../hooks/services';
 import * as styles from '../features/balances/balances.css';
-import { portfolioValue } from '../features/balances/portfolio';
 import { VenuePanel } from '../features/balances/VenuePanel';
-import * as common from '../features/common/common.css';
-import { StatCard } from '../features/common/StatCard';
+import * as common from '../ui/page.css';
+import { StatCard } from '../ui/StatCard';
 import { formatUsd, formatWinRate, profitTone, winRateTone } from '../lib/format';
 import { ApiError } from '../services/http';
 import { Button } from '../ui/Button';
@@ -13,12 +13,12 @@ import { Card } from '../ui/Card';
 import { Spinner } from '../ui/Spinner';
 
 export function BalancesScreen() {
-  const { data, actions } = useServices();
-  const balances = useLive(data.balances$, null);
-  const prices = useLive(data.prices$, {});
+  const { balances: balancesService, actions } = useServices();
+  const balances = useBalances();
+  const prices = usePrices();
   const [syncing, setSyncing] = useState(false);
   // Balances load on open (spec section 2), on top of the live stream the layout keeps.
-  useEffect(() => data.reloadBalances(), [data]);
+  useEffect(() => balancesService.reload(), [balancesService]);
 
   // Refresh: sync with the venues, then reload the balances.
   async function refresh() {
@@ -30,14 +30,15 @@ export function BalancesScreen() {
     } catch (err) {
       if (!(err instanceof ApiError && err.unauthorized)) toast.error('Failed to sync balances. Please try again.');
     } finally {
-      data.reloadBalances();
+      balancesService.reload();
       setSyncing(false);
     }
   }
 
   const b = balances.value;
   if (!b && balances.loading) return <Spinner label="Loading balances..." />;
-  const total = b ? portfolioValue(b, prices.value) : 0;
+  // The server's figure, as the Dashboard shows it (contract/figures.ts: one definition of totalValue).
+  const total = b?.totalValue ?? 0;
   return (
     <div className={common.stack}>
       <div style={{ display: 'flex', justifyContent: 'flex-end' }}>

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import * as styles from '../features/auth/auth.css';
+import * as styles from './auth.css';
 
 function ContactAdmin({ title, text }: { title: string; text: string }) {
   return (

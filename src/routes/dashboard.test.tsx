@@ -10,7 +10,8 @@ describe('Dashboard', () => {
       user: testUser(),
       handler: (m, p) => (m === 'GET' && (p === '/api/trades/stats/summary' || p === '/api/balances/stats/portfolio') ? { body: stats({}) } : undefined),
     });
-    expect(within(await screen.findByTestId('stat-total-value')).getByText('$30,123.46')).toBeTruthy();
+    // The tile shows $0.00 until the stats answer: wait for the figure rather than race its first render.
+    expect(await within(await screen.findByTestId('stat-total-value')).findByText('$30,123.46')).toBeTruthy();
     expect(await within(screen.getByTestId('stat-win-rate')).findByText('72.3%')).toBeTruthy();
     expect(within(screen.getByTestId('stat-net-profit')).getByText('-$5.00')).toBeTruthy();
     expect(await screen.findByText('No trades yet')).toBeTruthy();
@@ -30,5 +31,17 @@ describe('Dashboard', () => {
     expect(btc.getAttribute('data-profitable')).toBe('true');
     expect(screen.getByTestId('price-ETH/USDT').getAttribute('data-profitable')).toBe('false');
     expect(within(btc).getByText(/0\.40%/)).toBeTruthy();
+  });
+
+  it('shows a stale price as stale and never highlights it (issue 9, finding 6)', async () => {
+    const price = { symbol: 'BTC/USDT', binance: 100, deriv: 101, spread: 0.01, arbitrage: { profitable: true }, timestamp: '', stale: true, ageMs: { binance: 0, deriv: 5000 } };
+    renderApp('/dashboard', {
+      user: testUser(),
+      handler: (m, p) => (m === 'GET' && p === '/api/exchanges/prices' ? { body: { success: true, prices: { 'BTC/USDT': price } } } : undefined),
+    });
+    const btc = await screen.findByTestId('price-BTC/USDT');
+    expect(await within(btc).findByText('Stale prices')).toBeTruthy();
+    expect(btc.getAttribute('data-profitable')).toBe('false');
+    expect(within(btc).queryByText(/profitable/)).toBeNull();
   });
 });

@@ -1,15 +1,15 @@
-import { useAuth, useFrameLive, useLive, useServices } from '../features/app/services';
-import * as common from '../features/common/common.css';
+import { useFramePrices, useRecentTrades, useStats } from '../hooks/data';
+import { useAuth } from '../hooks/services';
+import * as common from '../ui/page.css';
 import { LivePrices } from '../features/dashboard/LivePrices';
 import { RecentTrades } from '../features/dashboard/RecentTrades';
 import { DashboardStats } from '../features/dashboard/StatCards';
 
 export function DashboardScreen() {
-  const { data } = useServices();
   const { user } = useAuth();
-  const stats = useLive(data.stats$, null);
-  const trades = useLive(data.trades$, []);
-  const prices = useFrameLive(data.prices$, {});
+  const stats = useStats();
+  const trades = useRecentTrades();
+  const prices = useFramePrices();
   return (
     <div className={common.stack}>
       <p className={common.cachedNote} style={{ margin: 0 }}>

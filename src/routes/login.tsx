@@ -1,8 +1,8 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import * as styles from '../features/auth/auth.css';
-import { useServices } from '../features/app/services';
+import * as styles from './auth.css';
+import { useServices } from '../hooks/services';
 import { hasErrors, validateLogin, type Errors, type LoginInput } from '../lib/validation';
 import { landingPathFor } from '../services/auth/authState';
 import { Button } from '../ui/Button';

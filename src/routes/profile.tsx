@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import type { PublicUser } from '../../contract/entities';
-import { useAuth, useServices } from '../features/app/services';
-import * as common from '../features/common/common.css';
+import { useAuth, useServices } from '../hooks/services';
+import * as common from '../ui/page.css';
 import { ChangePasswordModal } from '../features/profile/ChangePasswordModal';
 import { ErrorListToast } from '../features/profile/ErrorListToast';
 import * as styles from '../features/profile/profile.css';

@@ -1,7 +1,7 @@
 import { Outlet } from '@tanstack/react-router';
 import { Bounce, ToastContainer } from 'react-toastify';
 import 'react-toastify/ReactToastify.css';
-import { NoticeToasts } from '../features/app/NoticeToasts';
+import { NoticeToasts } from '../features/toasts/NoticeToasts';
 import { darkTheme } from '../styles/theme.css';
 
 /** Toasts (spec section 2): top-right, auto-close after 5 s, closable, pause on hover, draggable (swipe). */

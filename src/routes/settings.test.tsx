@@ -1,6 +1,8 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import type { ServerEvent } from '../services/realtime/socketLink';
 import { renderApp, testUser } from '../../tests/setup/renderApp';
 
 describe('Settings screen', () => {
@@ -27,6 +29,27 @@ describe('Settings screen', () => {
     await ui.click(screen.getByRole('button', { name: 'Save Settings' }));
     expect(await screen.findByText('Trading settings updated and user added to trading')).toBeTruthy();
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ maxExposure: 1000, minSpread: 0.005, maxLoss: 100, tradingEnabled: true });
+  });
+
+  it('says what Max Loss means, and why trading stopped when the engine paused it', async () => {
+    const ui = userEvent.setup();
+    renderApp('/settings', { user: testUser({ tradingEnabled: false, tradingPausedAt: '2026-03-01T10:00:00.000Z', tradingPauseReason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)' }) });
+    await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
+    expect(screen.getByText(/falls this far below its highest point/)).toBeTruthy();
+    expect(
+      screen.getByText('Trading stopped: Binance refused the order — insufficient USDT (3 failed trades in a row). Save with automated trading enabled to resume.'),
+    ).toBeTruthy();
+  });
+
+  it('shows the pause the engine announces, without a reload', async () => {
+    const ui = userEvent.setup();
+    const events = new Subject<ServerEvent>();
+    renderApp('/settings', { user: testUser({ tradingEnabled: true }), events });
+    await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
+    const reason = 'Binance refused the order — insufficient USDT (3 failed trades in a row)';
+    events.next({ name: 'notice', payload: { level: 'warning', message: `Trading paused: ${reason}.`, user: { tradingEnabled: false, tradingPausedAt: '2026-03-01T10:00:00.000Z', tradingPauseReason: reason } } });
+    expect(await screen.findByText(`Trading stopped: ${reason}. Save with automated trading enabled to resume.`)).toBeTruthy();
+    await waitFor(() => expect((screen.getByLabelText('Enable Automated Trading') as HTMLInputElement).checked).toBe(false));
   });
 
   it('warns when adding to trading fails', async () => {

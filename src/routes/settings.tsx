@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
-import { useAuth } from '../features/app/services';
+import { useAuth } from '../hooks/services';
 import { ApiKeysForm } from '../features/settings/ApiKeysForm';
 import * as styles from '../features/settings/settings.css';
 import { TradingSettingsForm } from '../features/settings/TradingSettingsForm';

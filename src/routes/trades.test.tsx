@@ -62,3 +62,73 @@ describe('Trades screen', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ symbol: 'BTC/USDT', totalAmount: 100 });
   });
 });
+
+describe('Trades view in the URL', () => {
+  const answer = (trades: Trade[], pagination = { current: 1, pages: 5, total: 90 }) => ({ body: { success: true, trades, pagination } });
+  // Trades pages fetched, leaving out the recent-trades load every signed-in screen makes.
+  const tradeCalls = (calls: { path: string }[]) => calls.map((c) => c.path).filter((p) => p.startsWith('/api/trades?') && p !== '/api/trades?page=1&limit=20');
+  const select = (label: string) => screen.getByLabelText(label) as HTMLSelectElement;
+  const sortOf = (column: string) => screen.getByRole('columnheader', { name: new RegExp(column) }).getAttribute('aria-sort');
+
+  it('a bookmarked link opens the same filtered, sorted page', async () => {
+    const { calls } = renderApp('/trades?status=failed&symbol=ETH%2FUSDT&limit=50&page=2&sort=totalAmount&dir=asc', {
+      user: testUser(),
+      handler: (m, p) => (m === 'GET' && p === '/api/trades' ? answer([trade(1, { status: 'failed', symbol: 'ETH/USDT' }), trade(4, { status: 'failed', symbol: 'ETH/USDT' })]) : undefined),
+    });
+    await screen.findByTestId('trades-table');
+    expect(calls.some((c) => c.path === '/api/trades?status=failed&symbol=ETH%2FUSDT&page=2&limit=50')).toBe(true);
+    expect([select('Status').value, select('Pair').value, select('Page size').value]).toEqual(['failed', 'ETH/USDT', '50']);
+    expect(sortOf('Amount')).toBe('ascending');
+    const amounts = within(screen.getByTestId('trades-table')).getAllByText(/^\$10\d\.00$/).map((e) => e.textContent);
+    expect(amounts).toEqual(['$101.00', '$104.00']);
+  });
+
+  it('values the screen does not offer fall back to the default view', async () => {
+    const { calls, router } = renderApp('/trades?status=won&symbol=DOGE&limit=7&page=-3&sort=userId&dir=up', {
+      user: testUser(),
+      handler: (m, p) => (m === 'GET' && p === '/api/trades' ? answer([trade(1)]) : undefined),
+    });
+    await screen.findByTestId('trades-table');
+    expect(calls.some((c) => c.path === '/api/trades?page=1&limit=20')).toBe(true);
+    expect(calls.filter((c) => c.path.startsWith('/api/trades?') && c.path !== '/api/trades?page=1&limit=20')).toEqual([]);
+    expect([select('Status').value, select('Pair').value, select('Page size').value]).toEqual(['', '', '20']);
+    expect(sortOf('Date')).toBe('descending');
+    expect(router.state.matches.at(-1)?.search).toEqual({ status: '', symbol: '', limit: 20, page: 1, sort: 'createdAt', dir: 'desc' });
+    // The address bar is cleaned to the default view's link.
+    expect(router.state.location.searchStr).toBe('');
+  });
+
+  it('each change is a link: filters reset the page, sorting keeps it, back and forward walk through the views', async () => {
+    const ui = userEvent.setup();
+    const { calls, router } = renderApp('/trades?page=3', {
+      user: testUser(),
+      handler: (m, p) => (m === 'GET' && p === '/api/trades' ? answer([trade(1), trade(2)], { current: 3, pages: 5, total: 90 }) : undefined),
+    });
+    await screen.findByTestId('trades-table');
+    expect(tradeCalls(calls)).toContain('/api/trades?page=3&limit=20');
+
+    await ui.selectOptions(select('Pair'), 'ETH/USDT');
+    await waitFor(() => expect(router.state.location.searchStr).toBe('?symbol=ETH%2FUSDT'));
+    await waitFor(() => expect(tradeCalls(calls).at(-1)).toBe('/api/trades?symbol=ETH%2FUSDT&page=1&limit=20'));
+
+    await ui.click(within(screen.getByRole('columnheader', { name: /Amount/ })).getByRole('button'));
+    await waitFor(() => expect(router.state.location.searchStr).toBe('?symbol=ETH%2FUSDT&sort=totalAmount'));
+    expect(sortOf('Amount')).toBe('descending');
+    const fetched = tradeCalls(calls).length;
+
+    router.history.back();
+    await waitFor(() => expect(sortOf('Date')).toBe('descending'));
+    expect(router.state.location.searchStr).toBe('?symbol=ETH%2FUSDT');
+    // Sorting is applied to the loaded page: going back over it fetches nothing.
+    expect(tradeCalls(calls)).toHaveLength(fetched);
+
+    router.history.back();
+    await waitFor(() => expect(select('Pair').value).toBe(''));
+    expect(router.state.location.searchStr).toBe('?page=3');
+    await waitFor(() => expect(tradeCalls(calls).at(-1)).toBe('/api/trades?page=3&limit=20'));
+
+    router.history.forward();
+    await waitFor(() => expect(select('Pair').value).toBe('ETH/USDT'));
+    await waitFor(() => expect(tradeCalls(calls).at(-1)).toBe('/api/trades?symbol=ETH%2FUSDT&page=1&limit=20'));
+  });
+});

@@ -1,41 +1,51 @@
-import { useObservable, useObservableState } from 'observable-hooks';
-import { useMemo, useState } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
+import { useMemo } from 'react';
 import { toast } from 'react-toastify';
+import { PAGE_SIZES, SYMBOLS, TRADE_STATUSES, type SymbolId, type TradeStatus } from '../../contract/domain';
 import type { Trade } from '../../contract/entities';
-import { messageOf } from '../services/http';
-import { map, switchMap } from 'rxjs';
-import { PAGE_SIZES, SYMBOLS, TRADE_STATUSES, DEFAULT_PAGE_SIZE, type SymbolId, type TradeStatus } from '../../contract/domain';
-import { useLive, useServices } from '../features/app/services';
-import * as common from '../features/common/common.css';
+import { TradesOfflineNote } from '../features/offline/TradesOfflineNote';
 import { ManualTradeForm } from '../features/trades/ManualTradeForm';
 import { Pagination } from '../features/trades/Pagination';
-import { DEFAULT_SORT, nextSort, sortTrades, type Sort } from '../features/trades/sortTrades';
+import { nextSort, sortTrades, type Sort, type SortKey } from '../features/trades/sortTrades';
 import { TradesSummary } from '../features/trades/TradesSummary';
 import { TradesTable } from '../features/trades/TradesTable';
-import { TradesOfflineNote } from '../features/offline/TradesOfflineNote';
-import type { TradePageQuery } from '../services/streams/tradePage';
-import type { Live } from '../services/streams/liveState';
-import type { TradePage } from '../services/streams/tradePage';
+import { useOfflineStatus, useStats, useTradePage } from '../hooks/data';
+import { useServices } from '../hooks/services';
+import { messageOf } from '../services/http';
+import type { TradePageQuery } from '../services/trades/tradesService';
 import { Card } from '../ui/Card';
 import { SelectField } from '../ui/Field';
+import * as page from '../ui/page.css';
 import * as ui from '../ui/ui.css';
+import type { TradesSearch } from './tradesSearch';
 
-const LOADING: Live<TradePage | null> = { value: null, loading: true, source: 'initial', updatedAt: null, error: null };
+const route = getRouteApi('/app/trades');
+
+/** The spec lists completed first, the rest in the contract's order. */
+const STATUS_OPTIONS: readonly TradeStatus[] = ['completed', ...TRADE_STATUSES.filter((s) => s !== 'completed')];
 
 export function TradesScreen() {
-  const services = useServices();
-  const { data, actions } = services;
-  const offline = useObservableState(services.offline.status$, { offline: false, dataFrom: null }).offline;
-  const [query, setQuery] = useState<TradePageQuery>({ status: '', symbol: '', page: 1, limit: DEFAULT_PAGE_SIZE });
-  const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
-  const stats = useLive(data.stats$, null);
+  const { actions } = useServices();
+  const { offline } = useOfflineStatus();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const stats = useStats();
 
-  const page$ = useObservable((inputs$) => inputs$.pipe(map(([q]) => q), switchMap((q) => data.tradePage(q))), [query]);
-  const page = useObservableState(page$, LOADING);
-  const rows = useMemo(() => sortTrades(page.value?.trades ?? [], sort), [page.value, sort]);
+  const { status, symbol, page: current, limit } = search;
+  const query = useMemo((): TradePageQuery => ({ status, symbol, page: current, limit }), [status, symbol, current, limit]);
+  const sort: Sort = useMemo(() => ({ key: search.sort, dir: search.dir }), [search.sort, search.dir]);
+  const tradePage = useTradePage(query);
+  const rows = useMemo(() => sortTrades(tradePage.value?.trades ?? [], sort), [tradePage.value, sort]);
 
+  // Every change is a history entry (back/forward walk through views); the page keeps its scroll position.
+  const go = (next: (prev: TradesSearch) => TradesSearch) => void navigate({ search: next, resetScroll: false });
   // Any filter change resets to page 1.
-  const filter = (patch: Partial<TradePageQuery>) => setQuery((q) => ({ ...q, ...patch, page: 1 }));
+  const filter = (patch: Partial<Pick<TradesSearch, 'status' | 'symbol' | 'limit'>>) => go((prev) => ({ ...prev, ...patch, page: 1 }));
+  const sortBy = (key: SortKey) =>
+    go((prev) => {
+      const s = nextSort({ key: prev.sort, dir: prev.dir }, key);
+      return { ...prev, sort: s.key, dir: s.dir };
+    });
 
   // A status change (the user may cancel an open trade); the returned trade reaches the list through trade_updated.
   async function cancel(t: Trade) {
@@ -48,25 +58,25 @@ export function TradesScreen() {
   }
 
   return (
-    <div className={common.stack}>
+    <div className={page.stack}>
       <TradesSummary stats={stats.value} />
       <Card title="Manual Trade">
         <ManualTradeForm />
       </Card>
       <Card title="Trade History">
-        <div className={common.toolbar} style={{ marginBottom: '16px' }}>
-          <div className={common.toolbarItem}>
-            <SelectField label="Status" value={query.status} onChange={(e) => filter({ status: e.target.value as TradeStatus | '' })}>
+        <div className={page.toolbar} style={{ marginBottom: '16px' }}>
+          <div className={page.toolbarItem}>
+            <SelectField label="Status" value={status} onChange={(e) => filter({ status: e.target.value as TradeStatus | '' })}>
               <option value="">All</option>
-              {['completed', 'pending', 'failed', 'cancelled'].filter((s) => (TRADE_STATUSES as readonly string[]).includes(s)).map((s) => (
+              {STATUS_OPTIONS.map((s) => (
                 <option key={s} value={s}>
                   {s}
                 </option>
               ))}
             </SelectField>
           </div>
-          <div className={common.toolbarItem}>
-            <SelectField label="Pair" value={query.symbol} onChange={(e) => filter({ symbol: e.target.value as SymbolId | '' })}>
+          <div className={page.toolbarItem}>
+            <SelectField label="Pair" value={symbol} onChange={(e) => filter({ symbol: e.target.value as SymbolId | '' })}>
               <option value="">All</option>
               {SYMBOLS.map((s) => (
                 <option key={s} value={s}>
@@ -75,8 +85,8 @@ export function TradesScreen() {
               ))}
             </SelectField>
           </div>
-          <div className={common.toolbarItem}>
-            <SelectField label="Page size" value={query.limit} onChange={(e) => filter({ limit: Number(e.target.value) })}>
+          <div className={page.toolbarItem}>
+            <SelectField label="Page size" value={limit} onChange={(e) => filter({ limit: Number(e.target.value) })}>
               {PAGE_SIZES.map((n) => (
                 <option key={n} value={n}>
                   {n} per page
@@ -85,12 +95,12 @@ export function TradesScreen() {
             </SelectField>
           </div>
         </div>
-        {page.value === null && page.loading && <div className={ui.empty}>Loading trades...</div>}
-        {page.value !== null && rows.length === 0 && <div className={ui.empty}>No trades found</div>}
-        {page.value === null && !page.loading && <div className={ui.empty}>No trades found</div>}
-        {rows.length > 0 && <TradesTable trades={rows} sort={sort} onSort={(k) => setSort((s) => nextSort(s, k))} onCancel={(t) => void cancel(t)} />}
-        {page.value && <Pagination info={page.value.pagination} limit={query.limit} onPage={(p) => setQuery((q) => ({ ...q, page: p }))} />}
-        <TradesOfflineNote cache={services.currentCache()} offline={offline} />
+        {tradePage.value === null && tradePage.loading && <div className={ui.empty}>Loading trades...</div>}
+        {tradePage.value !== null && rows.length === 0 && <div className={ui.empty}>No trades found</div>}
+        {tradePage.value === null && !tradePage.loading && <div className={ui.empty}>No trades found</div>}
+        {rows.length > 0 && <TradesTable trades={rows} sort={sort} onSort={sortBy} onCancel={(t) => void cancel(t)} />}
+        {tradePage.value && <Pagination info={tradePage.value.pagination} limit={limit} onPage={(p) => go((prev) => ({ ...prev, page: p }))} />}
+        <TradesOfflineNote offline={offline} />
       </Card>
     </div>
   );

@@ -1,7 +1,8 @@
-import { createRootRouteWithContext, createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, lazyRouteComponent, redirect, stripSearchParams } from '@tanstack/react-router';
 import type { AppServices } from '../services/appServices';
 import { Spinner } from '../ui/Spinner';
 import { RootComponent } from './root';
+import { TRADES_SEARCH_DEFAULTS, validateTradesSearch } from './tradesSearch';
 
 // Code-based route tree (spec section 2). Screens are lazy chunks so /login's first load stays small.
 
@@ -64,7 +65,13 @@ const indexRoute = createRoute({
   },
 });
 const dashboardRoute = createRoute({ getParentRoute: () => appRoute, path: '/dashboard', component: lazyRouteComponent(() => import('./dashboard'), 'DashboardScreen') });
-const tradesRoute = createRoute({ getParentRoute: () => appRoute, path: '/trades', component: lazyRouteComponent(() => import('./trades'), 'TradesScreen') });
+const tradesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/trades',
+  validateSearch: validateTradesSearch,
+  search: { middlewares: [stripSearchParams(TRADES_SEARCH_DEFAULTS)] },
+  component: lazyRouteComponent(() => import('./trades'), 'TradesScreen'),
+});
 const balancesRoute = createRoute({ getParentRoute: () => appRoute, path: '/balances', component: lazyRouteComponent(() => import('./balances'), 'BalancesScreen') });
 const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: lazyRouteComponent(() => import('./settings'), 'SettingsScreen') });
 const profileRoute = createRoute({ getParentRoute: () => appRoute, path: '/profile', component: lazyRouteComponent(() => import('./profile'), 'ProfileScreen') });

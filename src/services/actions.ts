@@ -34,7 +34,9 @@ export function createActions(http: Http) {
     updateTradeStatus: (id: string, body: TradeStatusBody) => http.put<TradeResponse>(`/trades/${encodeURIComponent(id)}/status`, body),
     listUsers: (query: { search?: string; role?: Role | '' }) => http.get<UsersResponse>('/admin/users', query),
     createUser: (body: CreateUserBody) => http.post<UserResponse>('/admin/users', body),
-    deleteUser: (id: string) => http.del<MessageResponse>(`/admin/users/${encodeURIComponent(id)}`),
+    /** `closeTrades`: the server closes the user's open trades first (otherwise it refuses while any are open). */
+    deleteUser: (id: string, options: { closeTrades?: boolean } = {}) =>
+      http.del<MessageResponse>(`/admin/users/${encodeURIComponent(id)}${options.closeTrades ? '?closeTrades=true' : ''}`),
     toggleUserActive: (id: string) => http.put<UserResponse>(`/admin/users/${encodeURIComponent(id)}/toggle-active`),
   };
 }

@@ -1,28 +1,43 @@
 import { debounceTime, filter, fromEvent, map, type Observable } from 'rxjs';
 import type { PublicUser } from '../../contract/entities';
+import { SERVER_EVENTS } from '../../contract/events';
 import { clearUserCaches, createUserCache, type UserCache } from '../cache/db';
 import { createActions, type Actions } from './actions';
 import { createAuthService, type AuthService } from './auth/authService';
 import { createLocalSessionStore } from './auth/sessionStorage';
-import { createDataService, type DataService } from './streams/dataService';
+import { createBalancesService, type BalancesService } from './balances/balancesService';
 import { ApiError, createHttp, type Http } from './http';
 import { createNotifier, type Notifier } from './notify';
 import { createRealtimeService, type RealtimeDeps, type RealtimeService } from './realtime/realtimeService';
 import { socketLink } from './realtime/socketLink';
-import { createOfflineServices, refuseWhenOffline, type OfflineServices } from './offline';
+import { createMarketService, type MarketService } from './market/marketService';
+import { createOfflineServices, networkStatus, refuseWhenOffline, type OfflineServices } from './offline';
+import { createOpportunitiesService, type OpportunitiesService } from './opportunities/opportunitiesService';
+import { createPricesService, type PricesService } from './prices/pricesService';
+import { createSpreadsService, type SpreadsService } from './spreads/spreadsService';
+import { createStatsService, type StatsService } from './stats/statsService';
+import { eventsOf, type DomainDeps } from './streams/domainDeps';
+import { createTradesService, type TradesService } from './trades/tradesService';
 
 /** Everything the screens use, built once by the composition root and handed to routes through router context. */
 export interface AppServices {
   http: Http;
   auth: AuthService;
   realtime: RealtimeService;
-  data: DataService;
+  /** One service a domain, each a set of live streams (cache, then REST snapshot, then socket deltas). */
+  prices: PricesService;
+  opportunities: OpportunitiesService;
+  balances: BalancesService;
+  stats: StatsService;
+  trades: TradesService;
+  /** The last day of spread history per symbol, kept in IndexedDB. */
+  spreads: SpreadsService;
+  /** Which market the server trades on, for the label every screen shows. */
+  market: MarketService;
   actions: Actions;
   notifier: Notifier;
-  /** Offline state for the banner, and the trade-history sync (src/services/offline). */
+  /** Offline state for the banner (src/services/offline). */
   offline: OfflineServices;
-  /** The signed-in user's IndexedDB cache (null when signed out). */
-  currentCache(): UserCache | null;
   /** Emits when a 401 ended the session: the router goes to /login. */
   sessionExpired$: Observable<void>;
 }
@@ -71,13 +86,16 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   // an edit writes nothing into the database being deleted.
   a.user$.pipe(debounceTime(400), filter((u): u is PublicUser => u !== null)).subscribe((u) => void cacheFor(u._id).writeSnapshot('profile', u));
 
-  const online$ = typeof window === 'undefined' ? undefined : fromEvent(window, 'online');
-  const realtime = createRealtimeService({ session$: a.session$, connect: opts.connect ?? ((s) => socketLink(s)), online$ });
+  const backOnline$ = typeof window === 'undefined' ? undefined : fromEvent(window, 'online');
+  const realtime = createRealtimeService({ session$: a.session$, connect: opts.connect ?? ((s) => socketLink(s)), online$: backOnline$ });
+  // The engine paused or halted the user's trading: the settings the user sees change with it.
+  eventsOf(realtime.events$, SERVER_EVENTS.notice).subscribe((notice) => {
+    if (notice.user) a.updateUser(notice.user);
+  });
 
-  const data = createDataService({
+  const domain: DomainDeps = {
     http,
     session$: a.session$,
-    user$: a.user$,
     events$: realtime.events$,
     reconnected$: realtime.reconnected$,
     cacheFor,
@@ -87,16 +105,19 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
       if (typeof navigator !== 'undefined' && navigator.onLine === false) return;
       notifier.notify({ level: 'error', message, key: message });
     },
-  });
-
+  };
+  const online$ = networkStatus();
+  const prices = createPricesService({ ...domain, user$: a.user$ });
+  const balances = createBalancesService(domain);
+  const stats = createStatsService({ ...domain, reloads$: balances.reloads$ });
+  const trades = createTradesService({ ...domain, online$ });
+  const opportunities = createOpportunitiesService(domain);
+  const spreads = createSpreadsService(domain);
+  const market = createMarketService(domain);
   const offline = createOfflineServices({
-    http,
-    session$: a.session$,
+    online$,
     connection$: realtime.state$,
-    events$: realtime.events$,
-    reconnected$: realtime.reconnected$,
-    cacheFor,
-    streams: [data.prices$, data.balances$, data.stats$, data.trades$],
+    streams: [prices.prices$, balances.balances$, stats.stats$, trades.recent$],
   });
 
   const expired$ = new (class extends EventTarget {})();
@@ -109,15 +130,17 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     http,
     auth: a,
     realtime,
-    data,
+    prices,
+    opportunities,
+    balances,
+    stats,
+    trades,
+    spreads,
+    market,
     // Writes are refused offline (never queued): the screens show the refusal as the error toast, forms keep input.
     actions: refuseWhenOffline(createActions(http), () => typeof navigator === 'undefined' || navigator.onLine !== false),
     offline,
     notifier,
-    currentCache: () => {
-      const id = a.state.user?._id;
-      return id ? cacheFor(id) : null;
-    },
     sessionExpired$: fromEvent(expired$, 'expired').pipe(map(() => undefined)),
   };
 }

@@ -71,6 +71,8 @@ describe('reducePrices', () => {
     spread,
     arbitrage: { profitable },
     timestamp: '2026-11-21T10:00:00.000Z',
+    stale: false,
+    ageMs: { binance: 100, deriv: 100 },
   });
   it('merges one symbol into the map', () => {
     const state = reducePrices({}, { type: 'snapshot', prices: { 'BTC/USDT': p('BTC/USDT', 0.001) } });
@@ -83,8 +85,12 @@ describe('reducePrices', () => {
     ['negative spread counts by size', -0.003, 0.002, true],
     ["user's own higher minSpread", 0.0025, 0.005, false],
     ['missing spread', null, 0.002, false],
+    ['exactly at minSpread (the contract rule: reaching it is enough)', 0.002, 0.002, true],
   ] as const)('profitable %s', (_n, spread, minSpread, expected) => {
     expect(withProfitable(p('BTC/USDT', spread, !expected), minSpread).arbitrage.profitable).toBe(expected);
+  });
+  it('never calls a stale price profitable, whatever its spread', () => {
+    expect(withProfitable({ ...p('BTC/USDT', 0.01, true), stale: true }, 0.002).arbitrage.profitable).toBe(false);
   });
 });
 

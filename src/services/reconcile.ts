@@ -1,5 +1,6 @@
 import type { ArbitrageOpportunity, Balances, Prices, Stats, SymbolPrice, Trade } from '../../contract/entities';
 import { DEFAULT_MIN_SPREAD } from '../../contract/domain';
+import { isPriceProfitable } from '../../contract/rules';
 
 // Pure folds of a snapshot with realtime deltas (spec section 4, realtime events). No I/O here.
 
@@ -66,8 +67,9 @@ export function reducePrices(state: Prices, event: PricesEvent, minSpread: numbe
   return { ...state, [event.price.symbol]: withProfitable(event.price, minSpread) };
 }
 
+/** The contract's rule, so the dashboard and the server judge a spread the same way (a stale price never is). */
 export function withProfitable(p: SymbolPrice, minSpread: number): SymbolPrice {
-  const profitable = p.spread !== null && Number.isFinite(p.spread) && Math.abs(p.spread) > minSpread;
+  const profitable = isPriceProfitable(p, minSpread);
   return profitable === p.arbitrage.profitable ? p : { ...p, arbitrage: { ...p.arbitrage, profitable } };
 }
 

@@ -3,6 +3,15 @@ import { font, radius, space, vars } from '../styles/theme.css';
 
 // Design-system primitives on the one theme contract.
 
+/** The app's mark (sidebar, sign-in screens); each place sets its size. */
+export const brandMark = style({
+  background: `linear-gradient(135deg, ${vars.color.primary}, ${vars.color.profit})`,
+  color: '#fff',
+  display: 'grid',
+  placeItems: 'center',
+  fontWeight: 800,
+});
+
 export const card = style({
   background: vars.color.surface,
   border: `1px solid ${vars.color.border}`,

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tools/chromium';
 
 const base = process.env.BASE ?? 'http://127.0.0.1:8080';
 const email = process.env.EMAIL ?? '';

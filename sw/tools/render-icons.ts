@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { iconSvg, shortcutSvg } from './icon-art';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tools/chromium';
 
 const outDir = fileURLToPath(new URL('../../public/icons/', import.meta.url));
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import type { PublicUser } from '../../contract/entities';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tools/chromium';
 
 export const BASE = () => inject('baseUrl');
 export const ADMIN = () => ({ email: inject('adminEmail'), password: inject('adminPassword') });

@@ -1,7 +1,8 @@
 // Installability and the update flow, in a persistent Chromium profile (installability is never granted incognito).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
-import { api, launchPersistent, signIn, textOf, waitForServiceWorker, waitVisible } from './offline-support';
+import { launchPersistent, signIn, waitForServiceWorker } from '../../tools/pwa-browser';
+import { api, textOf, waitVisible } from './offline-support';
 import { e2eServer } from './offline-server';
 
 const server = e2eServer();

@@ -2,7 +2,8 @@
 // screen, the app goes live again by itself, server actions are refused offline, and logout leaves nothing behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, cacheContents, launchBrowser, networkSwitch, signIn, storedTraces, textOf, waitForServiceWorker, waitGone, waitVisible } from './offline-support';
+import { launchBrowser, networkSwitch, signIn, waitForServiceWorker } from '../../tools/pwa-browser';
+import { api, cacheContents, storedTraces, textOf, waitGone, waitVisible } from './offline-support';
 import { e2eServer } from './offline-server';
 
 const server = e2eServer();

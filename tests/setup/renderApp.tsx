@@ -1,11 +1,12 @@
 // Renders the real app (route tree, services, toasts) at a path in jsdom, with a fetch that answers like the server.
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render } from '@testing-library/react';
-import { NEVER } from 'rxjs';
+import { concat, map, NEVER, of, type Observable } from 'rxjs';
 import type { PublicUser } from '../../contract/entities';
-import { ServicesProvider } from '../../src/features/app/services';
+import { ServicesProvider } from '../../src/hooks/services';
 import { createAppRouter } from '../../src/router';
 import { createAppServices } from '../../src/services/appServices';
+import type { ServerEvent } from '../../src/services/realtime/socketLink';
 
 export type Handler = (method: string, path: string, body: unknown) => { status?: number; body: unknown } | undefined;
 
@@ -28,6 +29,8 @@ export const testUser = (patch: Partial<PublicUser> = {}): PublicUser => ({
   hasBinanceApiKey: false,
   hasBinanceSecretKey: false,
   hasDerivToken: false,
+  tradingPausedAt: null,
+  tradingPauseReason: null,
   maxExposure: 1000,
   minSpread: 0.002,
   maxLoss: 100,
@@ -45,10 +48,13 @@ function defaults(method: string, path: string): { status?: number; body: unknow
   if (method === 'GET' && path.startsWith('/api/balances')) return { body: { success: true, balance: null } };
   if (method === 'GET' && path.startsWith('/api/exchanges/prices')) return { body: { success: true, prices: {} } };
   if (method === 'GET' && path.startsWith('/api/admin/users')) return { body: { success: true, users: [] } };
+  if (method === 'GET' && path === '/api/meta') return { body: { success: true, market: { kind: 'sim', simProfile: 'calibrated' } } };
+  if (method === 'GET' && path === '/api/exchanges/spreads') return { body: { success: true, series: { symbol: 'BTC/USDT', from: '', to: '', resolutionSeconds: 60, points: [] } } };
   return { status: 404, body: { success: false, message: 'Not found' } };
 }
 
-export function renderApp(path: string, opts: { user?: PublicUser; handler?: Handler } = {}) {
+/** `events`: what the realtime connection delivers once connected (none when omitted). */
+export function renderApp(path: string, opts: { user?: PublicUser; handler?: Handler; events?: Observable<ServerEvent> } = {}) {
   if (opts.user) {
     localStorage.setItem('token', 'test-token');
     localStorage.setItem('user', JSON.stringify(opts.user));
@@ -66,7 +72,7 @@ export function renderApp(path: string, opts: { user?: PublicUser; handler?: Han
   let router: ReturnType<typeof createAppRouter> | null = null;
   const services = createAppServices({
     fetch: fakeFetch,
-    connect: () => NEVER,
+    connect: () => (opts.events ? concat(of({ type: 'connected' as const }), opts.events.pipe(map((event) => ({ type: 'event' as const, event }))), NEVER) : NEVER),
     onSessionExpired: () => void router?.navigate({ to: '/login' }),
   });
   services.auth.restore();

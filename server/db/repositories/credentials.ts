@@ -62,3 +62,8 @@ export function decryptCredentials(key: Buffer, userId: string, row: VenueCreden
   }
   return { userId, credentials };
 }
+
+/** A user's decrypted credentials, read each time (a saved change applies to the next order). For the engine only. */
+export function venueAccountLoader(db: Db, key: Buffer): (userId: string) => Promise<VenueAccount> {
+  return async (userId) => decryptCredentials(key, userId, await findCredentials(db, userId));
+}

@@ -1,94 +1,38 @@
-// The engine's writes to the trades table. A trade and both of its legs are inserted before any order is placed
-// (write-ahead); each later step updates legs, status and profit in one statement, so a reader or a restart never
-// sees half a step.
-import { eq } from 'drizzle-orm';
-import type { Trade } from '../../../contract/entities';
-import { CANCEL_REASONS, settle, stageFromLegs, statusOf, type TradeState } from '../../engine/trade-state';
+// Writes to the trades table. A trade and both of its legs are inserted before any order is placed (write-ahead);
+// each later step updates legs, status and profit in one statement, so a reader or a restart never sees half a step.
+// The engine's storage adapter (server/engine/storage/) maps its trade state onto these rows.
+import { eq, gte } from 'drizzle-orm';
+import type { VenueId } from '../../../contract/domain';
 import type { Db } from '../client';
-import { trades, type TradeRow } from '../schema/trades';
-import { toTradeDto } from './trades';
+import { trades, type NewTradeRow, type TradeRow } from '../schema/trades';
 
-function rowValues(state: TradeState) {
-  return {
-    status: statusOf(state.stage),
-    legs: state.legs,
-    actualProfit: state.actualProfit,
-    reason: state.reason,
-    closedAt: state.closedAt,
-  };
+/** What a step of a trade changes. */
+export type TradeStep = Pick<NewTradeRow, 'status' | 'legs' | 'actualProfit' | 'reason' | 'closedAt'>;
+
+export async function insertTrade(db: Db, row: NewTradeRow): Promise<TradeRow> {
+  const [inserted] = await db.insert(trades).values(row).returning();
+  if (!inserted) throw new Error(`Trade ${row.tradeId} was not inserted`);
+  return inserted;
 }
 
-export async function insertTrade(db: Db, state: TradeState): Promise<Trade> {
-  const [row] = await db
-    .insert(trades)
-    .values({
-      id: state.id,
-      tradeId: state.tradeId,
-      userId: state.userId,
-      symbol: state.symbol,
-      origin: state.origin,
-      totalAmount: state.notional,
-      arbitrageSpread: state.openSpread.toFixed(10),
-      createdAt: state.createdAt,
-      updatedAt: state.createdAt,
-      ...rowValues(state),
-    })
-    .returning();
-  if (!row) throw new Error(`Trade ${state.tradeId} was not inserted`);
-  return toTradeDto(row);
-}
-
-export async function saveTrade(db: Db, state: TradeState): Promise<Trade> {
+export async function updateTrade(db: Db, id: string, step: TradeStep): Promise<TradeRow | null> {
   const [row] = await db
     .update(trades)
-    .set({ ...rowValues(state), updatedAt: new Date() })
-    .where(eq(trades.id, state.id))
+    .set({ ...step, updatedAt: new Date() })
+    .where(eq(trades.id, id))
     .returning();
-  if (!row) throw new Error(`Trade ${state.tradeId} does not exist`);
-  return toTradeDto(row);
+  return row ?? null;
 }
 
-/** Every trade left pending (any user), oldest first, as engine state. */
-export async function unfinishedTrades(db: Db): Promise<TradeState[]> {
-  const rows = await db.select().from(trades).where(eq(trades.status, 'pending')).orderBy(trades.createdAt);
-  return rows.map(stateFromRow);
+/** Every trade left pending (any user), oldest first. */
+export function pendingTrades(db: Db): Promise<TradeRow[]> {
+  return db.select().from(trades).where(eq(trades.status, 'pending')).orderBy(trades.createdAt);
 }
 
-/** Rebuilds the engine's view of a stored trade; the stage follows from the legs. */
-export function stateFromRow(row: TradeRow): TradeState {
-  const legs = row.legs ?? [];
-  const binance = legs.find((l) => l.venue === 'binance');
-  const state: TradeState = {
-    id: row.id,
-    tradeId: row.tradeId,
-    userId: row.userId,
-    symbol: row.symbol,
-    direction: binance?.side === 'sell' ? 'binance-rich' : 'deriv-rich',
-    origin: row.origin,
-    notional: row.totalAmount,
-    openSpread: Number(row.arbitrageSpread),
-    stage: row.status === 'pending' ? stageFromLegs(legs) : row.status,
-    reason: row.reason,
-    cancelRequested: row.reason !== null && CANCEL_REASONS.includes(row.reason),
-    closeReason: null,
-    legs,
-    actualProfit: row.actualProfit,
-    createdAt: row.createdAt,
-    closedAt: row.closedAt,
-  };
-  return row.status === 'pending' ? settle(state, new Date()) : state;
-}
-
-/** The TradeStore port over the database. */
-export class DbTradeStore {
-  constructor(private readonly db: Db) {}
-  insert(state: TradeState): Promise<Trade> {
-    return insertTrade(this.db, state);
-  }
-  save(state: TradeState): Promise<Trade> {
-    return saveTrade(this.db, state);
-  }
-  unfinished(): Promise<TradeState[]> {
-    return unfinishedTrades(this.db);
-  }
+/** The venue order ids the legs of trades created since `since` hold on one venue. */
+export async function venueOrderIdsSince(db: Db, venue: VenueId, since: Date): Promise<Set<string>> {
+  const rows = await db.select({ legs: trades.legs }).from(trades).where(gte(trades.createdAt, since));
+  const ids = new Set<string>();
+  for (const { legs } of rows) for (const leg of legs) if (leg.venue === venue && leg.venueOrderId) ids.add(leg.venueOrderId);
+  return ids;
 }

@@ -1,8 +1,9 @@
-// Users: lookups, creation, profile and settings writes, admin listing. Every function takes `db` (or a transaction).
-import { and, count, eq, ilike, sql, type SQL } from 'drizzle-orm';
-import type { Role } from '../../../contract/domain';
+// Users: lookups, creation, profile and settings writes, trading settings, admin listing. Every function takes `db`
+// (or a transaction).
+import { and, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { DEFAULT_MIN_SPREAD, FINISHED_STATUSES, type Role } from '../../../contract/domain';
 import type { Db } from '../client';
-import { users, type NewUserRow, type UserRow } from '../schema';
+import { trades, users, type NewUserRow, type UserRow } from '../schema';
 
 export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -41,7 +42,10 @@ export async function insertUser(db: Db, user: NewUserRow): Promise<UserRow> {
   return row;
 }
 
-export async function updateUser(db: Db, id: string, changes: Partial<Omit<NewUserRow, 'id' | 'createdAt'>>): Promise<UserRow | null> {
+/** Column values, or SQL computed by the database (e.g. a timestamp kept unless a flag changes). */
+export type UserChanges = { [K in keyof Omit<NewUserRow, 'id' | 'createdAt'>]?: NewUserRow[K] | SQL };
+
+export async function updateUser(db: Db, id: string, changes: UserChanges): Promise<UserRow | null> {
   const [row] = await db
     .update(users)
     .set({ ...changes, updatedAt: new Date() })
@@ -54,6 +58,12 @@ export async function touchLastLogin(db: Db, id: string): Promise<UserRow | null
   return updateUser(db, id, { lastLogin: new Date() });
 }
 
+/** The user's row, locked until the transaction ends (a trade inserted meanwhile waits for it). */
+export async function lockUser(tx: Db, id: string): Promise<UserRow | null> {
+  const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+  return row ?? null;
+}
+
 export async function deleteUser(db: Db, id: string): Promise<boolean> {
   const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
   return rows.length > 0;
@@ -62,6 +72,26 @@ export async function deleteUser(db: Db, id: string): Promise<boolean> {
 export async function countUsers(db: Db): Promise<number> {
   const [row] = await db.select({ n: count() }).from(users);
   return row?.n ?? 0;
+}
+
+/**
+ * Ids of the active admins, locked until the transaction ends, so two admins removing each other at the same time
+ * cannot both succeed and leave none.
+ */
+export async function lockActiveAdmins(tx: Db): Promise<string[]> {
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.isActive, true)))
+    .for('update');
+  return rows.map((r) => r.id);
+}
+
+const FIRST_ADMIN_LOCK_KEY = 7_202_612;
+
+/** Serialises the first-admin check of instances starting at once on one database, until the transaction ends. */
+export async function lockFirstAdminCheck(tx: Db): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${FIRST_ADMIN_LOCK_KEY})`);
 }
 
 export async function countActiveAdmins(db: Db): Promise<number> {
@@ -84,4 +114,100 @@ export async function listUsers(db: Db, filter: { search?: string; role?: Role }
     .from(users)
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(users.createdAt, users.id);
+}
+
+// ---- trading settings ----
+
+/** The user's minSpread (fraction); the default when the user is unknown. */
+export async function findMinSpread(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ minSpread: users.minSpread }).from(users).where(eq(users.id, userId)).limit(1);
+  const value = row ? Number(row.minSpread) : NaN;
+  return Number.isFinite(value) ? value : DEFAULT_MIN_SPREAD;
+}
+
+/**
+ * Joins or leaves automated trading (the engine picks the change up). Turning it on from off starts a new maxLoss
+ * window (tradingEnabledAt) and lifts an engine pause; saving while already on changes neither.
+ */
+export async function setTradingEnabled(db: Db, userId: string, enabled: boolean): Promise<void> {
+  await db.update(users).set({ ...tradingSwitch(enabled), updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+/** The columns that turning trading on or off writes, for setTradingEnabled and the settings save alike. */
+export function tradingSwitch(enabled: boolean) {
+  if (!enabled) return { tradingEnabled: false };
+  return {
+    tradingEnabled: true,
+    tradingEnabledAt: sql`case when ${users.tradingEnabled} then ${users.tradingEnabledAt} else now() end`,
+    tradingPausedAt: null,
+    tradingPauseReason: null,
+  };
+}
+
+/** The engine turned the user's trading off (maxLoss reached, or repeated refusals), with the reason. */
+export async function pauseTrading(db: Db, userId: string, reason: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ tradingEnabled: false, tradingPausedAt: new Date(), tradingPauseReason: reason, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+const tradingColumns = {
+  userId: users.id,
+  maxExposure: users.maxExposure,
+  maxLoss: users.maxLoss,
+  minSpread: users.minSpread,
+  tradingEnabled: users.tradingEnabled,
+  tradingEnabledAt: users.tradingEnabledAt,
+  tradingPausedAt: users.tradingPausedAt,
+  tradingPauseReason: users.tradingPauseReason,
+};
+
+/** Every active user with tradingEnabled. */
+export function listTradingSettings(db: Db) {
+  return db.select(tradingColumns).from(users).where(and(eq(users.tradingEnabled, true), eq(users.isActive, true)));
+}
+
+export type TradingSettingsRow = Awaited<ReturnType<typeof listTradingSettings>>[number];
+
+/** An active user's trading settings; null when unknown or deactivated. */
+export async function findTradingSettings(db: Db, userId: string): Promise<TradingSettingsRow | null> {
+  const [row] = await db.select(tradingColumns).from(users).where(and(eq(users.id, userId), eq(users.isActive, true))).limit(1);
+  return row ?? null;
+}
+
+/**
+ * The realised P&L of the user's finished trades (completed, failed, cancelled) closed since trading was last
+ * enabled, in the order they closed: its final value and its running peak (at least 0). server/engine/drawdown.ts
+ * folds the same figure; maxLoss is the largest allowed distance between the two.
+ */
+export async function realisedWindow(db: Db, userId: string): Promise<{ current: string; peak: string }> {
+  const running = db
+    .select({
+      profit: trades.actualProfit,
+      cumulative: sql<string>`sum(${trades.actualProfit}) over (order by ${trades.closedAt}, ${trades.id})`.as('cumulative'),
+    })
+    .from(trades)
+    .innerJoin(users, eq(users.id, trades.userId))
+    .where(
+      and(
+        eq(trades.userId, userId),
+        inArray(trades.status, [...FINISHED_STATUSES]),
+        sql`${trades.closedAt} >= coalesce(${users.tradingEnabledAt}, '-infinity'::timestamptz)`,
+      ),
+    )
+    .as('running');
+  const [row] = await db
+    .select({
+      current: sql<string>`coalesce(sum(${running.profit}), 0)::text`,
+      peak: sql<string>`greatest(0, coalesce(max(${running.cumulative}), 0))::text`,
+    })
+    .from(running);
+  return { current: row?.current ?? '0', peak: row?.peak ?? '0' };
+}
+
+/** How many of the user's trades are not finished (deleting or deactivating the user waits for them). */
+export async function countOpenTrades(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(trades).where(and(eq(trades.userId, userId), eq(trades.status, 'pending')));
+  return row?.n ?? 0;
 }

@@ -1,4 +1,5 @@
 import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { CURRENCIES, VENUES } from '../../../contract/domain';
 import { money, updatedAt } from './columns';
 import { users } from './users';
 
@@ -7,8 +8,8 @@ export const balances = pgTable(
   'balances',
   {
     userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    venue: text('venue', { enum: ['binance', 'deriv'] }).notNull(),
-    currency: text('currency', { enum: ['USDT', 'BTC', 'ETH'] }).notNull(),
+    venue: text('venue', { enum: VENUES }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
     amount: money('amount').notNull().default('0'),
     updatedAt: updatedAt(),
   },

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { SYMBOLS, TRADE_ORIGINS, TRADE_STATUSES, VENUES, type LegSide, type LegStatus, type VenueId } from '../../../contract/domain';
 import { createdAt, money, updatedAt } from './columns';
 import { users } from './users';
 
@@ -11,13 +12,15 @@ export interface StoredFill {
   at: string;
 }
 export interface StoredLeg {
-  venue: 'binance' | 'deriv';
-  side: 'buy' | 'sell';
+  venue: VenueId;
+  side: LegSide;
   clientOrderId: string;
   venueOrderId: string | null;
-  status: 'opening' | 'open' | 'closing' | 'closed' | 'failed' | 'unwound';
+  status: LegStatus;
   open: StoredFill | null;
   close: StoredFill | null;
+  /** How the venue recognises the opening order without a client order id (Deriv), written before it was sent. */
+  placement?: Record<string, string | number> | null;
 }
 
 export const trades = pgTable(
@@ -27,9 +30,9 @@ export const trades = pgTable(
     /** Human-readable, unique; also the stem of the legs' client order ids. */
     tradeId: text('trade_id').notNull().unique(),
     userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    symbol: text('symbol', { enum: ['BTC/USDT', 'ETH/USDT'] }).notNull(),
-    status: text('status', { enum: ['pending', 'completed', 'failed', 'cancelled'] }).notNull().default('pending'),
-    origin: text('origin', { enum: ['auto', 'manual'] }).notNull().default('auto'),
+    symbol: text('symbol', { enum: SYMBOLS }).notNull(),
+    status: text('status', { enum: TRADE_STATUSES }).notNull().default('pending'),
+    origin: text('origin', { enum: TRADE_ORIGINS }).notNull().default('auto'),
     totalAmount: money('total_amount').notNull(),
     arbitrageSpread: numeric('arbitrage_spread', { precision: 18, scale: 10 }).notNull(),
     actualProfit: money('actual_profit').notNull().default('0'),
@@ -57,7 +60,7 @@ export type NewTradeRow = typeof trades.$inferInsert;
 export const paperOrders = pgTable(
   'paper_orders',
   {
-    venue: text('venue', { enum: ['binance', 'deriv'] }).notNull(),
+    venue: text('venue', { enum: VENUES }).notNull(),
     clientOrderId: text('client_order_id').notNull(),
     userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     symbol: text('symbol').notNull(),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, pgTable, text, timestamp, uniqueIndex, uuid, numeric, index } from 'drizzle-orm/pg-core';
+import { ROLES, TRADING_DEFAULTS } from '../../../contract/domain';
 import { createdAt, money, updatedAt } from './columns';
 
 export const users = pgTable(
@@ -9,7 +10,7 @@ export const users = pgTable(
     username: text('username').notNull(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    role: text('role', { enum: ['admin', 'user'] }).notNull().default('user'),
+    role: text('role', { enum: ROLES }).notNull().default('user'),
     isActive: boolean('is_active').notNull().default(true),
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
@@ -17,12 +18,18 @@ export const users = pgTable(
     bio: text('bio').notNull().default(''),
     lastLogin: timestamp('last_login', { withTimezone: true, mode: 'date' }),
     // trading settings
-    maxExposure: money('max_exposure').notNull().default('1000'),
-    minSpread: numeric('min_spread', { precision: 12, scale: 8 }).notNull().default('0.002'),
-    maxLoss: money('max_loss').notNull().default('100'),
-    tradingEnabled: boolean('trading_enabled').notNull().default(false),
-    /** Set when realised loss reached maxLoss; trading stays off until the user saves settings again. */
-    tradingHaltedAt: timestamp('trading_halted_at', { withTimezone: true, mode: 'date' }),
+    maxExposure: money('max_exposure').notNull().default(String(TRADING_DEFAULTS.maxExposure)),
+    minSpread: numeric('min_spread', { precision: 12, scale: 8 }).notNull().default(String(TRADING_DEFAULTS.minSpread)),
+    maxLoss: money('max_loss').notNull().default(String(TRADING_DEFAULTS.maxLoss)),
+    tradingEnabled: boolean('trading_enabled').notNull().default(TRADING_DEFAULTS.tradingEnabled),
+    /** When the user last turned automated trading on: the start of the window maxLoss is measured over. */
+    tradingEnabledAt: timestamp('trading_enabled_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Set when the engine turned trading off by itself (the maxLoss drawdown, or consecutive failed trades), with the
+     * reason in the trader's words; trading stays off until the user saves settings with trading enabled.
+     */
+    tradingPausedAt: timestamp('trading_paused_at', { withTimezone: true, mode: 'date' }),
+    tradingPauseReason: text('trading_pause_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,22 +1,50 @@
 // User management for admins (spec section 7, /admin/users*). An admin cannot remove or deactivate itself, and the
-// last active admin always stays, so the installation can never lock itself out.
+// last active admin always stays, so the installation can never lock itself out. A user with open trades is neither
+// deleted nor deactivated until they are closed (positions on the venues must never be left without an owner):
+// `?closeTrades=true` asks the engine to close them first.
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AdminUsersQuery, CreateUserBody, IdParams } from '../../../contract/api';
+import { AdminUserCommandQuery, AdminUsersQuery, CreateUserBody, IdParams } from '../../../contract/api';
 import type { MessageResponse, UserResponse, UsersResponse } from '../../../contract/api';
 import { findCredentialsFor } from '../../db/repositories/credentials';
 import { revokeUserSessions } from '../../db/repositories/sessions';
-import { deleteUser, findTakenField, findUserById, insertUser, listUsers, updateUser } from '../../db/repositories/users';
-import { hashPassword } from '../../security/passwords';
-import { takenMessage } from '../auth';
-import { badRequest, conflict, notFound } from '../plugins/http-error';
+import { countOpenTrades, deleteUser, findUserById, listUsers, lockActiveAdmins, lockUser, setTradingEnabled, updateUser } from '../../db/repositories/users';
+import { API_ONLY_MESSAGE } from '../plugins/engine-port';
+import { badRequest, conflict, HttpError, notFound } from '../plugins/http-error';
+import { createAccount } from '../users/create-account';
 import { loadPublicUser } from '../users/load-public-user';
 import { toPublicUser } from '../users/public-user';
-import { lockActiveAdmins } from './last-admin';
 import { MessageAnswer, UserAnswer, UsersAnswer } from '../plugins/response-schemas';
 
 export const CANNOT_DELETE_SELF = 'You cannot delete your own account';
 export const CANNOT_DEACTIVATE_SELF = 'You cannot deactivate your own account';
 export const LAST_ADMIN = 'The last active admin cannot be removed or deactivated';
+
+/** How long a request with closeTrades=true waits for the engine to close the user's trades. */
+const CLOSE_WAIT_MS = 10_000;
+const trades = (n: number) => `${n} open trade${n === 1 ? '' : 's'}`;
+
+export const openTradesMessage = (n: number, action: 'delete' | 'deactivate') =>
+  `This user has ${trades(n)}. ${n === 1 ? 'It' : 'They'} must be closed before the account can be ${action}d: ${action} with closeTrades=true to close ${n === 1 ? 'it' : 'them'} now.`;
+
+/**
+ * Before a user is removed or deactivated: refuses while trades are open, or with `closeTrades` stops the user's
+ * trading and has the engine close them (cancelled), waiting a few seconds. Answers how many it closed.
+ */
+async function settleOpenTrades(app: FastifyInstance, userId: string, closeTrades: boolean, action: 'delete' | 'deactivate'): Promise<number> {
+  const open = await countOpenTrades(app.db, userId);
+  if (open === 0) return 0;
+  if (!closeTrades) throw conflict(openTradesMessage(open, action));
+  if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
+  // Saved first, so no instance opens a new trade for the user meanwhile.
+  await setTradingEnabled(app.db, userId, false);
+  const result = await app.engine.closeUserTrades(userId, `account ${action}d by an admin`, CLOSE_WAIT_MS);
+  if ('ok' in result) throw new HttpError(503, result.message);
+  if (!result.closed) throw conflict(`Closing ${trades(open)} of this user; ${action} again in a moment, once ${open === 1 ? 'it is' : 'they are'} closed.`);
+  return open;
+}
+
+const closedNote = (n: number) => (n > 0 ? ` (${trades(n)} closed first)` : '');
 
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const guard = [app.authenticate, app.requireAdmin];
@@ -37,15 +65,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/users',
     { preHandler: guard, schema: { tags: ['admin'], summary: 'Create a user', body: CreateUserBody, response: { 201: UserAnswer } } },
     async (request, reply): Promise<UserResponse> => {
-      const body = request.body;
-      const taken = await findTakenField(app.db, body);
-      if (taken) throw conflict(takenMessage(taken));
-      const user = await insertUser(app.db, {
-        username: body.username,
-        email: body.email,
-        role: body.role,
-        passwordHash: await hashPassword(body.password),
-      });
+      const user = await createAccount(app.db, request.body);
       reply.code(201);
       return { success: true, user: await loadPublicUser(app.db, user), message: 'User created successfully' };
     },
@@ -53,36 +73,66 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/admin/users/:id',
-    { preHandler: guard, schema: { tags: ['admin'], summary: 'Delete a user and everything it owns', params: IdParams, response: { 200: MessageAnswer } } },
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['admin'],
+        summary: 'Delete a user and everything it owns; refused while trades are open unless closeTrades=true closes them',
+        params: IdParams,
+        querystring: AdminUserCommandQuery,
+        response: { 200: MessageAnswer },
+      },
+    },
     async (request): Promise<MessageResponse> => {
       const { id } = request.params;
       if (id === request.user.id) throw badRequest(CANNOT_DELETE_SELF);
+      if (!(await findUserById(app.db, id))) throw notFound('User not found');
+      const closed = await settleOpenTrades(app, id, request.query.closeTrades === 'true', 'delete');
       await app.db.transaction(async (tx) => {
         const activeAdmins = await lockActiveAdmins(tx);
-        const target = await findUserById(tx, id);
+        const target = await lockUser(tx, id);
         if (!target) throw notFound('User not found');
         if (activeAdmins.includes(id) && activeAdmins.length <= 1) throw badRequest(LAST_ADMIN);
+        // Checked again under the user's lock: a trade being opened now waits for it and then finds no user.
+        const open = await countOpenTrades(tx, id);
+        if (open > 0) throw conflict(openTradesMessage(open, 'delete'));
         // Sessions go with the user (foreign key cascade); revoking first keeps that explicit.
         await revokeUserSessions(tx, id);
         await deleteUser(tx, id);
       });
       app.revocations$.next({ userId: id });
-      return { success: true, message: 'User deleted successfully' };
+      return { success: true, message: `User deleted successfully${closedNote(closed)}` };
     },
   );
 
   app.put(
     '/admin/users/:id/toggle-active',
-    { preHandler: guard, schema: { tags: ['admin'], summary: 'Activate or deactivate a user', params: IdParams, response: { 200: UserAnswer } } },
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['admin'],
+        summary: 'Activate or deactivate a user; deactivating is refused while trades are open unless closeTrades=true closes them',
+        params: IdParams,
+        querystring: AdminUserCommandQuery,
+        response: { 200: UserAnswer },
+      },
+    },
     async (request): Promise<UserResponse> => {
       const { id } = request.params;
       if (id === request.user.id) throw badRequest(CANNOT_DEACTIVATE_SELF);
+      const current = await findUserById(app.db, id);
+      if (!current) throw notFound('User not found');
+      const closed = current.isActive ? await settleOpenTrades(app, id, request.query.closeTrades === 'true', 'deactivate') : 0;
       const updated = await app.db.transaction(async (tx) => {
         const activeAdmins = await lockActiveAdmins(tx);
-        const target = await findUserById(tx, id);
+        const target = await lockUser(tx, id);
         if (!target) throw notFound('User not found');
         const deactivating = target.isActive;
         if (deactivating && activeAdmins.includes(id) && activeAdmins.length <= 1) throw badRequest(LAST_ADMIN);
+        if (deactivating) {
+          const open = await countOpenTrades(tx, id);
+          if (open > 0) throw conflict(openTradesMessage(open, 'deactivate'));
+        }
         const row = await updateUser(tx, id, { isActive: !deactivating });
         if (deactivating) await revokeUserSessions(tx, id);
         return row;
@@ -92,7 +142,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         success: true,
         user: await loadPublicUser(app.db, updated),
-        message: updated.isActive ? 'User activated' : 'User deactivated',
+        message: updated.isActive ? 'User activated' : `User deactivated${closedNote(closed)}`,
       };
     },
   );

@@ -2,10 +2,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ChangePasswordBody, LoginBody, ProfileBody, RegisterBody } from '../../../contract/api';
 import type { LoginResponse, MessageResponse, UserResponse } from '../../../contract/api';
-import { findTakenField, findUserById, findUserByLogin, insertUser, touchLastLogin, updateUser } from '../../db/repositories/users';
+import { findTakenField, findUserById, findUserByLogin, touchLastLogin, updateUser } from '../../db/repositories/users';
 import { revokeSession, revokeUserSessions } from '../../db/repositories/sessions';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../security/passwords';
 import { conflict, forbidden, HttpError, notFound, unauthorized, badRequest } from '../plugins/http-error';
+import { createAccount, takenMessage } from '../users/create-account';
 import { loadPublicUser } from '../users/load-public-user';
 import { LoginAnswer, MessageAnswer, TokenMessageAnswer, UserAnswer } from '../plugins/response-schemas';
 import { issueToken } from './issue-token';
@@ -14,8 +15,6 @@ import type { LoginLimiter } from './login-limiter';
 export const INVALID_LOGIN = 'Invalid email or password';
 export const DEACTIVATED = 'Your account has been deactivated. Contact an admin.';
 export const REGISTRATION_DISABLED = 'Registration is disabled. Ask an admin to create your account.';
-
-export const takenMessage = (field: 'username' | 'email') => (field === 'username' ? 'Username is already taken' : 'Email is already in use');
 
 const tooManyAttempts = (ms: number) => {
   const minutes = Math.max(1, Math.ceil(ms / 60_000));
@@ -61,16 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
       },
     },
     async (request, reply): Promise<LoginResponse> => {
-      const body = request.body;
-      const taken = await findTakenField(app.db, body);
-      if (taken) throw conflict(takenMessage(taken));
-      const user = await insertUser(app.db, {
-        username: body.username,
-        email: body.email,
-        passwordHash: await hashPassword(body.password),
-        firstName: body.firstName?.trim() ?? '',
-        lastName: body.lastName?.trim() ?? '',
-      });
+      const user = await createAccount(app.db, request.body);
       const token = await issueToken(app, request, user);
       reply.code(201);
       return { success: true, user: await loadPublicUser(app.db, user), token, message: 'Registration successful' };

@@ -2,9 +2,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { BalancesResponse, StatsResponse } from '../../../contract/api';
 import { ensurePaperBalances, getBalances, type UserBalances } from '../../db/repositories/balances';
-import { computeStats } from '../../db/repositories/stats';
 import type { Db } from '../../db/client';
-import { balancesAnswer } from './answer';
+import { userBalances, userStats } from '../../engine/figures';
 
 /** In the simulated market a user's first read hands out the paper seed; live balances come only from a sync. */
 async function readBalances(db: Db, userId: string, simulated: boolean): Promise<UserBalances> {
@@ -26,7 +25,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request): Promise<BalancesResponse> => {
       const userId = request.user.id;
       const current = await readBalances(app.db, userId, simulated);
-      return { success: true, balance: await balancesAnswer(app.db, userId, current, app.priceBook) };
+      return { success: true, balance: await userBalances(app.db, userId, current, app.priceBook) };
     },
   );
 
@@ -38,7 +37,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request): Promise<StatsResponse> => {
       if (simulated) await readBalances(app.db, request.user.id, simulated);
-      return { success: true, stats: await computeStats(app.db, request.user.id, app.priceBook) };
+      return { success: true, stats: await userStats(app.db, request.user.id, app.priceBook) };
     },
   );
 };

@@ -1,5 +1,4 @@
-// Prices, venue connection checks, balance sync and joining or leaving automated trading.
-import { eq } from 'drizzle-orm';
+// Prices (live, and their recorded history in ./spreads), venue connection checks and balance sync. Joining or leaving automated trading is in ../trading.
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -8,20 +7,16 @@ import {
   type BalancesResponse,
   type PricesResponse,
   type TestConnectionResponse,
-  type TradingMembershipResponse,
 } from '../../../contract/api';
-import { DEFAULT_MIN_SPREAD, VENUES, type VenueId } from '../../../contract/domain';
+import { VENUES, type VenueId } from '../../../contract/domain';
 import type { Balances } from '../../../contract/entities';
-import { findCredentials } from '../../db/repositories/credentials';
 import { ensurePaperBalances, getBalances, setVenueBalances } from '../../db/repositories/balances';
-import { balancesAnswer } from '../balances/answer';
-import { users } from '../../db/schema/users';
+import { findMinSpread } from '../../db/repositories/users';
+import { userBalances } from '../../engine/figures';
 import { VenueError, type VenueAccount } from '../../venues/types';
+import { API_ONLY_MESSAGE } from '../plugins/engine-port';
 import { HttpError, badRequest } from '../plugins/http-error';
-import { API_ONLY_MESSAGE } from './engine-port';
-
-export const TRADING_KEYS_MISSING = 'Save your Binance API key and secret and your Deriv token before enabling trading';
-
+import { spreadRoutes } from './spreads';
 
 /** A venue's refusal as a 4xx the user can act on; an unreachable venue as 503. */
 function venueHttpError(error: unknown, exchange: VenueId): HttpError {
@@ -33,18 +28,13 @@ function venueHttpError(error: unknown, exchange: VenueId): HttpError {
   return new HttpError(503, `${exchange} could not be reached`);
 }
 
-async function minSpreadOf(app: FastifyInstance, userId: string): Promise<number> {
-  const [row] = await app.db.select({ minSpread: users.minSpread }).from(users).where(eq(users.id, userId)).limit(1);
-  const value = row ? Number(row.minSpread) : NaN;
-  return Number.isFinite(value) ? value : DEFAULT_MIN_SPREAD;
-}
-
 async function balanceAnswer(app: FastifyInstance, userId: string): Promise<Balances> {
-  return balancesAnswer(app.db, userId, await getBalances(app.db, userId), app.priceBook);
+  return userBalances(app.db, userId, await getBalances(app.db, userId), app.priceBook);
 }
 
 export const exchangeRoutes: FastifyPluginAsyncZod = async (app) => {
   const live = app.config.market === 'live';
+  await app.register(spreadRoutes);
 
   app.get(
     '/exchanges/prices',
@@ -54,7 +44,7 @@ export const exchangeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request): Promise<PricesResponse> => {
       if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
-      const minSpread = await minSpreadOf(app, request.user.id);
+      const minSpread = await findMinSpread(app.db, request.user.id);
       return { success: true, prices: app.engine.prices(minSpread, request.query.symbol) };
     },
   );
@@ -113,38 +103,6 @@ export const exchangeRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       return { success: true, balance: await balanceAnswer(app, userId) };
-    },
-  );
-
-  app.post(
-    '/exchanges/trading/add-user',
-    {
-      preHandler: app.authenticate,
-      schema: { tags: ['exchanges'], summary: 'Starts automated trading for the caller within their limits' },
-    },
-    async (request): Promise<TradingMembershipResponse> => {
-      const userId = request.user.id;
-      if (live) {
-        const creds = await findCredentials(app.db, userId);
-        if (!creds?.binanceApiKeyEnc || !creds.binanceSecretKeyEnc || !creds.derivTokenEnc) throw badRequest(TRADING_KEYS_MISSING);
-      }
-      await app.db.update(users).set({ tradingEnabled: true, updatedAt: new Date() }).where(eq(users.id, userId));
-      await app.engine?.addUser(userId);
-      return { success: true, tradingEnabled: true, message: 'You are now trading automatically within your limits' };
-    },
-  );
-
-  app.post(
-    '/exchanges/trading/remove-user',
-    {
-      preHandler: app.authenticate,
-      schema: { tags: ['exchanges'], summary: 'Stops automated trading for the caller; open trades close normally' },
-    },
-    async (request): Promise<TradingMembershipResponse> => {
-      const userId = request.user.id;
-      await app.db.update(users).set({ tradingEnabled: false, updatedAt: new Date() }).where(eq(users.id, userId));
-      await app.engine?.removeUser(userId);
-      return { success: true, tradingEnabled: false, message: 'Automated trading stopped; open trades close normally' };
     },
   );
 };

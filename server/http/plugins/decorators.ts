@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import type { ServerSecrets } from '../../security/secrets';
 import type { TokenService } from '../../security/tokens';
 import type { VenueAccount } from '../../venues/types';
-import type { PriceBook } from '../ports';
+import type { PriceBook } from '../../engine/ports';
 
 /** Who made an authenticated request. */
 export interface RequestUser {

@@ -25,8 +25,10 @@ export const PublicUserSchema = z.object({
   hasDerivToken: z.boolean(),
   maxExposure: z.number(),
   minSpread: z.number().describe('Fraction, e.g. 0.002 = 0.2 %'),
-  maxLoss: z.number(),
+  maxLoss: z.number().describe('USDT: the largest fall of realised P&L from its peak since trading was enabled'),
   tradingEnabled: z.boolean(),
+  tradingPausedAt: z.string().nullable().describe('When the engine turned trading off by itself (max loss, repeated refusals)'),
+  tradingPauseReason: z.string().nullable(),
 }) satisfies z.ZodType<PublicUser>;
 
 const ok = z.literal(true);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreateTradeBody, IdParams, TradeStatusBody, type TradeResponse } from '../../../contract/api';
 import { getTrade } from '../../db/repositories/trades';
 import { HttpError, badRequest, notFound } from '../plugins/http-error';
-import { API_ONLY_MESSAGE } from '../exchanges/engine-port';
+import { API_ONLY_MESSAGE } from '../plugins/engine-port';
 
 export const ONLY_CANCEL_MESSAGE = 'Only an open trade can be cancelled; other statuses are set by the engine';
 

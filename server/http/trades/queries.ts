@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { TradesQuery, type StatsResponse, type TradesResponse } from '../../../contract/api';
 import { listTrades } from '../../db/repositories/trades';
-import { computeStats } from '../../db/repositories/stats';
+import { userStats } from '../../engine/figures';
 
 export const tradeQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -29,7 +29,7 @@ export const tradeQueryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request): Promise<StatsResponse> => ({
       success: true,
-      stats: await computeStats(app.db, request.user.id, app.priceBook),
+      stats: await userStats(app.db, request.user.id, app.priceBook),
     }),
   );
 };

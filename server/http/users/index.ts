@@ -5,8 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiKeysBody, IdParams, TradingSettingsBody } from '../../../contract/api';
 import type { UserResponse } from '../../../contract/api';
 import { saveCredentials } from '../../db/repositories/credentials';
-import { findUserById, updateUser } from '../../db/repositories/users';
-import type { NewUserRow } from '../../db/schema';
+import { findUserById, tradingSwitch, updateUser, type UserChanges } from '../../db/repositories/users';
 import { forbidden, notFound } from '../plugins/http-error';
 import { loadPublicUser } from './load-public-user';
 import { UserAnswer } from '../plugins/response-schemas';
@@ -30,13 +29,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       await assertOwner(app, request, id);
       const body = request.body;
-      const changes: Partial<NewUserRow> = {
+      const changes: UserChanges = {
         ...(body.maxExposure !== undefined && { maxExposure: String(body.maxExposure) }),
         ...(body.minSpread !== undefined && { minSpread: String(body.minSpread) }),
         ...(body.maxLoss !== undefined && { maxLoss: String(body.maxLoss) }),
-        ...(body.tradingEnabled !== undefined && { tradingEnabled: body.tradingEnabled }),
-        // Saving settings is the user's acknowledgement of a loss-limit halt (see the users table).
-        tradingHaltedAt: null,
+        // Saving with trading enabled resumes after a halt or a pause, and turning it on starts a new maxLoss window.
+        ...(body.tradingEnabled !== undefined && tradingSwitch(body.tradingEnabled)),
       };
       const user = await updateUser(app.db, id, changes);
       if (!user) throw notFound('User not found');

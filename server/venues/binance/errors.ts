@@ -14,10 +14,10 @@ export function binanceCode(error: unknown): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** Binance's own message, without ccxt's prefix. */
+/** Binance's own message, without ccxt's prefix, and without a request's query (its timestamp and signature). */
 function binanceMessage(error: Error): string {
   const match = /"msg"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(error.message);
-  return match?.[1] ?? error.message.replace(/^binance\s+/, '');
+  return match?.[1] ?? error.message.replace(/^binance\s+/, '').replace(/\?[^\s"]*/g, '');
 }
 
 export function isDuplicateOrder(error: unknown): boolean {

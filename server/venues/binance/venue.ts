@@ -1,12 +1,13 @@
-// Binance spot through ccxt, per user account: market orders with client order ids, balances, the account's own
-// taker fee, and "query, don't assume" whenever an order's outcome is unknown.
+// Binance spot through ccxt, per user account: orders with client order ids (LIMIT IOC at the decision's price and a
+// tolerance when price protection is asked, else MARKET), balances, the account's own taker fee, the symbol's filters
+// from exchangeInfo, and "query, don't assume" whenever an order's outcome is unknown.
 import ccxt from 'ccxt';
 import Decimal from 'decimal.js';
 import { filter, shareReplay, type Observable } from 'rxjs';
 import type { Currency, SymbolId } from '../../../contract/domain';
 import type { BackoffOptions } from '../backoff';
 import { InFlight } from '../inflight';
-import { VenueError, type CloseOrder, type LegFill, type LegOrder, type Quote, type Venue, type VenueAccount } from '../types';
+import { VenueError, type CloseOrder, type KnownOrder, type LegFill, type LegOrder, type Quote, type TradeRules, type Venue, type VenueAccount } from '../types';
 import { toVenueError, isDuplicateOrder } from './errors';
 import { createBinanceExchange, type BinanceEndpoints, type BinanceExchange } from './exchange';
 import { toLegFill, type RawFill, type RawOrder } from './fills';
@@ -81,23 +82,46 @@ export class BinanceVenue implements Venue {
     return this.inflight.run(`${account.userId}|${order.clientOrderId}`, () => this.closePosition(account, order));
   }
 
+  /** NOTIONAL and LOT_SIZE from exchangeInfo (as ccxt parses them into the market), and the account's taker fee. */
+  async tradeRules(account: VenueAccount, symbol: SymbolId): Promise<TradeRules> {
+    const client = await this.accountExchange(account);
+    const market = client.market(symbol);
+    const text = (value: number | undefined): string | null => (value === undefined || value === null ? null : new Decimal(value).toFixed());
+    return {
+      currency: 'USDT',
+      minNotional: text(market.limits.cost?.min),
+      maxNotional: text(market.limits.cost?.max),
+      stepSize: text(market.precision.amount),
+      minQuantity: text(market.limits.amount?.min),
+      multiplier: null,
+      minStake: null,
+      maxStake: null,
+      feeRate: await this.takerFeeRate(account).catch(() => DEFAULT_TAKER_FEE),
+    };
+  }
+
   private async open(account: VenueAccount, order: LegOrder): Promise<LegFill> {
     const notional = new Decimal(order.notional);
     if (!notional.isFinite() || notional.lte(0)) throw new VenueError('binance', 'rejected', `Invalid notional: ${order.notional}`);
-    // quoteOrderQty spends (buy) or raises (sell) exactly this much USDT.
-    return this.placeOnce(account, order.symbol, order.clientOrderId, (client) =>
-      client.createOrder(order.symbol, 'market', order.side, notional.toNumber(), undefined, {
-        quoteOrderQty: notional.toFixed(),
-        newClientOrderId: order.clientOrderId,
-      }),
-    );
+    const { protection } = order;
+    return this.placeOnce(account, order.symbol, order.clientOrderId, 'open', (client) => {
+      // quoteOrderQty spends (buy) or raises (sell) exactly this much USDT.
+      if (!protection) return client.createOrder(order.symbol, 'market', order.side, notional.toNumber(), undefined, { quoteOrderQty: notional.toFixed(), newClientOrderId: order.clientOrderId });
+      // Price protection: a limit at the decision's price plus the tolerance, filled at once or not at all (IOC).
+      const decided = new Decimal(protection.price);
+      const limit = decided.times(order.side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage);
+      const amount = Number(client.amountToPrecision(order.symbol, notional.dividedBy(decided).toNumber()));
+      if (!(amount > 0)) throw new VenueError('binance', 'rejected', `${order.notional} USDT is below one step of ${order.symbol}`);
+      const price = Number(client.priceToPrecision(order.symbol, limit.toNumber()));
+      return client.createOrder(order.symbol, 'limit', order.side, amount, price, { timeInForce: 'IOC', newClientOrderId: order.clientOrderId });
+    });
   }
 
   private async closePosition(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
     const closingSide = order.side === 'buy' ? 'sell' : 'buy';
     let quantity = new Decimal(order.quantity);
     if (!quantity.isFinite() || quantity.lte(0)) throw new VenueError('binance', 'rejected', `Invalid quantity: ${order.quantity}`);
-    return this.placeOnce(account, order.symbol, order.clientOrderId, async (client) => {
+    return this.placeOnce(account, order.symbol, order.clientOrderId, 'close', async (client) => {
       if (closingSide === 'sell') {
         // A buyer paid its commission in the coin, so it holds a little less than it bought: sell what is there.
         const coin = order.symbol.split('/')[0] as Currency;
@@ -110,7 +134,11 @@ export class BinanceVenue implements Venue {
     });
   }
 
-  async findOrder(account: VenueAccount, symbol: SymbolId, clientOrderId: string): Promise<LegFill | null> {
+  async findOrder(account: VenueAccount, symbol: SymbolId, clientOrderId: string, known?: KnownOrder): Promise<LegFill | null> {
+    return this.lookUp(account, symbol, clientOrderId, known?.role ?? 'open');
+  }
+
+  private async lookUp(account: VenueAccount, symbol: SymbolId, clientOrderId: string, role: 'open' | 'close'): Promise<LegFill | null> {
     const client = await this.accountExchange(account);
     let raw: RawOrder;
     try {
@@ -125,7 +153,7 @@ export class BinanceVenue implements Venue {
       const trades = await client.fetchOrderTrades(String(raw.orderId), symbol);
       const fills = trades.map((t) => t.info as RawFill);
       const takerRate = await this.takerFeeRate(account).catch(() => DEFAULT_TAKER_FEE);
-      return toLegFill(symbol, raw, fills, takerRate);
+      return toLegFill(symbol, raw, fills, takerRate, role);
     } catch (error) {
       throw toVenueError(error, 'read');
     }
@@ -151,25 +179,26 @@ export class BinanceVenue implements Venue {
     account: VenueAccount,
     symbol: SymbolId,
     clientOrderId: string,
+    role: 'open' | 'close',
     place: (client: BinanceExchange) => Promise<{ info: unknown }>,
   ): Promise<LegFill> {
     const client = await this.accountExchange(account);
-    // Binance refuses a repeated client order id only while the first order is open, and a market order never
-    // stays open: ask first, so a retry returns the first fill instead of trading twice.
-    const first = await this.findOrder(account, symbol, clientOrderId);
+    // Binance refuses a repeated client order id only while the first order is open, and neither a market nor an
+    // IOC order stays open: ask first, so a retry returns the first fill instead of trading twice.
+    const first = await this.lookUp(account, symbol, clientOrderId, role);
     if (first) return first;
     // Read before placing: once the order has executed, nothing may turn its fill into an error.
     const takerRate = await this.takerFeeRate(account).catch(() => DEFAULT_TAKER_FEE);
     try {
       const order = await place(client);
       const raw = order.info as RawOrder & { fills?: RawFill[] };
-      return toLegFill(symbol, raw, raw.fills ?? [], takerRate);
+      return toLegFill(symbol, raw, raw.fills ?? [], takerRate, role);
     } catch (error) {
       const mapped = toVenueError(error, 'order');
       if (mapped.kind !== 'unknown-outcome' && !isDuplicateOrder(error)) throw mapped;
       let found: LegFill | null;
       try {
-        found = await this.findOrder(account, symbol, clientOrderId);
+        found = await this.lookUp(account, symbol, clientOrderId, role);
       } catch {
         throw mapped;
       }

@@ -1,4 +1,4 @@
-// The live simulated market: the model stepped on a clock. The clock is an rxjs scheduler, so tests can drive it
+// The live simulated market: the model stepped on a clock, each venue publishing when the model says it quotes. The clock is an rxjs scheduler, so tests can drive it
 // with a VirtualTimeScheduler (or call step()) instead of waiting for real time.
 import type { Observable} from 'rxjs';
 import { asyncScheduler, interval, ReplaySubject, type SchedulerLike, type Subscription } from 'rxjs';
@@ -50,7 +50,8 @@ export class SimMarket {
     const tick = stepSim(this.state, this.params);
     const ts = this.scheduler.now();
     for (const symbol of SYMBOLS) {
-      for (const venue of VENUES) {
+      // A venue quotes at its own rate (Deriv once a second, Binance every step); between quotes it says nothing.
+      for (const venue of tick.symbols[symbol].updated) {
         const { bid, ask } = tick.symbols[symbol].quotes[venue];
         const quote: Quote = { venue, symbol, bid, ask, ts };
         this.latestQuotes.set(key(venue, symbol), quote);

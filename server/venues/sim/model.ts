@@ -1,7 +1,9 @@
-// The market model: one latent price per symbol (geometric Brownian motion) quoted by each venue with its own lag,
-// noise and spread, plus dislocations that open a gap on Deriv and mostly converge. Deterministic under the seed.
+// The market model: one latent price per symbol (geometric Brownian motion). Binance quotes it at once; Deriv quotes
+// an index of it — delayed, smoothed, published once a second — plus a slowly wandering basis and, rarely, a
+// dislocation that converges or widens. Each venue adds its own noise and spread. Deterministic under the seed.
+// The parameters and their sources are in profiles.ts.
 import { SYMBOLS, VENUES, type SymbolId, type VenueId } from '../../../contract/domain';
-import { secondsPerYear, type DislocationParams, type SimParams } from './params';
+import { secondsPerYear, ticksOf, type DislocationParams, type SimParams, type VenueSimParams } from './params';
 import { createRng, type Rng } from './prng';
 
 export interface BidAsk {
@@ -11,9 +13,14 @@ export interface BidAsk {
 
 export interface SymbolTick {
   latent: number;
-  /** The gap Deriv's mid currently carries over the lagged latent price, a fraction (positive: Deriv above). */
+  /** The gap Deriv's mid currently carries over its index, a fraction (positive: Deriv above). */
   dislocation: number;
+  /** Deriv's premium outside dislocations, a fraction. */
+  basis: number;
+  /** Every venue's current quote; a venue that did not publish on this tick still holds its last one. */
   quotes: Record<VenueId, BidAsk>;
+  /** The venues that published a new quote on this tick. */
+  updated: readonly VenueId[];
 }
 
 export interface DislocationEvent {
@@ -32,14 +39,22 @@ export interface SimTick {
   started: DislocationEvent[];
 }
 
+interface VenueState {
+  /** The venue's view of the latent price: delayed, and smoothed for an index feed. */
+  seen: number;
+  quote: BidAsk;
+}
+
 interface SymbolState {
   latent: number;
   /** Recent latent prices, newest last, long enough for the laggiest venue. */
   history: number[];
+  basis: number;
   dislocation: number;
   widenTarget: number;
   widenTicksLeft: number;
   decayPerTick: number;
+  venues: Record<VenueId, VenueState>;
 }
 
 export interface SimState {
@@ -50,17 +65,22 @@ export interface SimState {
 
 export function createSimState(seed: number, params: SimParams): SimState {
   const rng = createRng(seed);
-  const maxLag = Math.max(...VENUES.map((v) => params.venues[v].lagTicks));
+  const maxLag = Math.max(...VENUES.map((v) => ticksOf(params.venues[v].lagMs, params.tickMs)));
   const symbolState = (symbol: SymbolId): SymbolState => {
     const [low, high] = params.symbols[symbol].priceRange;
     const latent = rng.between(low, high);
+    const venue = (): VenueState => ({ seen: latent, quote: { bid: latent, ask: latent } });
+    const { mean, sd } = params.basis;
     return {
       latent,
       history: Array.from({ length: maxLag + 1 }, () => latent),
+      // Started from its stationary distribution, so the first minutes look like any others.
+      basis: sd > 0 ? mean + sd * rng.normal() : mean,
       dislocation: 0,
       widenTarget: 0,
       widenTicksLeft: 0,
       decayPerTick: 1,
+      venues: { binance: venue(), deriv: venue() },
     };
   };
   return { rng, tick: -1, symbols: { 'BTC/USDT': symbolState('BTC/USDT'), 'ETH/USDT': symbolState('ETH/USDT') } };
@@ -70,6 +90,14 @@ const round = (value: number, decimals: number): number => {
   const scale = 10 ** decimals;
   return Math.round(value * scale) / scale;
 };
+
+/** A book around `mid`, rounded to the symbol's decimals and never narrower than one step of the last one. */
+function book(mid: number, halfSpread: number, decimals: number): BidAsk {
+  const bid = round(mid * (1 - halfSpread), decimals);
+  const ask = round(mid * (1 + halfSpread), decimals);
+  const step = 10 ** -decimals;
+  return { bid, ask: ask - bid < step / 2 ? round(bid + step, decimals) : ask };
+}
 
 /** Advances the state by one tick (mutating it, for speed) and returns every venue's quote for every symbol. */
 export function stepSim(state: SimState, params: SimParams): SimTick {
@@ -85,20 +113,42 @@ export function stepSim(state: SimState, params: SimParams): SimTick {
       s.latent *= Math.exp(-0.5 * sigma * sigma + sigma * state.rng.normal());
       s.history.push(s.latent);
       s.history.shift();
+      advanceBasis(state.rng, s, params.basis, dtSeconds);
       const event = advanceDislocation(state.rng, s, params.dislocation, dtSeconds, params.tickMs);
       if (event) started.push({ tick: state.tick, symbol, ...event });
     }
-    const quotes = {} as Record<VenueId, BidAsk>;
+    const updated: VenueId[] = [];
     for (const venue of VENUES) {
       const v = params.venues[venue];
-      const lagged = s.history[s.history.length - 1 - v.lagTicks] ?? s.latent;
-      const gap = venue === 'deriv' ? s.dislocation : 0;
-      const mid = lagged * (1 + gap) * (1 + v.noise * state.rng.normal());
-      quotes[venue] = { bid: round(mid * (1 - v.halfSpread), p.decimals), ask: round(mid * (1 + v.halfSpread), p.decimals) };
+      const vs = s.venues[venue];
+      follow(vs, s.history, v, params.tickMs);
+      if (state.tick % ticksOf(v.updateMs, params.tickMs, 1) !== 0) continue;
+      const gap = venue === 'deriv' ? s.basis + s.dislocation : 0;
+      vs.quote = book(vs.seen * (1 + gap) * (1 + v.noise * state.rng.normal()), v.halfSpread, p.decimals);
+      updated.push(venue);
     }
-    symbols[symbol] = { latent: s.latent, dislocation: s.dislocation, quotes };
+    symbols[symbol] = {
+      latent: s.latent,
+      dislocation: s.dislocation,
+      basis: s.basis,
+      quotes: { binance: s.venues.binance.quote, deriv: s.venues.deriv.quote },
+      updated,
+    };
   }
   return { tick: state.tick, symbols, started };
+}
+
+/** The venue's view moves to the delayed latent price, at once or through its smoothing. */
+function follow(vs: VenueState, history: readonly number[], v: VenueSimParams, tickMs: number): void {
+  const lagged = history[history.length - 1 - ticksOf(v.lagMs, tickMs)] ?? history[history.length - 1]!;
+  vs.seen = v.smoothingMs > 0 ? vs.seen + (lagged - vs.seen) * (1 - Math.exp(-tickMs / v.smoothingMs)) : lagged;
+}
+
+/** One exact Ornstein–Uhlenbeck step; no draw at all when the basis is fixed (sd 0). */
+function advanceBasis(rng: Rng, s: SymbolState, b: SimParams['basis'], dtSeconds: number): void {
+  if (b.sd <= 0) return;
+  const keep = Math.exp((-Math.LN2 * dtSeconds) / b.halfLifeSeconds);
+  s.basis = b.mean + (s.basis - b.mean) * keep + b.sd * Math.sqrt(1 - keep * keep) * rng.normal();
 }
 
 /** Moves one symbol's dislocation on by a tick; returns the description of a dislocation that starts now, if any. */

@@ -1,23 +1,37 @@
-// Tunables of the simulated market. Defaults aim at realism first and, second, at a user with minSpread 0.002
-// seeing an opportunity within a minute or two.
+// The shape of the simulated market's tunables. The values, with their sources and reasoning, are in profiles.ts.
 import type { SymbolId, VenueId } from '../../../contract/domain';
+import { CALIBRATED_PARAMS } from './profiles';
 
 export interface SymbolSimParams {
   /** The starting latent price is drawn uniformly from this range under the seed. */
   priceRange: readonly [number, number];
   /** Annualised volatility of the latent price (geometric Brownian motion, no drift). */
   annualVolatility: number;
-  /** Price decimals the venues quote in. */
+  /** Price decimals the venues quote in; a book is never narrower than one step of the last decimal. */
   decimals: number;
 }
 
 export interface VenueSimParams {
   /** Half the bid/ask spread, as a fraction of the mid. */
   halfSpread: number;
-  /** Standard deviation of the venue's own i.i.d. quote noise, as a fraction of the mid. */
+  /** Standard deviation of the venue's own i.i.d. noise on each quote it publishes, as a fraction of the mid. */
   noise: number;
-  /** How many ticks the venue's quote trails the latent price. */
-  lagTicks: number;
+  /** How long the venue's price trails the latent price, ms (rounded to whole ticks). */
+  lagMs: number;
+  /** Time constant of an index feed's exponential smoothing, ms; 0 for a venue that quotes its own book. */
+  smoothingMs: number;
+  /** How often the venue publishes a quote, ms (rounded to whole ticks, at least one); it holds its quote between. */
+  updateMs: number;
+}
+
+/** Deriv's premium over Binance outside dislocations: an Ornstein–Uhlenbeck process per symbol. */
+export interface BasisParams {
+  /** Long-run mean, a fraction (positive: Deriv above Binance). */
+  mean: number;
+  /** Stationary standard deviation, a fraction; 0 keeps the basis at its mean. */
+  sd: number;
+  /** Half-life of reversion to the mean, seconds. */
+  halfLifeSeconds: number;
 }
 
 export interface DislocationParams {
@@ -41,50 +55,33 @@ export interface DislocationParams {
 }
 
 export interface SimParams {
-  /** Time between ticks; every tick quotes every symbol on every venue. */
+  /** Time between model steps; the fastest venue can quote once a step. */
   tickMs: number;
   symbols: Record<SymbolId, SymbolSimParams>;
   venues: Record<VenueId, VenueSimParams>;
+  basis: BasisParams;
   dislocation: DislocationParams;
 }
 
-const SECONDS_PER_YEAR = 365 * 24 * 3600;
-/** Seconds in a year, for turning annual volatility into per-tick volatility. */
-export const secondsPerYear = SECONDS_PER_YEAR;
+/** The market a server runs unless SIM_PROFILE says otherwise. */
+export const DEFAULT_SIM_PARAMS: SimParams = CALIBRATED_PARAMS;
 
-export const DEFAULT_SIM_PARAMS: SimParams = {
-  tickMs: 250,
-  symbols: {
-    'BTC/USDT': { priceRange: [60_000, 100_000], annualVolatility: 0.6, decimals: 2 },
-    'ETH/USDT': { priceRange: [2_000, 5_000], annualVolatility: 0.75, decimals: 2 },
-  },
-  venues: {
-    binance: { halfSpread: 0.000005, noise: 0.00002, lagTicks: 0 },
-    deriv: { halfSpread: 0.0002, noise: 0.0001, lagTicks: 2 },
-  },
-  dislocation: {
-    perMinute: 0.8,
-    size: [0.003, 0.015],
-    widenProbability: 0.25,
-    widenFactor: [1.15, 1.6],
-    widenSeconds: [2, 10],
-    halfLifeSeconds: [4, 15],
-    stickyProbability: 0.1,
-    stickyHalfLifeSeconds: 120,
-    jitter: 0.05,
-  },
-};
+/** Seconds in a year, for turning annual volatility into per-tick volatility. */
+export const secondsPerYear = 365 * 24 * 3600;
+
+/** A duration in whole ticks (at least `min`). */
+export const ticksOf = (ms: number, tickMs: number, min = 0): number => Math.max(min, Math.round(ms / tickMs));
 
 export interface SimParamsOverrides {
   tickMs?: number;
   symbols?: Partial<Record<SymbolId, Partial<SymbolSimParams>>>;
   venues?: Partial<Record<VenueId, Partial<VenueSimParams>>>;
+  basis?: Partial<BasisParams>;
   dislocation?: Partial<DislocationParams>;
 }
 
-/** Defaults with some values replaced, one level deep per symbol and venue. */
-export function simParams(overrides: SimParamsOverrides = {}): SimParams {
-  const base = DEFAULT_SIM_PARAMS;
+/** `base` with some values replaced, one level deep per symbol and venue. */
+export function withOverrides(base: SimParams, overrides: SimParamsOverrides = {}): SimParams {
   return {
     tickMs: overrides.tickMs ?? base.tickMs,
     symbols: {
@@ -95,6 +92,12 @@ export function simParams(overrides: SimParamsOverrides = {}): SimParams {
       binance: { ...base.venues.binance, ...overrides.venues?.binance },
       deriv: { ...base.venues.deriv, ...overrides.venues?.deriv },
     },
+    basis: { ...base.basis, ...overrides.basis },
     dislocation: { ...base.dislocation, ...overrides.dislocation },
   };
+}
+
+/** The default market (the calibrated profile) with some values replaced: tests' and demonstrations' own markets. */
+export function simParams(overrides: SimParamsOverrides = {}): SimParams {
+  return withOverrides(DEFAULT_SIM_PARAMS, overrides);
 }

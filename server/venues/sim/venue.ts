@@ -8,7 +8,9 @@ import {
   type LegFill,
   type LegOrder,
   type PaperBook,
+  type PriceProtection,
   type Quote,
+  type TradeRules,
   type Venue,
   type VenueAccount,
 } from '../types';
@@ -64,6 +66,11 @@ export class SimVenue implements Venue {
     return this.book.balances(account.userId, this.id);
   }
 
+  /** The same figures the live venues state: Binance's filters and fee, Deriv's multiplier, stake bounds, commission. */
+  async tradeRules(_account: VenueAccount, symbol: SymbolId): Promise<TradeRules> {
+    return this.id === 'binance' ? simBinanceRules(symbol, this.costs) : simDerivRules(this.costs);
+  }
+
   async openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill> {
     const notional = parsePositive(this.id, order.notional, 'notional');
     const first = await this.book.findOrder(account.userId, this.id, order.clientOrderId);
@@ -71,6 +78,7 @@ export class SimVenue implements Venue {
     await this.latency();
     const quote = this.market.latest(this.id, order.symbol);
     const price = fillPrice(order.side, quote.bid, quote.ask, this.costs.slippage);
+    if (order.protection) refuseBeyondProtection(this.id, order.side, price, order.protection);
     const quantity = quantityForNotional(notional, price);
     if (quantity.lte(0)) throw new VenueError(this.id, 'rejected', `Notional ${order.notional} is below one unit of quantity`);
     const execution =
@@ -131,6 +139,35 @@ export class SimVenue implements Venue {
 
   private async latency(): Promise<void> {
     if (this.latencyMs > 0) await firstValueFrom(timer(this.latencyMs));
+  }
+}
+
+/** Binance spot's filters for our symbols (exchangeInfo: NOTIONAL min 5 USDT, LOT_SIZE steps) and the taker fee. */
+export function simBinanceRules(symbol: SymbolId, costs: ExecutionCosts): TradeRules {
+  const step = symbol === 'BTC/USDT' ? '0.00001' : '0.0001';
+  return { currency: 'USDT', minNotional: '5', maxNotional: null, stepSize: step, minQuantity: step, multiplier: null, minStake: null, maxStake: null, feeRate: String(costs.binanceTakerFee) };
+}
+
+/** Deriv's multiplier contract as the paper venue prices it: stake bounds as Deriv states them for crypto. */
+export function simDerivRules(costs: ExecutionCosts): TradeRules {
+  return {
+    currency: 'USD',
+    minNotional: null,
+    maxNotional: null,
+    stepSize: null,
+    minQuantity: null,
+    multiplier: costs.derivMultiplier,
+    minStake: '1',
+    maxStake: '2000',
+    feeRate: new Decimal(costs.derivCommissionOfStake).dividedBy(costs.derivMultiplier).toFixed(),
+  };
+}
+
+/** Price protection, as a limit order would apply it: a fill further than allowed from the decision is refused. */
+function refuseBeyondProtection(venue: VenueId, side: 'buy' | 'sell', price: Decimal, protection: PriceProtection): void {
+  const limit = new Decimal(protection.price).times(side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage);
+  if (side === 'buy' ? price.gt(limit) : price.lt(limit)) {
+    throw new VenueError(venue, 'rejected', `price moved beyond the limit: it would fill at ${price.toFixed()}, limit ${limit.toDecimalPlaces(8).toFixed()}`);
   }
 }
 

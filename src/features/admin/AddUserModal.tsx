@@ -5,7 +5,7 @@ import { ApiError } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';
-import { useServices } from '../app/services';
+import { useServices } from '../../hooks/services';
 
 export function AddUserModal({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
   const { actions } = useServices();

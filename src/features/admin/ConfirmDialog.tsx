@@ -1,7 +1,24 @@
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 
-export function ConfirmDialog({ title, text, confirmLabel, onConfirm, onCancel, busy }: { title: string; text: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void; busy?: boolean }) {
+export function ConfirmDialog({
+  title,
+  text,
+  note,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  busy,
+}: {
+  title: string;
+  text: string;
+  /** What the server answered when it refused (shown under the question). */
+  note?: string | null;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+}) {
   return (
     <Modal
       title={title}
@@ -18,6 +35,11 @@ export function ConfirmDialog({ title, text, confirmLabel, onConfirm, onCancel, 
       }
     >
       <p style={{ margin: 0 }}>{text}</p>
+      {note && (
+        <p role="alert" style={{ margin: '12px 0 0', fontWeight: 600 }}>
+          {note}
+        </p>
+      )}
     </Modal>
   );
 }

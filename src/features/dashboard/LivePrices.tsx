@@ -1,6 +1,7 @@
 import { SYMBOLS, type SymbolId } from '../../../contract/domain';
 import type { Prices } from '../../../contract/entities';
 import { formatPrice, formatSpread } from '../../lib/format';
+import { Badge } from '../../ui/Badge';
 import { Card } from '../../ui/Card';
 import * as styles from './dashboard.css';
 
@@ -12,12 +13,14 @@ export function LivePrices({ prices }: { prices: Prices }) {
       <div className={styles.priceGrid}>
         {SYMBOLS.map((symbol) => {
           const p = prices[symbol];
-          const profitable = p?.arbitrage.profitable === true;
+          // A stale price (a venue stopped quoting) is never highlighted: it cannot be traded.
+          const stale = p?.stale === true;
+          const profitable = !stale && p?.arbitrage.profitable === true;
           return (
-            <div key={symbol} className={styles.priceCard} data-profitable={profitable} data-testid={`price-${symbol}`}>
+            <div key={symbol} className={styles.priceCard} data-profitable={profitable} data-stale={stale} data-testid={`price-${symbol}`}>
               <div className={styles.priceHead}>
                 <span className={styles.priceSymbol}>{symbol}</span>
-                <span className={styles.priceName}>{NAMES[symbol]}</span>
+                {stale ? <Badge tone="warning">Stale prices</Badge> : <span className={styles.priceName}>{NAMES[symbol]}</span>}
               </div>
               <div className={styles.priceRows}>
                 <span>Binance</span>

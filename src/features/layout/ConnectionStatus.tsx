@@ -1,5 +1,5 @@
-import { useObservableState } from 'observable-hooks';
-import { useServices } from '../app/services';
+import { useConnectionState } from '../../hooks/data';
+import { useServices } from '../../hooks/services';
 import { Button } from '../../ui/Button';
 import { vars } from '../../styles/theme.css';
 import * as styles from './layout.css';
@@ -8,8 +8,7 @@ const LABEL = { idle: 'Not connected', connecting: 'Connecting…', connected: '
 const COLOUR = { idle: vars.color.neutral, connecting: vars.color.warning, connected: vars.color.profit, retrying: vars.color.warning, 'gave-up': vars.color.loss } as const;
 
 export function ConnectionDot() {
-  const { realtime } = useServices();
-  const state = useObservableState(realtime.state$, 'idle');
+  const state = useConnectionState();
   return (
     <span className={styles.connection} data-connection={state} title="Realtime connection">
       <span className={styles.dot} style={{ background: COLOUR[state] }} aria-hidden="true" />
@@ -21,7 +20,7 @@ export function ConnectionDot() {
 /** After three failed retries the socket gives up (spec section 4); say so and offer to try again. */
 export function GaveUpBanner() {
   const { realtime } = useServices();
-  const state = useObservableState(realtime.state$, 'idle');
+  const state = useConnectionState();
   if (state !== 'gave-up') return null;
   return (
     <div className={styles.banner} role="status" data-testid="realtime-gave-up">

@@ -1,5 +1,6 @@
-import { style } from '@vanilla-extract/css';
+import { style, styleVariants } from '@vanilla-extract/css';
 import { media, radius, space, vars } from '../../styles/theme.css';
+import { brandMark } from '../../ui/ui.css';
 
 export const shell = style({ display: 'flex', minHeight: '100vh' });
 export const sidebar = style({
@@ -19,17 +20,7 @@ export const sidebar = style({
   },
 });
 export const brand = style({ display: 'flex', alignItems: 'center', gap: space.sm, padding: `${space.lg} ${space.lg}`, fontWeight: 750, fontSize: '18px', textDecoration: 'none', color: vars.color.text });
-export const logo = style({
-  width: '30px',
-  height: '30px',
-  borderRadius: radius.sm,
-  background: `linear-gradient(135deg, ${vars.color.primary}, ${vars.color.profit})`,
-  color: '#fff',
-  display: 'grid',
-  placeItems: 'center',
-  fontWeight: 800,
-  fontSize: '15px',
-});
+export const logo = style([brandMark, { width: '30px', height: '30px', borderRadius: radius.sm, fontSize: '15px' }]);
 export const nav = style({ display: 'flex', flexDirection: 'column', gap: '2px', padding: `0 ${space.sm}`, flex: 1 });
 export const navSection = style({ padding: `${space.lg} ${space.md} ${space.xs}`, fontSize: '11px', fontWeight: 700, textTransform: 'uppercase', letterSpacing: '0.06em', color: vars.color.textMuted });
 export const navLink = style({
@@ -143,4 +134,16 @@ export const banner = style({
   color: vars.color.warning,
   fontSize: '14px',
   fontWeight: 550,
+});
+/** The market the server trades on, a slim line under the top bar on every screen. */
+export const marketLabel = style({
+  padding: `4px ${space.lg}`,
+  fontSize: '12.5px',
+  fontWeight: 600,
+  borderBottom: `1px solid ${vars.color.border}`,
+});
+export const marketTone = styleVariants({
+  calibrated: { background: vars.color.surface, color: vars.color.textMuted },
+  demo: { background: vars.color.warningSoft, color: vars.color.warning },
+  live: { background: vars.color.primarySoft, color: vars.color.primary },
 });

@@ -1,5 +1,5 @@
 import { format } from 'date-fns';
-import type { LocalCoverage } from '../../services/offline';
+import type { LocalCoverage } from '../../services/trades/tradesService';
 
 const when = (at: number | string) => format(new Date(at), 'MMM dd, HH:mm');
 

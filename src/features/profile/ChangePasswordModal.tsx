@@ -5,7 +5,7 @@ import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';
-import { useServices } from '../app/services';
+import { useServices } from '../../hooks/services';
 
 export function ChangePasswordModal({ onClose }: { onClose: () => void }) {
   const { actions, auth } = useServices();

@@ -5,7 +5,7 @@ import type { PublicUser } from '../../../contract/entities';
 import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
-import { useServices } from '../app/services';
+import { useServices } from '../../hooks/services';
 import * as styles from './settings.css';
 
 const savedHint = (has: boolean, masked: string) => (has ? `Saved (${masked}). Leave empty to keep it.` : 'Not saved yet');

@@ -1,3 +1,4 @@
+import { TRADING_DEFAULTS } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
 
 /** The form shows min spread in percent; the wire carries a fraction. */
@@ -8,16 +9,23 @@ export interface TradingForm {
   tradingEnabled: boolean;
 }
 
-/** Spec section 9 form defaults: 1000, 0.2 %, 100, disabled. */
-export const FORM_DEFAULTS: TradingForm = { maxExposure: '1000', minSpreadPercent: '0.2', maxLoss: '100', tradingEnabled: false };
+const percentOf = (fraction: number): string => String(Number((fraction * 100).toFixed(4)));
+
+/** Spec section 9 form defaults (1000, 0.2 %, 100, disabled), as the contract defines them. */
+export const FORM_DEFAULTS: TradingForm = {
+  maxExposure: String(TRADING_DEFAULTS.maxExposure),
+  minSpreadPercent: percentOf(TRADING_DEFAULTS.minSpread),
+  maxLoss: String(TRADING_DEFAULTS.maxLoss),
+  tradingEnabled: TRADING_DEFAULTS.tradingEnabled,
+};
 
 export function formFromUser(u: PublicUser | null): TradingForm {
   if (!u) return FORM_DEFAULTS;
   return {
-    maxExposure: String(u.maxExposure ?? 1000),
-    minSpreadPercent: String(Number(((u.minSpread ?? 0.002) * 100).toFixed(4))),
-    maxLoss: String(u.maxLoss ?? 100),
-    tradingEnabled: u.tradingEnabled ?? false,
+    maxExposure: String(u.maxExposure ?? TRADING_DEFAULTS.maxExposure),
+    minSpreadPercent: percentOf(u.minSpread ?? TRADING_DEFAULTS.minSpread),
+    maxLoss: String(u.maxLoss ?? TRADING_DEFAULTS.maxLoss),
+    tradingEnabled: u.tradingEnabled ?? TRADING_DEFAULTS.tradingEnabled,
   };
 }
 

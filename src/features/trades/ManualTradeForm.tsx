@@ -4,8 +4,8 @@ import { SYMBOLS, type SymbolId } from '../../../contract/domain';
 import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
-import { useServices } from '../app/services';
-import * as common from '../common/common.css';
+import { useServices } from '../../hooks/services';
+import * as common from '../../ui/page.css';
 
 /** A manual trade: the engine opens it on the same path and within the same limits as an automated one. */
 export function ManualTradeForm() {

@@ -1,7 +1,7 @@
 import type { Stats } from '../../../contract/entities';
 import { formatUsd, formatWinRate, profitTone, winRateTone } from '../../lib/format';
-import { StatCard } from '../common/StatCard';
-import * as styles from '../common/common.css';
+import { StatCard } from '../../ui/StatCard';
+import * as styles from '../../ui/page.css';
 
 export function TradesSummary({ stats }: { stats: Stats | null }) {
   const s = stats;

@@ -1,9 +1,12 @@
 import type { Trade } from '../../../contract/entities';
 
-export type SortKey = 'symbol' | 'status' | 'totalAmount' | 'arbitrageSpread' | 'actualProfit' | 'createdAt';
+/** The sortable columns of the Trades table. */
+export const SORT_KEYS = ['symbol', 'status', 'totalAmount', 'arbitrageSpread', 'actualProfit', 'createdAt'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export const SORT_DIRS = ['asc', 'desc'] as const;
 export interface Sort {
   key: SortKey;
-  dir: 'asc' | 'desc';
+  dir: (typeof SORT_DIRS)[number];
 }
 export const DEFAULT_SORT: Sort = { key: 'createdAt', dir: 'desc' };
 

@@ -1,13 +1,16 @@
 import { Observable } from 'rxjs';
 import type { Socket } from 'socket.io-client';
 import { userRoom } from '../../../contract/domain';
-import { CLIENT_EVENTS, type ServerToClientEvents } from '../../../contract/events';
+import { CLIENT_EVENTS, SERVER_EVENTS, type ServerToClientEvents } from '../../../contract/events';
 import type { LinkSignal } from './retryPolicy';
 
 export type ServerEventName = keyof ServerToClientEvents;
 export type ServerEvent = { [K in ServerEventName]: { name: K; payload: Parameters<ServerToClientEvents[K]>[0] } }[ServerEventName];
 
-const EVENT_NAMES: readonly ServerEventName[] = ['new_trade', 'trade_updated', 'balance_updated', 'stats_updated', 'priceUpdate', 'arbitrage_opportunity', 'notice'];
+/** Every event of the contract's name map is listened to. Both checks fail to compile when map and event types part. */
+const EVENT_NAMES: readonly ServerEventName[] = Object.values(SERVER_EVENTS);
+type Unlistened = Exclude<ServerEventName, (typeof SERVER_EVENTS)[keyof typeof SERVER_EVENTS]>;
+const _everyEventListened: [Unlistened] extends [never] ? true : never = true;
 
 /**
  * One Socket.IO connection attempt (spec section 7): token in the handshake, websocket then polling, 20 s timeout,

@@ -1,7 +1,7 @@
 import { TestScheduler } from 'rxjs/testing';
 import { animationFrameScheduler, map, type Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { perFrame } from './dataService';
+import { perFrame } from './frames';
 import { liveState, type Live } from './liveState';
 
 const newScheduler = () => new TestScheduler((a, b) => expect(a).toEqual(b));

@@ -34,6 +34,8 @@ export interface FakeOrder {
   commissionAsset: string;
   tradeId: number;
   time: number;
+  /** 'FILLED' unless an IOC order expired unfilled. */
+  status?: 'FILLED' | 'EXPIRED';
 }
 
 export class BinanceError extends Error {
@@ -120,14 +122,19 @@ export class Ledger {
     };
   }
 
-  /** Executes a MARKET order against the top of the book, atomically. */
-  placeMarketOrder(apiKey: string, params: URLSearchParams, now: number): FakeOrder {
+  /**
+   * Executes an order against the top of the book, atomically: MARKET at the touch; LIMIT with timeInForce IOC at the
+   * touch if it is within the limit, else it expires unfilled (Binance's EXPIRED, executedQty 0).
+   */
+  placeOrder(apiKey: string, params: URLSearchParams, now: number): FakeOrder {
     const state = this.require(apiKey);
     const symbolInfo = FAKE_SYMBOLS.find((s) => s.symbol === params.get('symbol'));
     if (!symbolInfo) throw new BinanceError(400, -1121, 'Invalid symbol.');
     const side = params.get('side');
     if (side !== 'BUY' && side !== 'SELL') throw new BinanceError(400, -1102, "Mandatory parameter 'side' was not sent, was empty/null, or malformed.");
-    if (params.get('type') !== 'MARKET') throw new BinanceError(400, -1116, 'Invalid orderType.');
+    const type = params.get('type');
+    if (type !== 'MARKET' && type !== 'LIMIT') throw new BinanceError(400, -1116, 'Invalid orderType.');
+    if (type === 'LIMIT' && params.get('timeInForce') !== 'IOC') throw new BinanceError(400, -1106, "Parameter 'timeInForce' must be IOC on this fake.");
     const clientOrderId = params.get('newClientOrderId') ?? `fake-${this.nextOrderId}`;
     if (state.orders.has(clientOrderId)) throw new BinanceError(400, -2010, 'Duplicate order sent.');
     const book = this.books.get(symbolInfo.symbol);
@@ -135,6 +142,12 @@ export class Ledger {
     const price = new Decimal(side === 'BUY' ? book.ask : book.bid);
     const quantity = this.quantity(params, symbolInfo, price);
     if (quantity.lte(0)) throw new BinanceError(400, -1013, 'Filter failure: LOT_SIZE');
+    if (quantity.times(price).lt(5)) throw new BinanceError(400, -1013, 'Filter failure: NOTIONAL');
+    if (type === 'LIMIT') {
+      const limit = new Decimal(params.get('price') ?? 'NaN');
+      if (!limit.isFinite()) throw new BinanceError(400, -1102, "Mandatory parameter 'price' was not sent, was empty/null, or malformed.");
+      if (side === 'BUY' ? price.gt(limit) : price.lt(limit)) return this.expire(state, symbolInfo.symbol, clientOrderId, side, quantity, now);
+    }
     const quote = quantity.times(price);
     const taker = new Decimal(state.account.takerCommission ?? '0.001');
     const base = symbolInfo.baseAsset;
@@ -171,6 +184,28 @@ export class Ledger {
     return order;
   }
 
+  /** An IOC order that found nothing within its limit: recorded, unfilled. */
+  private expire(state: AccountState, symbol: string, clientOrderId: string, side: 'BUY' | 'SELL', quantity: Decimal, now: number): FakeOrder {
+    const order: FakeOrder = {
+      symbol,
+      orderId: this.nextOrderId++,
+      clientOrderId,
+      side,
+      price: fmt(new Decimal(0)),
+      origQty: fmt(quantity),
+      executedQty: fmt(new Decimal(0)),
+      cummulativeQuoteQty: fmt(new Decimal(0)),
+      origQuoteOrderQty: fmt(new Decimal(0)),
+      commission: fmt(new Decimal(0)),
+      commissionAsset: 'USDT',
+      tradeId: -1,
+      time: now,
+      status: 'EXPIRED',
+    };
+    state.orders.set(clientOrderId, order);
+    return order;
+  }
+
   findOrder(apiKey: string, params: URLSearchParams): FakeOrder {
     const state = this.require(apiKey);
     const byClient = params.get('origClientOrderId');
@@ -182,7 +217,7 @@ export class Ledger {
 
   trades(apiKey: string, params: URLSearchParams): FakeOrder[] {
     const orderId = params.get('orderId');
-    return this.orders(apiKey).filter((o) => o.symbol === params.get('symbol') && (orderId === null || String(o.orderId) === orderId));
+    return this.orders(apiKey).filter((o) => o.status !== 'EXPIRED' && o.symbol === params.get('symbol') && (orderId === null || String(o.orderId) === orderId));
   }
 
   private quantity(params: URLSearchParams, symbol: FakeSymbol, price: Decimal): Decimal {
@@ -213,9 +248,9 @@ export function orderPayload(order: FakeOrder, full: boolean): Record<string, un
     executedQty: order.executedQty,
     origQuoteOrderQty: order.origQuoteOrderQty,
     cummulativeQuoteQty: order.cummulativeQuoteQty,
-    status: 'FILLED',
-    timeInForce: 'GTC',
-    type: 'MARKET',
+    status: order.status ?? 'FILLED',
+    timeInForce: order.status === 'EXPIRED' ? 'IOC' : 'GTC',
+    type: order.status === 'EXPIRED' ? 'LIMIT' : 'MARKET',
     side: order.side,
     workingTime: order.time,
     selfTradePreventionMode: 'EXPIRE_MAKER',
@@ -224,7 +259,7 @@ export function orderPayload(order: FakeOrder, full: boolean): Record<string, un
     return {
       ...common,
       transactTime: order.time,
-      fills: [{ price: order.price, qty: order.executedQty, commission: order.commission, commissionAsset: order.commissionAsset, tradeId: order.tradeId }],
+      fills: order.status === 'EXPIRED' ? [] : [{ price: order.price, qty: order.executedQty, commission: order.commission, commissionAsset: order.commissionAsset, tradeId: order.tradeId }],
     };
   }
   return { ...common, stopPrice: '0.00000000', icebergQty: '0.00000000', time: order.time, updateTime: order.time, isWorking: true };

@@ -35,6 +35,8 @@ export interface FakeBinance {
   /** Sets the top of the book and sends it to every stream subscribed to `<symbol>@bookTicker`. */
   pushQuote(symbol: string, bid: string, ask: string): void;
   failNextOrder(failure: OrderFailure): void;
+  /** From now on every order is refused with this Binance error code (-2010: insufficient balance); null ends it. */
+  refuseOrders(code: number | null): void;
   /** Answers the next request (any path) with 429, code -1003 and a Retry-After header. */
   rateLimitNext(retryAfterSeconds: number): void;
   /** Cuts every open stream connection; returns how many were cut. */
@@ -46,6 +48,13 @@ export interface FakeBinance {
   requests: { method: string; path: string }[];
   close(): Promise<void>;
 }
+
+/** Binance's own texts for the refusals a test can ask for. */
+const REFUSALS: Record<number, string> = {
+  [-2010]: 'Account has insufficient balance for requested action.',
+  [-1013]: 'Filter failure: NOTIONAL',
+  [-2015]: 'Invalid API-key, IP, or permissions for action.',
+};
 
 const SIGNED_PATHS = new Set(['/api/v3/account', '/api/v3/order', '/api/v3/myTrades', '/api/v3/openOrders', '/sapi/v1/asset/tradeFee']);
 
@@ -61,6 +70,7 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
   const streams = new Set<Stream>();
   const subscriptionWaiters: { stream: string; resolve: () => void }[] = [];
   let orderFailure: OrderFailure | null = null;
+  let refusal: number | null = null;
   let rateLimit: number | null = null;
 
   const send = (res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void => {
@@ -112,10 +122,11 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
       case 'GET /api/v3/account':
         return send(res, 200, ledger.accountPayload(apiKey, now));
       case 'POST /api/v3/order': {
+        if (refusal !== null) throw new BinanceError(400, refusal, REFUSALS[refusal] ?? 'Order rejected.');
         const failure = orderFailure;
         orderFailure = null;
         if (failure && !failure.execute) return send(res, failure.status ?? 500, { code: -1000, msg: 'An unknown error occurred while processing the request.' });
-        const order = ledger.placeMarketOrder(apiKey, params, now);
+        const order = ledger.placeOrder(apiKey, params, now);
         if (failure) return send(res, failure.status ?? 500, { code: -1000, msg: 'An unknown error occurred while processing the request.' });
         const full = (params.get('newOrderRespType') ?? 'FULL') === 'FULL';
         return send(res, 200, orderPayload(order, full));
@@ -246,6 +257,9 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
     },
     failNextOrder: (failure) => {
       orderFailure = failure;
+    },
+    refuseOrders: (code) => {
+      refusal = code;
     },
     rateLimitNext: (seconds) => {
       rateLimit = seconds;

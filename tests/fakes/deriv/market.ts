@@ -21,7 +21,7 @@ export interface FakeContract {
   entrySpot: Decimal;
   purchaseTime: number;
   buyTransactionId: number;
-  sold: { price: Decimal; spot: Decimal; time: number; transactionId: number } | null;
+  sold: { price: Decimal; spot: Decimal; time: number; transactionId: number; stoppedOut?: boolean } | null;
 }
 
 export interface Proposal {
@@ -55,7 +55,10 @@ export class DerivError extends Error {
 }
 
 export const SYMBOLS = ['cryBTCUSD', 'cryETHUSD'] as const;
+/** Multipliers offered for a symbol unless a test sets others (Deriv's differ per symbol and change). */
 export const MULTIPLIERS = [10, 20, 30, 40, 50, 100];
+/** Stake bounds of a multiplier proposal, as validation_params states them. */
+export const STAKE_LIMITS = { min: '1.00', max: '2000.00' };
 /** Commission as a fraction of stake × multiplier. */
 export const COMMISSION_RATE = '0.0003';
 
@@ -73,6 +76,8 @@ export class DerivMarket {
   readonly quotes = new Map<string, { bid: Decimal; ask: Decimal; epoch: number }>();
   readonly proposals = new Map<string, Proposal>();
   readonly contracts = new Map<number, FakeContract>();
+  /** Multipliers offered per symbol; MULTIPLIERS where none is set. */
+  readonly multipliers = new Map<string, number[]>();
   private nextId = 1;
 
   constructor(accounts: FakeDerivAccount[]) {
@@ -128,9 +133,11 @@ export class DerivMarket {
     if (request['basis'] !== 'stake') throw new DerivError('ContractCreationFailure', 'Basis must be stake for this contract.');
     if (request['currency'] !== currency) throw new DerivError('InvalidCurrency', `Currency ${String(request['currency'])} is not valid for this account.`);
     const multiplier = Number(request['multiplier']);
-    if (!MULTIPLIERS.includes(multiplier)) throw new DerivError('ContractCreationFailure', `Multiplier is not in acceptable range. Accepts ${MULTIPLIERS.join(',')}.`);
+    const offered = this.offered(symbol);
+    if (!offered.includes(multiplier)) throw new DerivError('ContractBuyValidationError', `Multiplier is not in acceptable range. Accepts ${offered.join(',')}.`);
     const stake = new Decimal(Number(request['amount']));
-    if (!stake.isFinite() || stake.lt(1)) throw new DerivError('ContractCreationFailure', 'Please enter a stake amount that is at least 1.00.');
+    if (!stake.isFinite() || stake.lt(STAKE_LIMITS.min)) throw new DerivError('ContractBuyValidationError', `Please enter a stake amount that's at least ${STAKE_LIMITS.min}.`);
+    if (stake.gt(STAKE_LIMITS.max)) throw new DerivError('ContractBuyValidationError', `Maximum stake allowed is ${STAKE_LIMITS.max}.`);
     if (stake.decimalPlaces() > 2) throw new DerivError('ContractCreationFailure', 'Stake can not have more than 2 decimal places.');
     const commission = stake.times(multiplier).times(COMMISSION_RATE).toDecimalPlaces(2, Decimal.ROUND_UP);
     const proposal: Proposal = {
@@ -183,6 +190,43 @@ export class DerivMarket {
     return contract;
   }
 
+  offered(symbol: string): number[] {
+    return this.multipliers.get(symbol) ?? MULTIPLIERS;
+  }
+
+  /** contracts_for: the multiplier contracts offered for a symbol, with their multiplier ranges. */
+  contractsFor(symbol: string): Record<string, unknown> {
+    if (!SYMBOLS.includes(symbol as (typeof SYMBOLS)[number])) throw new DerivError('InvalidSymbol', `Symbol ${symbol} invalid.`);
+    const item = (contractType: 'MULTUP' | 'MULTDOWN') => ({
+      barrier_category: 'american',
+      barriers: 0,
+      cancellation_range: [],
+      contract_category: 'multiplier',
+      contract_category_display: 'Multiply Up/Multiply Down',
+      contract_display: contractType === 'MULTUP' ? 'Multiply Up' : 'Multiply Down',
+      contract_type: contractType,
+      default_stake: 10,
+      exchange_name: 'CRYPTOCURRENCY',
+      expiry_type: 'no_expiry',
+      market: 'cryptocurrency',
+      max_contract_duration: '',
+      min_contract_duration: '',
+      multiplier_range: this.offered(symbol),
+      sentiment: contractType === 'MULTUP' ? 'up' : 'down',
+      start_type: 'spot',
+      submarket: 'non_stable_coin',
+      underlying_symbol: symbol,
+    });
+    return { available: [item('MULTUP'), item('MULTDOWN')], close: null, feed_license: 'realtime', hit_count: 2, open: null, spot: this.mid(symbol).toNumber() };
+  }
+
+  /** The contract hit its stop-out: Deriv sells it by itself for what is left (nothing, at a full stop-out). */
+  stopOut(contractId: number): FakeContract {
+    const contract = this.contracts.get(contractId);
+    if (!contract || contract.sold) throw new Error(`No open fake contract ${contractId}`);
+    return this.settle(contract, new Decimal(0), true);
+  }
+
   /** Current value of an open contract (what selling it now pays). */
   value(contract: FakeContract): Decimal {
     if (contract.sold) return contract.sold.price;
@@ -195,10 +239,14 @@ export class DerivMarket {
     const contract = this.contracts.get(contractId);
     if (!contract || contract.loginid !== loginid) throw new DerivError('InvalidSellContractProposal', 'This contract was not found among your open positions.');
     if (contract.sold) throw new DerivError('InvalidSellContractProposal', 'This contract has been sold.');
-    const price = this.value(contract);
-    const state = this.byLogin(loginid);
+    return this.settle(contract, this.value(contract), false);
+  }
+
+  /** The sale of a contract: paid out, recorded in the statement. */
+  private settle(contract: FakeContract, price: Decimal, stoppedOut: boolean): FakeContract {
+    const state = this.byLogin(contract.loginid);
     state.balance = state.balance.plus(price);
-    contract.sold = { price, spot: this.exitSpot(contract), time: Math.floor(Date.now() / 1000), transactionId: 500_000 + this.nextId++ };
+    contract.sold = { price, spot: this.exitSpot(contract), time: Math.floor(Date.now() / 1000), transactionId: 500_000 + this.nextId++, stoppedOut };
     state.statement.push({
       action_type: 'sell',
       amount: money(price),
@@ -232,7 +280,7 @@ export class DerivMarket {
       purchase_time: contract.purchaseTime,
       is_sold: contract.sold ? 1 : 0,
       is_valid_to_sell: contract.sold ? 0 : 1,
-      status: contract.sold ? 'sold' : 'open',
+      status: contract.sold ? (contract.sold.stoppedOut ? 'lost' : 'sold') : 'open',
       shortcode: shortcode(contract),
       transaction_ids: contract.sold ? { buy: contract.buyTransactionId, sell: contract.sold.transactionId } : { buy: contract.buyTransactionId },
       ...(contract.sold ? { sell_price: money(contract.sold.price), sell_spot: contract.sold.spot.toNumber(), sell_time: contract.sold.time, exit_tick: contract.sold.spot.toNumber() } : {}),

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { DerivError, DerivMarket, SYMBOLS, type FakeContract, type FakeDerivAccount } from './market';
+import { DerivError, DerivMarket, STAKE_LIMITS, SYMBOLS, type FakeContract, type FakeDerivAccount } from './market';
 
 export type { FakeDerivAccount } from './market';
 
@@ -12,6 +12,8 @@ export interface FakeDerivOptions {
   accounts?: FakeDerivAccount[];
   /** App ids accepted; any numeric id when not given. */
   appIds?: string[];
+  /** Multipliers offered per symbol (e.g. { cryBTCUSD: [50, 100] }); market.ts's MULTIPLIERS for the others. */
+  multipliers?: Record<string, number[]>;
 }
 
 export interface FakeDeriv {
@@ -26,6 +28,12 @@ export interface FakeDeriv {
   dropConnections(): number;
   /** Fails the next call named `call` (e.g. 'buy') with this error code, after executing it when `execute`. */
   failNext(call: string, code: string, options?: { execute?: boolean; dropConnection?: boolean }): void;
+  /** Executes the next call named `call` and never answers it (the caller waits, as across a crash). */
+  swallowNext(call: string): void;
+  /** Sets the multipliers offered for a symbol; a proposal with another is refused. */
+  setMultipliers(symbol: string, multipliers: number[]): void;
+  /** Stops an open contract out: Deriv sells it by itself, and its open-contract streams say so. */
+  stopOut(contractId: number): void;
   /** Resolves when some connection holds a subscription of this kind (e.g. 'ticks:cryBTCUSD', 'balance'). */
   waitForSubscription(key: string): Promise<void>;
   connectionCount(): number;
@@ -52,10 +60,12 @@ interface Connection {
   subscriptions: Map<string, Subscription>;
 }
 
-const CALLS = ['authorize', 'balance', 'ticks', 'proposal', 'buy', 'sell', 'proposal_open_contract', 'statement', 'portfolio', 'forget', 'forget_all', 'ping', 'time'];
+const CALLS = ['authorize', 'balance', 'ticks', 'contracts_for', 'proposal', 'buy', 'sell', 'proposal_open_contract', 'statement', 'portfolio', 'forget', 'forget_all', 'ping', 'time'];
 
 export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<FakeDeriv> {
   const market = new DerivMarket(options.accounts ?? []);
+  for (const [symbol, multipliers] of Object.entries(options.multipliers ?? {})) market.multipliers.set(symbol, multipliers);
+  const swallowed = new Set<string>();
   const connections = new Set<Connection>();
   const calls: string[] = [];
   const waiters: { key: string; resolve: () => void }[] = [];
@@ -162,6 +172,8 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
         const body = tickBody(symbol);
         return reply(conn, request, 'tick', sub ? { ...body, tick: { ...(body['tick'] as object), id: sub.id }, subscription: { id: sub.id } } : body);
       }
+      case 'contracts_for':
+        return reply(conn, request, 'contracts_for', { contracts_for: market.contractsFor(String(request['contracts_for'])) });
       case 'proposal': {
         const proposal = market.propose(request, conn.loginid ? conn.currency : String(request['currency']));
         return reply(conn, request, 'proposal', {
@@ -177,7 +189,7 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
             multiplier: proposal.multiplier,
             limit_order: {},
             longcode: `Win ${proposal.multiplier}x the percentage ${proposal.contractType === 'MULTUP' ? 'rise' : 'fall'} of ${proposal.symbol}.`,
-            validation_params: { stake: { min: '1.00', max: '2000.00' } },
+            validation_params: { stake: { min: STAKE_LIMITS.min, max: STAKE_LIMITS.max } },
           },
         });
       }
@@ -285,6 +297,14 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
           waiter.resolve();
         }
         if (!appOk) return replyError(conn, request, call, new DerivError('InvalidAppID', 'Your app_id is invalid.'));
+        if (swallowed.delete(call)) {
+          try {
+            handle(silenced(conn), request, call);
+          } catch {
+            // an error unanswered too
+          }
+          return;
+        }
         const failure = failures.get(call);
         if (failure) failures.delete(call);
         try {
@@ -337,6 +357,17 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
     },
     failNext: (call, code, opts = {}) => {
       failures.set(call, { code, execute: opts.execute ?? false, dropConnection: opts.dropConnection ?? false });
+    },
+    swallowNext: (call) => {
+      swallowed.add(call);
+    },
+    setMultipliers: (symbol, multipliers) => {
+      market.multipliers.set(symbol, multipliers);
+    },
+    stopOut: (contractId) => {
+      const contract = market.stopOut(contractId);
+      pushBalances(contract.loginid);
+      pushContract(contract);
     },
     waitForSubscription: (key) =>
       [...connections].some((c) => [...c.subscriptions.values()].some((s) => s.key === key))

@@ -8,10 +8,12 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { PublicUser } from '../../../contract/entities';
 import { buildApp } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
-import { createEngine, lazyLogger } from '../../../server/engine';
-import { bootstrapAdmin } from '../../../server/http/admin/bootstrap';
+import { venueAccountLoader } from '../../../server/db/repositories/credentials';
+import { createEngine } from '../../../server/engine';
+import { bootstrapAdmin } from '../../../server/process/first-admin';
 import type { Db } from '../../../server/db/client';
 import { createSession } from '../../../server/db/repositories/sessions';
+import { loadSecrets } from '../../../server/security/secrets';
 import { openTestDatabase, type Backend } from '../helpers/database';
 
 export const ADMIN_EMAIL = 'admin@example.test';
@@ -63,18 +65,11 @@ export async function createEngineApp(backend: Backend): Promise<EngineApp> {
     ...(database.url && { DATABASE_URL: database.url }),
   });
   await bootstrapAdmin(database.db, config);
-  let appRef: FastifyInstance | null = null;
-  const trading = await createEngine({
-    config,
-    db: database.db,
-    account: (userId) => (appRef as FastifyInstance).loadVenueAccount(userId),
-    logger: lazyLogger(() => appRef?.log),
-    env: {},
-  });
-  const app = await buildApp({ config, db: database.db, priceBook: trading.engine, engine: trading.engine });
-  appRef = app;
+  const secrets = loadSecrets(config.dataDir, config.encryptionKey, config.tokenKey);
+  const trading = await createEngine({ config, db: database.db, account: venueAccountLoader(database.db, secrets.encryptionKey) });
+  const app = await buildApp({ config, db: database.db, secrets, priceBook: trading.engine, engine: trading.engine });
   await app.ready();
-  await trading.engine.start();
+  await trading.start(app.log);
 
   const request: EngineApp['request'] = (method, url, { token, body, headers } = {}) =>
     app.inject({

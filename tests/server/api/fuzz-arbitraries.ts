@@ -11,6 +11,7 @@ import {
   PricesQuery,
   ProfileBody,
   RegisterBody,
+  SpreadsQuery,
   TestConnectionBody,
   TradesQuery,
   TradeStatusBody,
@@ -47,6 +48,7 @@ export const SPEC_ENDPOINTS: Endpoint[] = [
   { method: 'GET', route: '/api/balances' },
   { method: 'GET', route: '/api/balances/stats/portfolio' },
   { method: 'GET', route: '/api/exchanges/prices', queryFields: keys(PricesQuery) },
+  { method: 'GET', route: '/api/exchanges/spreads', queryFields: keys(SpreadsQuery) },
   { method: 'POST', route: '/api/exchanges/test-connection', bodyFields: keys(TestConnectionBody) },
   { method: 'POST', route: '/api/exchanges/sync' },
   { method: 'POST', route: '/api/exchanges/trading/add-user' },
@@ -55,6 +57,7 @@ export const SPEC_ENDPOINTS: Endpoint[] = [
   { method: 'POST', route: '/api/admin/users', bodyFields: keys(CreateUserBody) },
   { method: 'DELETE', route: '/api/admin/users/:id' },
   { method: 'PUT', route: '/api/admin/users/:id/toggle-active' },
+  { method: 'GET', route: '/api/meta' },
   { method: 'GET', route: '/api/docs' },
 ];
 
@@ -155,6 +158,8 @@ const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
   page: fc.constantFrom(1, 2, 0, -1),
   limit: fc.constantFrom(20, 100, 101, 0),
   search: fc.constantFrom('adm', ''),
+  from: fc.constantFrom('2026-01-01T00:00:00Z', '2026-01-01T00:00:00+02:00', '2026-01-01', '2026-02-30T00:00:00Z', '1970-01-01T00:00:00Z', 'yesterday', ''),
+  to: fc.constantFrom('2026-01-01T01:00:00Z', '2027-06-01T00:00:00Z', '9999-12-31T23:59:59Z', '2025-12-31T00:00:00Z', 'now'),
 };
 
 /** An object with the route's fields, each plausible, weird or missing, plus sometimes an unknown field. */
@@ -238,7 +243,7 @@ export function queryFor(endpoint: Endpoint): fc.Arbitrary<string> {
   const fields = [...(endpoint.queryFields ?? []), 'page', 'x'];
   const pair = fc.tuple(
     fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 10 })),
-    fc.oneof(PLAUSIBLE.status as fc.Arbitrary<unknown>, PLAUSIBLE.symbol as fc.Arbitrary<unknown>, weirdScalar).map(String),
+    fc.oneof(PLAUSIBLE.status as fc.Arbitrary<unknown>, PLAUSIBLE.symbol as fc.Arbitrary<unknown>, PLAUSIBLE.from as fc.Arbitrary<unknown>, PLAUSIBLE.to as fc.Arbitrary<unknown>, weirdScalar).map(String),
   );
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant('') },

@@ -1,9 +1,11 @@
 // The read repositories against a real database: paging arithmetic, ordering, filters, scoping, exact sums.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SymbolId, TradeStatus } from '../../../contract/domain';
+import { TRADE_STATUSES, type SymbolId, type TradeStatus } from '../../../contract/domain';
+import { isDecidedTrade, isWinningTrade } from '../../../contract/figures';
 import { getTrade, listTrades, toTradeDto } from '../../../server/db/repositories/trades';
 import { ensurePaperBalances, getBalances, setVenueBalances } from '../../../server/db/repositories/balances';
-import { computeStats } from '../../../server/db/repositories/stats';
+import { tradeAggregates } from '../../../server/db/repositories/stats';
+import { userStats } from '../../../server/engine/figures';
 import type { TradeRow } from '../../../server/db/schema/trades';
 import { PAPER_SEED } from '../../../server/venues/types';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -186,24 +188,52 @@ describe.each(backends)('read repositories on %s', (kind) => {
     ]);
     await setVenueBalances(database.db, erin, 'binance', { USDT: '1000', BTC: '0.5', ETH: '2' });
     await setVenueBalances(database.db, erin, 'deriv', { USDT: '500.25', BTC: '0.25', ETH: '0' });
-    const stats = await computeStats(database.db, erin, { mid: (s) => (s === 'BTC/USDT' ? 40_000 : null) });
+    const stats = await userStats(database.db, erin, { mid: (s) => (s === 'BTC/USDT' ? 40_000 : null) });
     expect(stats).toEqual({
       totalTrades: 9,
       successfulTrades: 5,
       failedTrades: 2,
-      totalProfit: 10.8,
-      netProfit: 7.55,
-      winRate: 60,
+      // won: every finished trade above 0 (10.5, 0.1, 0.2 and the cancelled 5)
+      totalProfit: 15.8,
+      // every finished trade: completed, failed and cancelled
+      netProfit: 11.55,
+      // 4 won of 6 decided (the two trades at exactly 0 moved nothing)
+      winRate: (4 * 100) / 6,
       // 1500.25 USDT + 0.75 BTC × 40,000; ETH has no price, so it counts 0.
       totalValue: 31_500.25,
     });
-    const priced = await computeStats(database.db, erin, { mid: (s) => (s === 'BTC/USDT' ? 40_000 : 2_000) });
+    const priced = await userStats(database.db, erin, { mid: (s) => (s === 'BTC/USDT' ? 40_000 : 2_000) });
     expect(priced.totalValue).toBe(35_500.25);
+  });
+
+  it("counts as won exactly the trades the contract's isWinningTrade accepts", async () => {
+    const gina = await insertUser(database.db, 'gina');
+    const profits = ['2', '0.01', '0', '-0.01', '-4'];
+    await insertTrades(
+      database.db,
+      gina,
+      TRADE_STATUSES.flatMap((status) => profits.map((actualProfit) => ({ status, actualProfit }))),
+    );
+    const listed = (await listTrades(database.db, gina, { page: 1, limit: 100 })).trades;
+    const aggregates = await tradeAggregates(database.db, gina);
+    expect(aggregates.winningTrades).toBe(listed.filter(isWinningTrade).length);
+    expect(aggregates.decidedTrades).toBe(listed.filter(isDecidedTrade).length);
+    // '2' and '0.01' in each of completed, failed and cancelled
+    expect(aggregates.winningTrades).toBe(6);
+    expect(aggregates.decidedTrades).toBe(12);
+  });
+
+  it('counts the losses of a user whose trades all failed (issue 9, finding 9)', async () => {
+    const hugo = await insertUser(database.db, 'hugo');
+    // Each failure unwound the filled leg at a loss: the trader lost 101.96 USDT in all.
+    await insertTrades(database.db, hugo, [{ status: 'failed', actualProfit: '-50.98' }, { status: 'failed', actualProfit: '-50.98' }, { status: 'failed' }]);
+    const stats = await userStats(database.db, hugo, noPrices);
+    expect(stats).toMatchObject({ totalTrades: 3, successfulTrades: 0, failedTrades: 3, totalProfit: 0, netProfit: -101.96, winRate: 0 });
   });
 
   it('answers zeros for a user with nothing', async () => {
     const frank = await insertUser(database.db, 'frank');
-    expect(await computeStats(database.db, frank, noPrices)).toEqual({
+    expect(await userStats(database.db, frank, noPrices)).toEqual({
       totalTrades: 0,
       successfulTrades: 0,
       failedTrades: 0,

@@ -23,6 +23,8 @@ export interface TradeSeed {
   actualProfit?: string;
   /** Creation time; defaults to one second apart in insertion order, the last newest. */
   createdAt?: Date;
+  /** When it finished; half a second after its creation for a finished trade unless given. */
+  closedAt?: Date | null;
 }
 
 let tradeCounter = 0;
@@ -40,6 +42,7 @@ export async function insertTrades(db: Db, userId: string, seeds: TradeSeed[], b
     arbitrageSpread: seed.arbitrageSpread ?? '0.003',
     actualProfit: seed.actualProfit ?? '0',
     createdAt: seed.createdAt ?? new Date(base + i * 1000),
+    closedAt: seed.closedAt !== undefined ? seed.closedAt : (seed.status ?? 'completed') === 'pending' ? null : new Date((seed.createdAt?.getTime() ?? base + i * 1000) + 500),
   }));
   for (let i = 0; i < rows.length; i += 1000) await db.insert(trades).values(rows.slice(i, i + 1000));
   return rows.map((r) => r.id as string);

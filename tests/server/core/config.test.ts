@@ -21,6 +21,8 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       redisUrl: undefined,
       market: 'sim',
+      simProfile: 'calibrated',
+      spreadHistoryDays: 30,
       priceHz: 4,
       adminEmail: 'admin@arbitrage.local',
       adminPassword: undefined,
@@ -48,6 +50,8 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache:6379',
       MARKET: 'live',
       SIM_SEED: '42',
+      SIM_PROFILE: 'demo',
+      SPREAD_HISTORY_DAYS: '7',
       PRICE_HZ: '10',
       ADMIN_EMAIL: 'ops@example.com',
       ADMIN_PASSWORD: 'a-long-password',
@@ -69,6 +73,8 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://u@db:5432/arb',
       market: 'live',
       simSeed: 42,
+      simProfile: 'demo',
+      spreadHistoryDays: 7,
       priceHz: 10,
       allowRegistration: true,
       tokenTtlSeconds: 1800,
@@ -121,6 +127,10 @@ describe('loadConfig', () => {
       'BINANCE_WS_URL must be a ws:// or wss:// URL',
     ]);
     expect(problems({ PORT: '70000' })).toEqual(['PORT must be between 0 and 65535']);
+    expect(problems({ SIM_PROFILE: 'lively', SPREAD_HISTORY_DAYS: '0' })).toEqual([
+      "SIM_PROFILE must be one of 'calibrated', 'demo'",
+      'SPREAD_HISTORY_DAYS must be between 1 and 365',
+    ]);
     expect(problems({ BODY_LIMIT: '10' })[0]).toMatch(/^BODY_LIMIT must be between/);
   });
 

@@ -2,9 +2,6 @@
 // trade open — and each new process on the same database reconciles with the (paper) venues and finishes the trade.
 // Afterwards every leg's client order id is in paper_orders exactly once per side (open, close), no filled leg is
 // lost or left open, and the balances equal the seed plus what the recorded fills moved.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Decimal from 'decimal.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CURRENCIES, VENUES, type Currency, type SymbolId } from '../../../contract/domain';
@@ -14,49 +11,29 @@ import { paperOrders, trades } from '../../../server/db/schema/trades';
 import { binanceSpot, DEFAULT_EXECUTION_COSTS, derivClose, derivOpen } from '../../../server/venues/sim/execution';
 import { PAPER_SEED } from '../../../server/venues/types';
 import { backends } from '../helpers/app';
-import { createPostgresDatabase } from '../helpers/database';
-import { api, startServer, type ServerProcess } from './server-process';
+import { api, poll, processRun, startServer as startProcess, type ServerProcess } from './server-process';
 
 const ADMIN = { username: 'admin@crash.test', password: 'crash-test-password' };
-const poll = async <T>(what: string, fn: () => Promise<T | null | undefined | false>, tries = 3000): Promise<T> => {
-  for (let i = 0; i < tries; i += 1) {
-    const value = await fn();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-};
 
 describe.each(backends)('crash recovery of the real server on %s', (backend) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'arb-crash-'));
-  let pgDrop: (() => Promise<void>) | null = null;
+  const run = processRun('arb-crash-');
   let server: ServerProcess | null = null;
+  const startServer: typeof startProcess = async (...a) => (run.server = server = await startProcess(...a));
 
-  afterAll(async () => {
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
-    await pgDrop?.();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => run.cleanup());
 
   it('finishes trades pending at SIGKILL without losing or repeating a leg', async () => {
     const env: Record<string, string> = {
-      DATA_DIR: dataDir,
+      ...(await run.env(backend)),
       MARKET: 'sim',
       SIM_SEED: '4242',
-      SIM_TEST_DISLOCATION: '1',
       TRADE_MAX_HOLD_MS: '4000',
       ADMIN_EMAIL: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
     };
-    if (backend === 'postgres') {
-      const pgdb = await createPostgresDatabase();
-      env.DATABASE_URL = pgdb.url;
-      pgDrop = pgdb.drop;
-    }
 
+    // A market that dislocates at once, so each step has a trade within seconds.
+    const dislocating = { dislocating: true };
     const t0 = Date.now();
     const mark = (what: string) => console.log(`[crash ${backend}] ${what} at ${Date.now() - t0} ms`);
     type Listed = { _id: string; tradeId: string; status: string; reason: string | null; legs: { status: string }[] };
@@ -70,7 +47,7 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
     };
 
     // 1. Deriv's opening order reaches the venue 20 s after Binance's: the kill lands between the two fills.
-    server = await startServer({ ...env, SIM_TEST_DERIV_OPEN_DELAY_MS: '20000' });
+    server = await startServer(env, { ...dislocating, derivOpenDelayMs: 20_000 });
     mark('listening');
     let token = await signIn();
     expect((await api(server.url, 'POST', '/api/exchanges/trading/add-user', token)).json.tradingEnabled).toBe(true);
@@ -84,7 +61,7 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
 
     // 2. Restart: the Deriv leg the venue never saw is not placed late; the Binance leg is unwound; the trade fails.
     //    Trading goes on; the next trade is killed once both of its legs are open.
-    server = await startServer(env);
+    server = await startServer(env, dislocating);
     mark('restarted');
     token = await signIn();
     const failed = await poll('the half-filled trade to fail', async () => (await listTrades(token)).find((t) => t._id === first._id && t.status !== 'pending'));
@@ -96,7 +73,7 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
     await kill(`with ${second.tradeId} open`);
 
     // 3. Restart: the open trade is adopted and closed by the usual rules; no new trades, so everything ends.
-    server = await startServer(env);
+    server = await startServer(env, dislocating);
     mark('restarted again');
     token = await signIn();
     await api(server.url, 'POST', '/api/exchanges/trading/remove-user', token);
@@ -108,10 +85,9 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
     mark(`finished: ${finished.status} (${finished.reason})`);
     server.child.kill('SIGTERM');
     await server.exited;
-    server = null;
 
     // inspect the database the three processes shared
-    const database: Database = await openDatabase({ dataDir, databaseUrl: env.DATABASE_URL });
+    const database: Database = await openDatabase({ dataDir: run.dataDir, databaseUrl: env.DATABASE_URL });
     try {
       const tradeRows = await database.db.select().from(trades);
       const orders = await database.db.select().from(paperOrders);

@@ -17,7 +17,7 @@ async function started(setup?: (m: MemoryEngine) => void): Promise<MemoryEngine>
   setup?.(m);
   m.quote('BTC/USDT', 60_000, 0);
   m.quote('ETH/USDT', 3_000, 0);
-  await m.engine.start();
+  await m.engine.start({ logger: m.logger });
   return m;
 }
 
@@ -65,7 +65,7 @@ describe('arbitrage engine', () => {
     e.deriv.faults.push({ kind: 'reject' });
     e.quote('ETH/USDT', 3_000, -0.01);
     const failed = tradeOf(await e.waitFor(tradeEvent('failed', 'bob')));
-    expect(failed.reason).toMatch(/deriv leg failed: scripted refusal/);
+    expect(failed.reason).toBe('Deriv refused the order — scripted refusal');
     expect(failed.legs.map((l) => [l.venue, l.status])).toEqual([
       ['binance', 'unwound'],
       ['deriv', 'failed'],
@@ -97,7 +97,7 @@ describe('arbitrage engine', () => {
     expect(closed.actualProfit).toBeLessThan(-0.5);
     const notice = await e.waitFor((ev) => ev.type === 'notice' && ev.userId === 'erin');
     expect(notice).toMatchObject({ notice: { level: 'warning', message: expect.stringMatching(/Trading stopped/) } });
-    expect(e.users.halted).toEqual(['erin']);
+    expect(e.users.stops).toEqual([{ userId: 'erin', reason: expect.stringMatching(/^Max loss reached/) }]);
     const before = e.events.filter((ev) => ev.type === 'new_trade').length;
     e.quote('ETH/USDT', 3_000, 0.02);
     e.quote('BTC/USDT', 60_000, 0.0);

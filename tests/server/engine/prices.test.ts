@@ -1,7 +1,9 @@
 import { defer, Subject, throwError, toArray, firstValueFrom, take } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import type { SymbolId } from '../../../contract/domain';
+import { DEFAULT_TRADING_PARAMS } from '../../../server/engine/costs';
 import { NO_EDGE, nextEdge, opportunityEdges, priceTicks, spreadOf, toPriceTick, toSymbolPrice } from '../../../server/engine/prices';
+import { checkQuotes } from '../../../server/engine/quote-check';
 import type { Quote } from '../../../server/venues/types';
 
 const q = (venue: 'binance' | 'deriv', mid: number, ts = 1000, symbol: SymbolId = 'BTC/USDT'): Quote => ({ venue, symbol, bid: mid - 1, ask: mid + 1, ts });
@@ -15,14 +17,32 @@ describe('spread', () => {
   it('is null until both venues quoted, and prices show what is known', () => {
     const tick = toPriceTick('BTC/USDT', q('binance', 50_000), null);
     expect(tick.spread).toBeNull();
-    const price = toSymbolPrice(tick, 0.002);
-    expect(price).toMatchObject({ symbol: 'BTC/USDT', binance: 50_000, deriv: null, spread: null, arbitrage: { profitable: false } });
+    const price = toSymbolPrice(tick, 0.002, 1000, DEFAULT_TRADING_PARAMS);
+    expect(price).toMatchObject({ symbol: 'BTC/USDT', binance: 50_000, deriv: null, spread: null, arbitrage: { profitable: false }, stale: true, ageMs: { binance: 0, deriv: null } });
   });
 
   it('judges profitable against the threshold given', () => {
     const tick = toPriceTick('BTC/USDT', q('binance', 50_000), q('deriv', 50_150));
-    expect(toSymbolPrice(tick, 0.002).arbitrage.profitable).toBe(true);
-    expect(toSymbolPrice(tick, 0.005).arbitrage.profitable).toBe(false);
+    expect(toSymbolPrice(tick, 0.002, 1000, DEFAULT_TRADING_PARAMS).arbitrage.profitable).toBe(true);
+    expect(toSymbolPrice(tick, 0.005, 1000, DEFAULT_TRADING_PARAMS).arbitrage.profitable).toBe(false);
+  });
+});
+
+describe('quote freshness (issue 9, finding 6)', () => {
+  const limits = { quoteMaxAgeMs: 2000, quoteMaxSkewMs: 200 };
+
+  it('sends a price whose venue stopped quoting as stale, never profitable, with each venue\'s age', () => {
+    // Deriv's last quote is 5 s old while Binance is current: the 0.3 % spread is a phantom.
+    const tick = toPriceTick('BTC/USDT', q('binance', 50_000, 10_000), q('deriv', 50_150, 5_000));
+    const price = toSymbolPrice(tick, 0.002, 10_000, limits);
+    expect(price).toMatchObject({ stale: true, arbitrage: { profitable: false }, ageMs: { binance: 0, deriv: 5_000 } });
+    expect(checkQuotes(tick.binance, tick.deriv, 10_000, limits)).toEqual({ ok: false, outcome: 'quote_stale', reason: 'Deriv has not quoted for 5.0 s' });
+  });
+
+  it('pairs two quotes only when they are close in time', () => {
+    expect(checkQuotes(q('binance', 1, 10_000), q('deriv', 1, 9_800), 10_000, limits)).toEqual({ ok: true });
+    const torn = checkQuotes(q('binance', 1, 10_000), q('deriv', 1, 9_750), 10_000, limits);
+    expect(torn).toMatchObject({ ok: false, outcome: 'quotes_apart' });
   });
 });
 

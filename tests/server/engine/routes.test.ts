@@ -4,87 +4,39 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trade } from '../../../contract/entities';
 import { DbPaperBook } from '../../../server/db/repositories/paper-book';
-import { computeStats } from '../../../server/db/repositories/stats';
-import { DbTradeStore } from '../../../server/db/repositories/trade-writes';
 import { paperOrders, trades } from '../../../server/db/schema/trades';
 import { users } from '../../../server/db/schema/users';
-import { ArbitrageEngine } from '../../../server/engine/engine';
 import type { EngineEvent } from '../../../server/engine/events';
-import { DbUserDirectory } from '../../../server/engine/user-directory';
-import type { TradingFacade } from '../../../server/http/exchanges/engine-port';
 import { VenueError, type LegFill } from '../../../server/venues/types';
 import { backends, createTestApp, type SignedIn, type TestApp } from '../helpers/app';
-import { ScriptedVenue } from './scripted-venue';
+import { createDbEngine, type DbEngine } from './db-engine';
 
 describe.each(backends)('trading routes on %s', (backend) => {
+  let d: DbEngine;
   let t: TestApp;
   let apiOnly: TestApp;
-  let engine: ArbitrageEngine;
-  let binance: ScriptedVenue;
-  let deriv: ScriptedVenue;
+  let engine: DbEngine['engine'];
   let alice: SignedIn;
   let bob: SignedIn;
-  const events: EngineEvent[] = [];
-  const holder: { engine: ArbitrageEngine | null } = { engine: null };
-  // buildApp takes the engine before the database exists in this test, so the app gets a forwarding facade.
-  const facade: TradingFacade = {
-    get isTrading() {
-      return holder.engine?.isTrading ?? false;
-    },
-    get venues() {
-      return (holder.engine as ArbitrageEngine).venues;
-    },
-    prices: (...a) => (holder.engine as ArbitrageEngine).prices(...a),
-    addUser: (id) => (holder.engine as ArbitrageEngine).addUser(id),
-    removeUser: (id) => (holder.engine as ArbitrageEngine).removeUser(id),
-    refreshUser: (id) => (holder.engine as ArbitrageEngine).refreshUser(id),
-    createManualTrade: (...a) => (holder.engine as ArbitrageEngine).createManualTrade(...a),
-    cancelTrade: (...a) => (holder.engine as ArbitrageEngine).cancelTrade(...a),
-  };
-
-  const until = async (what: string, check: () => Promise<boolean>) => {
-    // Event-driven where possible; this polls the database only for states the engine writes asynchronously.
-    for (let i = 0; i < 500; i += 1) {
-      if (await check()) return;
-      await new Promise((r) => setImmediate(r));
-      await engine.idle();
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  };
+  let events: EngineEvent[];
+  const until = (what: string, check: () => Promise<boolean>) => d.until(what, check);
   const tradeRow = async (id: string) => (await t.db.select().from(trades).where(eq(trades.id, id)))[0];
 
   beforeAll(async () => {
-    t = await createTestApp(backend, { build: { engine: facade } });
+    d = await createDbEngine(backend);
+    ({ t, engine, events } = d);
     apiOnly = await createTestApp('pglite');
-    const book = new DbPaperBook(t.db);
-    binance = new ScriptedVenue('binance', book);
-    deriv = new ScriptedVenue('deriv', book);
-    engine = new ArbitrageEngine({
-      venues: { binance, deriv },
-      store: new DbTradeStore(t.db),
-      users: new DbUserDirectory(t.db),
-      account: (id) => t.app.loadVenueAccount(id),
-      figures: { stats: (id) => computeStats(t.db, id, engine) },
-      housekeepingMs: 50,
-    });
-    holder.engine = engine;
-    engine.events$.subscribe((e) => events.push(e));
-    binance.push('BTC/USDT', 60_000);
-    deriv.push('BTC/USDT', 60_010);
-    binance.push('ETH/USDT', 3_000);
-    deriv.push('ETH/USDT', 3_000);
-    await engine.start();
     alice = await t.createUser();
     bob = await t.createUser();
   });
 
   afterAll(async () => {
-    await engine?.stop();
-    await t?.close();
+    await d?.close();
     await apiOnly?.close();
   });
 
   it('answers prices with profitable judged against the caller minSpread, filtered by symbol', async () => {
+    d.quote('BTC/USDT', 60_000, 10 / 60_000);
     const res = await t.request('GET', '/api/exchanges/prices', { token: alice.token });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -121,13 +73,13 @@ describe.each(backends)('trading routes on %s', (backend) => {
   it('adds a user to trading, trades a dislocation through the database, and removes the user', async () => {
     const add = await t.request('POST', '/api/exchanges/trading/add-user', { token: alice.token });
     expect(add.json()).toMatchObject({ success: true, tradingEnabled: true });
-    deriv.push('BTC/USDT', 60_000 * 1.01);
+    d.quote('BTC/USDT', 60_000, 0.01);
     const isNew = (e: EngineEvent) => e.type === 'new_trade' && e.userId === alice.user._id;
     await until('new trade', async () => events.some(isNew));
     const created = events.find(isNew);
     const id = (created as { trade: Trade }).trade._id;
     await until('legs open', async () => (await tradeRow(id))?.legs.every((l) => l.status === 'open') ?? false);
-    deriv.push('BTC/USDT', 60_000);
+    d.quote('BTC/USDT', 60_000, 0);
     await until('completed', async () => (await tradeRow(id))?.status === 'completed');
     const row = await tradeRow(id);
     expect(row?.reason).toBe('converged');
@@ -141,16 +93,17 @@ describe.each(backends)('trading routes on %s', (backend) => {
     expect(remove.json()).toMatchObject({ success: true, tradingEnabled: false });
     const [u] = await t.db.select({ on: users.tradingEnabled }).from(users).where(eq(users.id, alice.user._id));
     expect(u?.on).toBe(false);
-    deriv.push('BTC/USDT', 60_000 * 1.01);
+    d.quote('BTC/USDT', 60_000, 0.01);
     await engine.idle();
     expect(events.filter((e) => e.type === 'new_trade' && e.userId === alice.user._id)).toHaveLength(1);
-    deriv.push('BTC/USDT', 60_000);
+    d.quote('BTC/USDT', 60_000, 0);
   });
 
   it('creates a manual trade within the limits and refuses what breaks them', async () => {
     const bad = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: -5 } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Amount must be more than 0');
+    d.quote('ETH/USDT', 3_000, 0);
     const tooBig = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: 5000 } });
     expect(tooBig.statusCode).toBe(409);
     expect(tooBig.json().message).toMatch(/max exposure of 1000 USDT/);

@@ -1,6 +1,11 @@
-// Starts the real server (server/main.ts under tsx) as a child process and talks to it over HTTP on loopback.
+// Starts the real server process (server-main.ts: the process server/main.ts runs, on a market the test chooses)
+// as a child process under tsx and talks to it over HTTP on loopback.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createPostgresDatabase, type Backend } from '../helpers/database';
+import type { TestMarket } from './server-main';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -12,9 +17,9 @@ export interface ServerProcess {
   exited: Promise<string>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, market: TestMarket = {}): Promise<ServerProcess> {
   // One process: node with tsx's loader, not the tsx CLI, which runs the server in a child that SIGKILL would orphan.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/server/engine/server-main.ts', JSON.stringify(market)], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SKIP_CLIENT_BUILD: '1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,4 +46,50 @@ export async function api(base: string, method: string, path: string, token?: st
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   return { status: res.status, json: await res.json() };
+}
+
+/** Polls until `fn` gives a value, for states a server process reaches on its own; gives up after `withinMs`. */
+export async function poll<T>(what: string, fn: () => Promise<T | null | undefined | false>, withinMs = 60_000): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The state of one test file's server processes: their data directory, database, and the process running now. */
+export interface ProcessRun {
+  dataDir: string;
+  server: ServerProcess | null;
+  /** DATA_DIR, and on PostgreSQL the DATABASE_URL of a fresh database, for the processes' environment. */
+  env(backend: Backend): Promise<Record<string, string>>;
+  /** Kills a process still running, drops the database, removes the directory (afterAll). */
+  cleanup(): Promise<void>;
+}
+
+export function processRun(prefix: string): ProcessRun {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  let drop: (() => Promise<void>) | null = null;
+  const run: ProcessRun = {
+    dataDir,
+    server: null,
+    env: async (backend): Promise<Record<string, string>> => {
+      if (backend !== 'postgres') return { DATA_DIR: dataDir };
+      const database = await createPostgresDatabase();
+      drop = database.drop;
+      return { DATA_DIR: dataDir, DATABASE_URL: database.url };
+    },
+    cleanup: async () => {
+      const server = run.server;
+      if (server && server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill('SIGKILL');
+        await server.exited;
+      }
+      await drop?.();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return run;
 }

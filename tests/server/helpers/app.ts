@@ -12,7 +12,7 @@ import type { PublicUser } from '../../../contract/entities';
 import type { Role } from '../../../contract/domain';
 import { buildApp, type BuildAppOptions } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
-import { bootstrapAdmin } from '../../../server/http/admin/bootstrap';
+import { bootstrapAdmin } from '../../../server/process/first-admin';
 import type { Db } from '../../../server/db/client';
 import { openTestDatabase, type Backend, type TestDatabase } from './database';
 

@@ -11,7 +11,7 @@ import type { PublicUser } from '../../../contract';
 import { buildApp } from '../../../server/app';
 import { loadConfig } from '../../../server/config';
 import type { EngineEvent } from '../../../server/engine/events';
-import { bootstrapAdmin } from '../../../server/http/admin/bootstrap';
+import { bootstrapAdmin } from '../../../server/process/first-admin';
 import { attachRealtimeToApp, ROOM_REFUSED, UNAUTHORIZED } from '../../../server/realtime';
 import { backends, openTestDatabase } from '../helpers/database';
 import type { Backend, TestDatabase } from '../helpers/database';

@@ -137,7 +137,7 @@ export function collect<E extends keyof ServerToClientEvents>(socket: TestClient
 
 export function price(symbol: SymbolId, binance: number, deriv = binance * 1.001): SymbolPrice {
   const spread = (deriv - binance) / binance;
-  return { symbol, binance, deriv, spread, arbitrage: { profitable: Math.abs(spread) > 0.002 }, timestamp: new Date().toISOString() };
+  return { symbol, binance, deriv, spread, arbitrage: { profitable: Math.abs(spread) > 0.002 }, timestamp: new Date().toISOString(), stale: false, ageMs: { binance: 0, deriv: 0 } };
 }
 
 export function opportunity(spread: number): ArbitrageOpportunity {

@@ -1,4 +1,4 @@
-// Scale-out with the real server: two `server/main.ts` processes on one PostgreSQL database and the local Redis. The
+// Scale-out with the real server: two server processes on one PostgreSQL database and the local Redis. The
 // engine runs on instance A only (B has ENGINE=off); a client signed in and connected to B receives A's price
 // updates and A's trade events for its own user, which reach B only through the Redis adapter.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -54,13 +54,12 @@ describe('two real server processes sharing PostgreSQL and Redis', () => {
       REDIS_URL: REDIS,
       MARKET: 'sim',
       SIM_SEED: '777',
-      SIM_TEST_DISLOCATION: '1',
       TRADE_MAX_HOLD_MS: '4000',
       ADMIN_EMAIL: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
     };
     // A first: it creates the schema, the admin and the keys; then B joins.
-    servers.push(await startServer({ ...shared, ENGINE: 'on' }));
+    servers.push(await startServer({ ...shared, ENGINE: 'on' }, { dislocating: true }));
     const apiOnly = await startServer({ ...shared, ENGINE: 'off' });
     servers.push(apiOnly);
 

@@ -1,6 +1,7 @@
 import { firstValueFrom, filter, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Decimal from 'decimal.js';
+import { tradeProfit } from '../../../server/engine/profit';
 import { BinanceVenue } from '../../../server/venues/binance/venue';
 import { VenueError, type VenueAccount } from '../../../server/venues/types';
 import { startFakeBinance, type FakeBinance } from '../../fakes/binance/server';
@@ -8,6 +9,7 @@ import { startFakeBinance, type FakeBinance } from '../../fakes/binance/server';
 const KEY = 'k'.repeat(60) + 'MAIN';
 const SECRET = 's'.repeat(64);
 const LOW_FEE_KEY = 'f'.repeat(60) + 'FEES';
+const FEE_KEY = 'c'.repeat(60) + 'COIN';
 
 const account = (apiKey = KEY, secret = SECRET, userId = 'u1'): VenueAccount => ({
   userId,
@@ -22,6 +24,7 @@ beforeAll(async () => {
     accounts: [
       { apiKey: KEY, secret: SECRET, balances: { USDT: '10000', BTC: '0', ETH: '1' } },
       { apiKey: LOW_FEE_KEY, secret: SECRET, balances: { USDT: '500' }, takerCommission: '0.00075' },
+      { apiKey: FEE_KEY, secret: SECRET, balances: { USDT: '5000', BTC: '0' } },
     ],
   });
   venue = new BinanceVenue({ endpoints: { restUrl: fake.restUrl, wsUrl: fake.wsUrl }, backoff: { initialMs: 20, maxMs: 200 }, feeCacheMs: 0 });
@@ -78,7 +81,8 @@ describe('Binance connector against the fake venue', () => {
     const fill = await venue.openLeg(account(), order);
     expect(fill.clientOrderId).toBe('trade1-b');
     expect(fill.price).toBe('80000.01');
-    expect(fill.quantity).toBe('0.01249');
+    // 0.01249 bought; the position holds it less the 0.00001249 BTC commission Binance kept.
+    expect(fill.quantity).toBe('0.01247751');
     // Commission 0.1 % of the coins bought, valued at the fill price.
     expect(Number(fill.fee)).toBeCloseTo(0.01249 * 0.001 * 80000.01, 6);
     const again = await venue.openLeg(account(), order);
@@ -109,6 +113,48 @@ describe('Binance connector against the fake venue', () => {
     // 0.01249 bought minus the 0.00001249 commission, truncated to the 0.00001 lot step.
     expect(close.quantity).toBe('0.01247');
     expect(new Decimal(fake.balances(KEY).BTC!).toNumber()).toBeCloseTo(0.00000751, 8);
+  });
+
+  it('counts the commission a buyer pays in the coin once: profit equals the USDT the round trip made (issue 9, finding 8)', async () => {
+    const trader = account(FEE_KEY, SECRET, 'u-fee');
+    const usdtBefore = new Decimal(fake.balances(FEE_KEY).USDT as string);
+    fake.pushQuote('BTCUSDT', '79990.00', '80000.00');
+    // 800 USDT at 80,000 buys exactly 0.01 BTC, of which Binance keeps 0.00001 BTC as commission.
+    const open = await venue.openLeg(trader, { clientOrderId: 'fee1-b', symbol: 'BTC/USDT', side: 'buy', notional: '800' });
+    expect(open).toMatchObject({ price: '80000', quantity: '0.00999', fee: '0.8' });
+    fake.pushQuote('BTCUSDT', '80400.00', '80400.01');
+    const close = await venue.closeLeg(trader, { clientOrderId: 'fee1-b-c', symbol: 'BTC/USDT', side: 'buy', quantity: open.quantity, venueOrderId: open.venueOrderId });
+    expect(close.quantity).toBe('0.00999');
+    expect(fake.balances(FEE_KEY).BTC).toBe('0');
+    const leg = { venue: 'binance' as const, side: 'buy' as const, clientOrderId: 'fee1-b', venueOrderId: open.venueOrderId, status: 'closed' as const, open: { ...open, at: '' }, close: { ...close, at: '' } };
+    const usdtMade = new Decimal(fake.balances(FEE_KEY).USDT as string).minus(usdtBefore);
+    expect(tradeProfit([leg]).toFixed()).toBe(usdtMade.toFixed());
+  });
+
+  it('places an opening order as LIMIT IOC at the decision price and tolerance, refused when the price moved beyond it (issue 9, finding 7)', async () => {
+    fake.pushQuote('ETHUSDT', '3000.00', '3000.01');
+    const order = { symbol: 'ETH/USDT', side: 'buy', notional: '300', protection: { price: '2990.00', maxSlippage: 0.001 } } as const;
+    const usdtBefore = fake.balances(KEY).USDT;
+    const moved = await expectVenueError(venue.openLeg(account(), { ...order, clientOrderId: 'ioc1-b' }), 'rejected');
+    expect(moved.message).toMatch(/expired unfilled/);
+    expect(fake.balances(KEY).USDT).toBe(usdtBefore);
+    const within = await venue.openLeg(account(), { ...order, clientOrderId: 'ioc2-b', protection: { price: '2999.50', maxSlippage: 0.001 } });
+    expect(within.price).toBe('3000.01');
+    expect(fake.orders(KEY).find((o) => o.clientOrderId === 'ioc2-b')).toMatchObject({ executedQty: '0.10000000' });
+  });
+
+  it('states the symbol filters from exchangeInfo and the account fee as trade rules', async () => {
+    expect(await venue.tradeRules(account(), 'BTC/USDT')).toMatchObject({ currency: 'USDT', minNotional: '5', stepSize: '0.00001', minQuantity: '0.00001', feeRate: '0.001', multiplier: null });
+  });
+
+  it('maps a refusal for insufficient balance (-2010) the venue answers on demand', async () => {
+    fake.refuseOrders(-2010);
+    try {
+      const error = await expectVenueError(venue.openLeg(account(), { clientOrderId: 'refused-b', symbol: 'BTC/USDT', side: 'buy', notional: '50' }), 'insufficient-balance');
+      expect(error.message).toMatch(/insufficient balance/);
+    } finally {
+      fake.refuseOrders(null);
+    }
   });
 
   it('maps insufficient balance', async () => {

@@ -8,7 +8,7 @@ import { startFakeBinance, type FakeBinance } from '../../fakes/binance/server';
 import { startFakeDeriv, type FakeDeriv } from '../../fakes/deriv/server';
 import { startFakeVenues } from '../../fakes/venues';
 
-const endpoints = { binanceRestUrl: 'http://127.0.0.1:9', binanceWsUrl: 'ws://127.0.0.1:9', derivWsUrl: 'ws://127.0.0.1:9/websockets/v3' };
+const endpoints = { binanceRestUrl: 'http://127.0.0.1:9', binanceWsUrl: 'ws://127.0.0.1:9', derivWsUrl: 'ws://127.0.0.1:9/websockets/v3', derivAppId: '1089' };
 
 describe('createVenues', () => {
   it('builds simulated venues on one seeded market by default, quoting both symbols at once', async () => {
@@ -33,7 +33,7 @@ describe('createVenues', () => {
     });
 
     it('connects the public quote streams of both venues at the configured endpoints', async () => {
-      const venues = createVenues({ market: 'live', binanceRestUrl: binance.restUrl, binanceWsUrl: binance.wsUrl, derivWsUrl: deriv.url });
+      const venues = createVenues({ market: 'live', binanceRestUrl: binance.restUrl, binanceWsUrl: binance.wsUrl, derivWsUrl: deriv.url, derivAppId: '1089' });
       expect(venues.binance).toBeInstanceOf(BinanceVenue);
       expect(venues.deriv).toBeInstanceOf(DerivVenue);
       expect(venues.simMarket).toBeNull();
@@ -62,6 +62,7 @@ describe('startFakeVenues', () => {
       binanceRestUrl: fakes.env.BINANCE_REST_URL,
       binanceWsUrl: fakes.env.BINANCE_WS_URL,
       derivWsUrl: fakes.env.DERIV_WS_URL,
+      derivAppId: '1089',
     });
     const [b, d] = await firstValueFrom(combineLatest([venues.binance.quotes('ETH/USDT'), venues.deriv.quotes('ETH/USDT')]));
     const sim = fakes.market!;

@@ -23,7 +23,7 @@ beforeAll(async () => {
       { token: READER, loginid: 'CR1003', scopes: ['read'] },
     ],
   });
-  venue = new DerivVenue({ url: fake.url, appId: '1089', multiplier: 10, backoff: { initialMs: 20, maxMs: 200 }, requestTimeoutMs: 5000 });
+  venue = new DerivVenue({ url: fake.url, appId: '1089', backoff: { initialMs: 20, maxMs: 200 }, requestTimeoutMs: 5000 });
 });
 
 afterAll(async () => {
@@ -212,7 +212,7 @@ describe('Deriv connector against the fake venue', () => {
     expect(tooSmall.kind).toBe('rejected');
   });
 
-  it('finds the contract in the statement when the buy was executed but its answer was lost', async () => {
+  it('finds the contract in the portfolio when the buy was executed but its answer was lost', async () => {
     fake.pushTick('cryETHUSD', '3200.000', '3201.000');
     const contractsBefore = fake.contracts().length;
     fake.failNext('buy', 'InternalServerError', { execute: true, dropConnection: true });
@@ -220,7 +220,7 @@ describe('Deriv connector against the fake venue', () => {
     expect(fill.price).toBe('3201');
     expect(fake.contracts()).toHaveLength(contractsBefore + 1);
     expect(fill.venueOrderId).toBe(String(fake.contracts().at(-1)!.contractId));
-    expect(fake.calls).toContain('statement');
+    expect(fake.calls).toContain('portfolio');
   });
 
   it('reports not executed when the buy failed with an internal error and bought nothing', async () => {

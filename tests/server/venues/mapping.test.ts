@@ -8,7 +8,6 @@ import { commissionInUsdt, toLegFill } from '../../../server/venues/binance/fill
 import { DerivApiError, DerivConnectionError } from '../../../server/venues/deriv/client';
 import { toVenueError as derivError } from '../../../server/venues/deriv/errors';
 import { impliedExitSpot } from '../../../server/venues/deriv/venue';
-import { VenueError } from '../../../server/venues/types';
 
 describe('backoffDelay', () => {
   it('grows exponentially within [ceiling/2, ceiling] and stops at the cap', () => {
@@ -33,8 +32,16 @@ describe('Binance fills', () => {
 
   it('averages the price over the executed quantity and refuses an unfilled order', () => {
     const order = { orderId: 7, clientOrderId: 'c', executedQty: '0.03', cummulativeQuoteQty: '1500.3', status: 'FILLED', transactTime: 5 };
-    expect(toLegFill('BTC/USDT', order, [], '0.001')).toEqual({ clientOrderId: 'c', venueOrderId: '7', price: '50010', quantity: '0.03', fee: '0', at: 5 });
-    expect(() => toLegFill('BTC/USDT', { ...order, executedQty: '0', status: 'EXPIRED' }, [], '0.001')).toThrow(VenueError);
+    expect(toLegFill('BTC/USDT', order, [], '0.001', 'open')).toEqual({ clientOrderId: 'c', venueOrderId: '7', price: '50010', quantity: '0.03', fee: '0', at: 5 });
+    expect(() => toLegFill('BTC/USDT', { ...order, executedQty: '0', status: 'EXPIRED' }, [], '0.001', 'open')).toThrow(/expired unfilled/);
+  });
+
+  it('holds an opening buy net of the commission taken in the coin, its value charged once as the fee (issue 9, finding 8)', () => {
+    const buy = { orderId: 8, clientOrderId: 'b', side: 'BUY', executedQty: '0.02', cummulativeQuoteQty: '1000', status: 'FILLED', transactTime: 6 };
+    const fills = [{ price: '50000', qty: '0.02', commission: '0.00002', commissionAsset: 'BTC' }];
+    expect(toLegFill('BTC/USDT', buy, fills, '0.001', 'open')).toMatchObject({ price: '50000', quantity: '0.01998', fee: '1' });
+    // a buy that closes a short keeps the quantity it bought: the coins lost to commission are its fee
+    expect(toLegFill('BTC/USDT', buy, fills, '0.001', 'close')).toMatchObject({ quantity: '0.02', fee: '1' });
   });
 });
 

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { SYMBOLS } from '../../../contract/domain';
 import { createRng, nextMulberry32 } from '../../../server/venues/sim/prng';
 import { simParams } from '../../../server/venues/sim/params';
-import { simulatePath } from '../../../server/venues/sim/path';
+import { DEMO_PARAMS } from '../../../server/venues/sim/profiles';
+import { runSim, simulatePath } from '../../../server/venues/sim/path';
 import { SimMarket } from '../../../server/venues/sim/market';
 import type { Quote } from '../../../server/venues/types';
 
@@ -87,15 +88,16 @@ describe('simulatePath', () => {
   });
 
   it('moves the latent price with realistic intraday volatility', () => {
-    // One simulated day per seed at one tick a second: daily log-return spread should match 60 % a year.
+    // A quarter of a simulated day per seed at one tick a second: the log-return spread should match the annual figure.
     const params = simParams({ tickMs: 1000, dislocation: { perMinute: 0 } });
     const returns: number[] = [];
     for (let seed = 1; seed <= 40; seed += 1) {
-      const { ticks } = simulatePath(seed, 86_400 / 4, params);
-      returns.push(Math.log(ticks[ticks.length - 1]!.symbols['BTC/USDT'].latent / ticks[0]!.symbols['BTC/USDT'].latent));
+      const latent: number[] = [];
+      runSim(seed, 86_400 / 4, params, (tick) => latent.push(tick.symbols['BTC/USDT'].latent));
+      returns.push(Math.log(latent[latent.length - 1]! / latent[0]!));
     }
     const sd = Math.sqrt(returns.reduce((s, r) => s + r * r, 0) / returns.length);
-    const expected = 0.6 * Math.sqrt(86_400 / 4 / (365 * 86_400));
+    const expected = params.symbols['BTC/USDT'].annualVolatility * Math.sqrt(86_400 / 4 / (365 * 86_400));
     expect(sd).toBeGreaterThan(expected * 0.6);
     expect(sd).toBeLessThan(expected * 1.5);
   });
@@ -114,8 +116,8 @@ describe('simulatePath', () => {
     }
   });
 
-  it('opens dislocations at the configured Poisson rate, sized 0.3–1.5 %, and mostly converges within 90 s', () => {
-    const params = simParams();
+  it('opens dislocations at the configured Poisson rate, sized 0.3–1.5 %, and mostly converges within 90 s (demo profile)', () => {
+    const params = DEMO_PARAMS;
     const ticksPerSecond = 1000 / params.tickMs;
     const minutes = 10;
     const paths = 10_000 / 50;
@@ -149,9 +151,9 @@ describe('simulatePath', () => {
     expect(widened / count).toBeLessThan(0.35);
   });
 
-  it('shows a user with minSpread 0.002 an opportunity within two minutes on most paths', () => {
+  it('shows a user with minSpread 0.002 an opportunity within two minutes on most paths (demo profile)', () => {
     // A spread beats 0.002 plus round-trip costs (2 × 0.1 % taker, commission) at about 0.45 %.
-    const params = simParams();
+    const params = DEMO_PARAMS;
     const horizon = 120 * (1000 / params.tickMs);
     let seen = 0;
     const paths = 200;
@@ -165,21 +167,29 @@ describe('simulatePath', () => {
 });
 
 describe('SimMarket', () => {
-  it('quotes on a virtual clock at the configured tick rate, the same prices as the path generator', () => {
+  it('quotes on a virtual clock, each venue at its own rate, the same prices as the path generator', () => {
     const scheduler = new VirtualTimeScheduler(VirtualAction, 10_000);
-    const params = simParams({ tickMs: 200 });
+    const params = simParams({ tickMs: 200, venues: { binance: { updateMs: 200 }, deriv: { updateMs: 1000 } } });
     const market = new SimMarket({ seed: 99, params, scheduler });
-    const seen: Quote[] = [];
-    const subscription = market.quotes('deriv', 'ETH/USDT').subscribe((q) => seen.push(q));
+    const binance: Quote[] = [];
+    const deriv: Quote[] = [];
+    const subscriptions = [
+      market.quotes('binance', 'ETH/USDT').subscribe((q) => binance.push(q)),
+      market.quotes('deriv', 'ETH/USDT').subscribe((q) => deriv.push(q)),
+    ];
     market.start();
     scheduler.flush();
-    subscription.unsubscribe();
+    subscriptions.forEach((s) => s.unsubscribe());
     market.close();
-    // Replayed first quote at t=0, then one per 200 ms up to the 10 s frame limit.
-    expect(seen.length).toBe(51);
-    expect(seen[1]!.ts - seen[0]!.ts).toBe(200);
+    // Replayed first quote at t=0, then Binance every 200 ms and Deriv every 1,000 ms up to the 10 s frame limit.
+    expect(binance.length).toBe(51);
+    expect(binance[1]!.ts - binance[0]!.ts).toBe(200);
+    expect(deriv.length).toBe(11);
+    expect(deriv.map((q) => q.ts)).toEqual(Array.from({ length: 11 }, (_, i) => i * 1000));
     const path = simulatePath(99, 51, params);
-    expect(seen.map((q) => q.bid)).toEqual(path.ticks.map((t) => t.symbols['ETH/USDT'].quotes.deriv.bid));
+    expect(binance.map((q) => q.bid)).toEqual(path.ticks.map((t) => t.symbols['ETH/USDT'].quotes.binance.bid));
+    const derivTicks = path.ticks.filter((t) => t.symbols['ETH/USDT'].updated.includes('deriv'));
+    expect(deriv.map((q) => q.bid)).toEqual(derivTicks.map((t) => t.symbols['ETH/USDT'].quotes.deriv.bid));
   });
 
   it('replays the latest quote to a late subscriber and steps by hand', () => {

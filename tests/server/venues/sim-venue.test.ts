@@ -153,3 +153,24 @@ describe('SimVenue paper execution', () => {
     market.close();
   });
 });
+
+describe('SimVenue safety contract (issue 9)', () => {
+  it('refuses an opening fill beyond the decision price and tolerance, as a limit order would, and moves nothing', async () => {
+    const { market, binance, deriv, book } = setup();
+    const ask = market.latest('binance', 'BTC/USDT').ask;
+    const before = await book.balances('alice', 'binance');
+    const moved = binance.openLeg(alice, { clientOrderId: 'p1-b', symbol: 'BTC/USDT', side: 'buy', notional: '100', protection: { price: String(ask * 0.99), maxSlippage: 0.001 } });
+    await expect(moved).rejects.toMatchObject({ kind: 'rejected', message: expect.stringMatching(/price moved beyond the limit/) });
+    expect(await book.balances('alice', 'binance')).toEqual(before);
+    const within = await binance.openLeg(alice, { clientOrderId: 'p2-b', symbol: 'BTC/USDT', side: 'buy', notional: '100', protection: { price: String(ask), maxSlippage: 0.001 } });
+    expect(Number(within.price)).toBeGreaterThanOrEqual(ask);
+    const bid = market.latest('deriv', 'BTC/USDT').bid;
+    await expect(deriv.openLeg(alice, { clientOrderId: 'p3-d', symbol: 'BTC/USDT', side: 'sell', notional: '100', protection: { price: String(bid * 1.01), maxSlippage: 0.001 } })).rejects.toBeInstanceOf(VenueError);
+  });
+
+  it('states the same kind of limits as the live venues: Binance filters and fee, Deriv multiplier, stake bounds, commission', async () => {
+    const { binance, deriv } = setup();
+    expect(await binance.tradeRules(alice, 'ETH/USDT')).toMatchObject({ currency: 'USDT', minNotional: '5', stepSize: '0.0001', feeRate: '0.001', multiplier: null });
+    expect(await deriv.tradeRules(alice, 'BTC/USDT')).toMatchObject({ multiplier: 10, minStake: '1', maxStake: '2000', feeRate: '0.0003' });
+  });
+});

@@ -1,0 +1,47 @@
+// The trading figures a user sees, one definition each. The server computes them (server/engine/figures.ts, over the
+// database's aggregates of server/db/repositories/stats.ts); every screen shows them as the server sent them and
+// never computes them again. The rules are data as well as functions, so that the SQL counts exactly the trades the
+// functions accept.
+import { FINISHED_STATUSES, type TradeStatus } from './domain';
+
+type Finished = (typeof FINISHED_STATUSES)[number];
+
+/** A trade's profit is realised, and counts in the figures, once it is finished: completed, failed or cancelled. */
+export const isFinished = (status: TradeStatus): status is Finished => (FINISHED_STATUSES as readonly TradeStatus[]).includes(status);
+
+/**
+ * Won: finished with a profit above zero, net of every fee. A cancelled trade that closed in profit is a win; a failed
+ * trade (one leg refused, the other unwound at once) practically never is.
+ */
+export const WINNING_TRADE = { statuses: FINISHED_STATUSES, profitAbove: 0 } as const;
+
+/**
+ * Decided: finished and moved money, so it is either won or lost. A failed trade whose unwind cost fees is a loss; a
+ * trade refused on both legs moved nothing (profit exactly 0) and counts neither way.
+ */
+export const DECIDED_TRADE = { statuses: FINISHED_STATUSES, profitNot: 0 } as const;
+
+export function isWinningTrade(trade: { status: TradeStatus; actualProfit: number }): boolean {
+  return isFinished(trade.status) && trade.actualProfit > WINNING_TRADE.profitAbove;
+}
+
+export function isDecidedTrade(trade: { status: TradeStatus; actualProfit: number }): boolean {
+  return isFinished(trade.status) && trade.actualProfit !== DECIDED_TRADE.profitNot;
+}
+
+/** `winRate`: won trades as a percentage of decided trades; 0 when none is decided. */
+export function winRate(winningTrades: number, decidedTrades: number): number {
+  return decidedTrades === 0 ? 0 : (winningTrades * 100) / decidedTrades;
+}
+
+/**
+ * What each of the contract's Stats figures is (the Balances answer repeats the same figures):
+ * - `totalTrades`: every trade of the user, open ones included.
+ * - `successfulTrades`: trades that completed (both legs opened and closed).
+ * - `failedTrades`: trades that failed (a leg could not be placed; the other was unwound).
+ * - `totalProfit`: the sum of the profits of won trades (see WINNING_TRADE).
+ * - `netProfit`: the realised P&L of every finished trade — completed, failed and cancelled — net of all fees.
+ * - `winRate`: won trades / decided trades × 100 (see DECIDED_TRADE), 0 when none.
+ * - `totalValue`: USDT plus each coin at its current mid price, over both venues.
+ */
+export const FIGURE_NAMES = ['totalTrades', 'successfulTrades', 'failedTrades', 'totalProfit', 'netProfit', 'winRate', 'totalValue'] as const;

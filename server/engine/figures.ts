@@ -1,0 +1,68 @@
+// A user's figures, one definition each: the contract's Stats, and the Balances wire object (holdings of both venues
+// with the trading figures beside them). The engine's balance_updated / stats_updated and the HTTP answers
+// (GET /balances, POST /exchanges/sync, the stats routes) all come from here.
+import Decimal from 'decimal.js';
+import { CURRENCIES, type SymbolId, type VenueId } from '../../contract/domain';
+import type { Balances, Stats, VenueBalances } from '../../contract/entities';
+import { winRate } from '../../contract/figures';
+import type { Db } from '../db/client';
+import type { UserBalances, VenueAmounts } from '../db/repositories/balances';
+import { holdings, tradeAggregates, type Holdings, type TradeAggregates } from '../db/repositories/stats';
+import type { PriceBook } from './ports';
+
+/** Both venues' amounts added per currency. */
+export function sumVenues(perVenue: Record<VenueId, VenueAmounts>): Holdings {
+  const add = (c: keyof Holdings) => new Decimal(perVenue.binance[c]).plus(perVenue.deriv[c]).toString();
+  return { USDT: add('USDT'), BTC: add('BTC'), ETH: add('ETH') };
+}
+
+/** USDT plus each coin at its mid price; a coin counts 0 while its price is unknown. */
+export function valueOf(held: Holdings, prices: PriceBook): Decimal {
+  const coin = (amount: string, symbol: SymbolId) => {
+    const mid = prices.mid(symbol);
+    return mid === null || !Number.isFinite(mid) ? new Decimal(0) : new Decimal(amount).times(mid);
+  };
+  return new Decimal(held.USDT).plus(coin(held.BTC, 'BTC/USDT')).plus(coin(held.ETH, 'ETH/USDT'));
+}
+
+export function statsOf(agg: TradeAggregates, held: Holdings, prices: PriceBook): Stats {
+  return {
+    totalTrades: agg.totalTrades,
+    successfulTrades: agg.successfulTrades,
+    failedTrades: agg.failedTrades,
+    totalProfit: Number(agg.totalProfit),
+    netProfit: Number(agg.netProfit),
+    winRate: winRate(agg.winningTrades, agg.decidedTrades),
+    totalValue: valueOf(held, prices).toNumber(),
+  };
+}
+
+/** Decimal strings become JSON numbers here and only here. */
+const venueBalances = (amounts: VenueAmounts): VenueBalances =>
+  Object.fromEntries(CURRENCIES.map((c) => [c, Number(amounts[c] ?? 0)])) as VenueBalances;
+
+export function balancesOf(amounts: Record<VenueId, VenueAmounts>, stats: Stats, updatedAt: Date): Balances {
+  return {
+    binance: venueBalances(amounts.binance),
+    deriv: venueBalances(amounts.deriv),
+    netProfit: stats.netProfit,
+    winRate: stats.winRate,
+    totalTrades: stats.totalTrades,
+    successfulTrades: stats.successfulTrades,
+    failedTrades: stats.failedTrades,
+    totalValue: stats.totalValue,
+    updatedAt: updatedAt.toISOString(),
+  };
+}
+
+/** The contract's Stats for one user: one aggregate over the trades, one over the balances. */
+export async function userStats(db: Db, userId: string, prices: PriceBook): Promise<Stats> {
+  const [agg, held] = await Promise.all([tradeAggregates(db, userId), holdings(db, userId)]);
+  return statsOf(agg, held, prices);
+}
+
+/** The Balances answer for holdings just read from the balances table. */
+export async function userBalances(db: Db, userId: string, current: UserBalances, prices: PriceBook): Promise<Balances> {
+  const stats = statsOf(await tradeAggregates(db, userId), sumVenues(current), prices);
+  return balancesOf(current, stats, current.updatedAt ?? new Date());
+}

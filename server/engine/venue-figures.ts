@@ -1,0 +1,45 @@
+// The venues' own figures for pre-trade checks: each venue's limits and fees for a symbol and the account's balances,
+// read through the Venue interface and kept briefly (balances until the next fill, limits for a minute), so a burst
+// of decisions does not become a burst of venue calls.
+import type { Currency, SymbolId, VenueId } from '../../contract/domain';
+import { Kept } from '../venues/kept';
+import type { TradeRules, Venue } from '../venues/types';
+import type { AccountLoader } from './ports';
+import type { VenueFigures } from './pretrade';
+
+export interface FigureCacheOptions {
+  venues: Record<VenueId, Venue>;
+  account: AccountLoader;
+  now: () => number;
+  balancesMs?: number;
+  rulesMs?: number;
+}
+
+export class VenueFigureCache {
+  private readonly balances: Kept<Record<Currency, string>>;
+  private readonly rules: Kept<TradeRules>;
+
+  constructor(private readonly options: FigureCacheOptions) {
+    this.balances = new Kept(options.balancesMs ?? 10_000, options.now);
+    this.rules = new Kept(options.rulesMs ?? 60_000, options.now);
+  }
+
+  async figures(userId: string, symbol: SymbolId): Promise<Record<VenueId, VenueFigures>> {
+    const account = await this.options.account(userId);
+    const read = async (venue: VenueId): Promise<VenueFigures> => {
+      const v = this.options.venues[venue];
+      const [rules, balances] = await Promise.all([
+        this.rules.get(`${userId}|${venue}|${symbol}`, () => v.tradeRules(account, symbol)),
+        this.balances.get(`${userId}|${venue}`, () => v.balances(account)),
+      ]);
+      return { rules, balances };
+    };
+    const [binance, deriv] = await Promise.all([read('binance'), read('deriv')]);
+    return { binance, deriv };
+  }
+
+  /** After a fill the balances are read again before the next check. */
+  invalidate(userId: string): void {
+    this.balances.forgetPrefix(`${userId}|`);
+  }
+}

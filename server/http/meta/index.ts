@@ -1,0 +1,17 @@
+// What the server is running on, for the client to say on screen: the live venues, or the simulated market and
+// which profile of it. Answered from the configuration, so every instance (API-only ones too) gives the same answer.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MetaResponse } from '../../../contract/api';
+
+export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
+  const market = { kind: app.config.market, simProfile: app.config.market === 'sim' ? app.config.simProfile : null };
+
+  app.get(
+    '/meta',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['meta'], summary: 'Which market this server trades on (live, or simulated with its profile)' },
+    },
+    async (): Promise<MetaResponse> => ({ success: true, market }),
+  );
+};

@@ -1,0 +1,69 @@
+// Process step, when the process builds its app: serve the built PWA from dist/, compressed, hashed assets cached for
+// a year, the shell files (index.html, sw.js, the manifest) always revalidated so an update reaches users;
+// client-side routes fall back to index.html.
+import { existsSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ClientFallback } from '../http/plugins/errors';
+
+/** Vite names emitted assets name-<hash>.ext under assets/; only those may be cached forever. */
+const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/i;
+
+export function cacheControlFor(path: string): string {
+  if (HASHED_ASSET.test(path)) return 'public, max-age=31536000, immutable';
+  return 'no-cache';
+}
+
+/** Shown while `vite build` runs on first start; it reloads itself (meta refresh: the CSP allows no inline script). */
+export const BUILDING_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="5"><title>Starting…</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">
+<h1>The app is being built</h1><p>This takes a minute on the first start. This page reloads by itself.</p>
+</body></html>`;
+
+/** Where the background build stands; the process (run.ts) updates it, the fallback page reads it. */
+export interface ClientBuildStatus {
+  state: 'building' | 'failed' | 'ready';
+}
+
+export const BUILD_FAILED_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Build failed</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">
+<h1>The app could not be built</h1><p>The server log says why. The API is running; fix the build and restart.</p>
+</body></html>`;
+
+export async function registerClient(app: FastifyInstance, dir: string, status: ClientBuildStatus = { state: 'ready' }): Promise<ClientFallback> {
+  // The build may not have run yet; the directory must exist for the static plugin, files may come later.
+  mkdirSync(dir, { recursive: true });
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(fastifyStatic, {
+    root: dir,
+    prefix: '/',
+    // Files are looked up per request, so a build that finishes after start is served without a restart.
+    wildcard: true,
+    index: false,
+    cacheControl: false,
+    dotfiles: 'ignore',
+    setHeaders: (reply, path) => {
+      (reply as unknown as FastifyReply).header('cache-control', cacheControlFor(path));
+      if (basename(path) === 'sw.js') (reply as unknown as FastifyReply).header('service-worker-allowed', '/');
+    },
+  });
+
+  const fallback = async (_request: FastifyRequest, reply: FastifyReply) => {
+    if (!existsSync(join(dir, 'index.html'))) {
+      if (status.state === 'failed') {
+        return reply.code(503).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(BUILD_FAILED_PAGE);
+      }
+      return reply.code(503).header('retry-after', '5').header('cache-control', 'no-store').type('text/html; charset=utf-8').send(BUILDING_PAGE);
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  };
+  // The static plugin refuses directory requests; the root is the app shell like every client route.
+  app.get('/', { schema: { hide: true } }, fallback);
+  return fallback;
+}

@@ -1,0 +1,122 @@
+// The process, step by step: configuration, database, first admin, app (with the engine where it runs), realtime
+// gateway, spread history recorder, listening, engine start, client build, graceful shutdown. server/main.ts runs
+// it; a test may run it with its own market (server/engine's EngineSetup) to reach a state quickly.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../app';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { openDatabase } from '../db/client';
+import { venueAccountLoader } from '../db/repositories/credentials';
+import { createEngine, type EngineSetup } from '../engine';
+import { attachRealtimeToApp } from '../realtime';
+import { loadSecrets } from '../security/secrets';
+import { pricesOf, startSpreadRecorder } from '../spread-history/recorder';
+import { SIM_PROFILE_PARAMS } from '../venues/sim/profiles';
+import { bootstrapAdmin, generatedPasswordNotice } from './first-admin';
+import { buildClient, isClientStale } from './pwa-build';
+import type { ClientBuildStatus } from './pwa-serve';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface ProcessOptions {
+  env: Record<string, string | undefined>;
+  /** The engine's market; the configured one (MARKET, SIM_PROFILE) when omitted. */
+  market?: Pick<EngineSetup, 'simParams' | 'tradeOn'>;
+}
+
+function readConfig(env: ProcessOptions['env']): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+export async function runServer({ env, market }: ProcessOptions): Promise<void> {
+  const config = readConfig(env);
+  const database = await openDatabase(config);
+  const boot = await bootstrapAdmin(database.db, config);
+  if (boot.generatedPassword) console.log(`\n${generatedPasswordNotice(boot)}\n`);
+  else if (boot.created) console.log(`First start: admin ${boot.email} created with the password from ADMIN_PASSWORD.`);
+
+  // CLIENT_DIR: serve a build from elsewhere (the end-to-end suite builds into a private directory, so a rebuild of
+  // the shared dist/ by another process on the machine cannot pull files from under a running test).
+  const clientDir = env.CLIENT_DIR ? resolve(env.CLIENT_DIR) : join(ROOT, 'dist');
+  // SKIP_CLIENT_BUILD=1 (tests that start the process for the API only): never spawn a client build.
+  const skipBuild = env.SKIP_CLIENT_BUILD === '1';
+  const clientBuild: ClientBuildStatus = { state: !skipBuild && isClientStale(ROOT, clientDir) ? 'building' : 'ready' };
+
+  // The engine signs orders with credentials it reads itself; the app shows their masks. Both from the same keys.
+  const secrets = loadSecrets(config.dataDir, config.encryptionKey, config.tokenKey);
+  const loadVenueAccount = venueAccountLoader(database.db, secrets.encryptionKey);
+  // Trading engine (server/engine): only with ENGINE=on. It is the app's price book and the source of engine events.
+  const trading = config.engine
+    ? await createEngine({ config, db: database.db, account: loadVenueAccount, simParams: SIM_PROFILE_PARAMS[config.simProfile], ...market })
+    : null;
+  const app = await buildApp({ config, db: database.db, secrets, clientDir, clientBuild, priceBook: trading?.engine, engine: trading?.engine ?? null });
+
+  /** Things to stop on shutdown, newest first (engine, client build, ...). */
+  const stoppers: Array<() => Promise<void>> = [];
+
+  // Realtime gateway (server/realtime): engine events → Socket.IO rooms on this server; it closes itself in the app's
+  // preClose hook, before the server stops. Without an engine here it still carries other instances' events (Redis).
+  attachRealtimeToApp(app, trading?.engine.events$);
+  if (trading) {
+    stoppers.push(trading.stop);
+    // Spread history: the engine's prices, one sample a second, recorded while this instance leads the engine. It
+    // stops before the engine (stoppers run newest first), writing what it still holds.
+    const recorder = startSpreadRecorder({
+      db: database.db,
+      prices$: pricesOf(trading.engine.events$),
+      isLeader: () => trading.engine.isTrading,
+      retentionDays: config.spreadHistoryDays,
+      logger: app.log,
+    });
+    stoppers.push(recorder.stop);
+  }
+
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) {
+      console.error(`${signal} again: exiting now.`);
+      process.exit(1);
+    }
+    shuttingDown = true;
+    app.log.info({ signal }, 'shutting down');
+    try {
+      // Stop accepting connections and finish in-flight requests, then the engine, then the database.
+      await app.close();
+      for (const stop of stoppers.reverse()) await stop();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      console.error('Shutdown failed:', error);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  console.log(`Arbitrage app listening on ${address} (database: ${database.kind}, market: ${config.market === 'sim' ? `simulated, ${config.simProfile}` : 'live'})`);
+  if (trading) await trading.start(app.log);
+
+  if (clientBuild.state === 'building') {
+    // Serve the API (and a "being built" page) at once; the app appears when the build finishes.
+    const build = buildClient(ROOT, { info: (m) => app.log.info(m), error: (m) => app.log.error(m) });
+    stoppers.push(async () => build.cancel());
+    build.done.then(
+      () => {
+        clientBuild.state = 'ready';
+      },
+      (error: Error) => {
+        clientBuild.state = 'failed';
+        if (!shuttingDown) app.log.error(`client build failed; the API keeps running. ${error.message}`);
+      },
+    );
+  }
+}

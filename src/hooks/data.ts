@@ -1,0 +1,55 @@
+import { useObservable, useObservableState, useSubscription } from 'observable-hooks';
+import { useMemo } from 'react';
+import { map, merge, of, switchMap } from 'rxjs';
+import type { Balances, MarketInfo, Prices, Stats, Trade } from '../../contract/entities';
+import type { OfflineStatus } from '../services/offline';
+import type { ConnectionState } from '../services/realtime/realtimeService';
+import type { Live } from '../services/streams/liveState';
+import type { LocalCoverage, TradePage, TradePageQuery } from '../services/trades/tradesService';
+import { useFrameLive, useLive } from './live';
+import { useServices } from './services';
+
+// What the screens read from the domain services: one hook a need, so components never hold a pipeline.
+
+export const usePrices = (): Live<Prices> => useLive(useServices().prices.prices$, {});
+/** Prices rendered in the animation frame that delivered them (the dashboard's live tiles). */
+export const useFramePrices = (): Live<Prices> => useFrameLive(useServices().prices.prices$, {});
+export const useBalances = (): Live<Balances | null> => useLive(useServices().balances.balances$, null);
+export const useStats = (): Live<Stats | null> => useLive(useServices().stats.stats$, null);
+export const useRecentTrades = (): Live<Trade[]> => useLive(useServices().trades.recent$, []);
+export const useMarket = (): Live<MarketInfo | null> => useLive(useServices().market.market$, null);
+
+const LOADING_PAGE: Live<TradePage | null> = { value: null, loading: true, source: 'initial', updatedAt: null, error: null };
+
+/** One Trades page for these filters; a new query switches to its own page stream. */
+export function useTradePage(query: TradePageQuery): Live<TradePage | null> {
+  const { trades } = useServices();
+  const page$ = useObservable((inputs$) => inputs$.pipe(map(([q]) => q), switchMap((q) => trades.page(q))), [query]);
+  return useObservableState(page$, LOADING_PAGE);
+}
+
+const ONLINE: OfflineStatus = { offline: false, dataFrom: null };
+export const useOfflineStatus = (): OfflineStatus => useObservableState(useServices().offline.status$, ONLINE);
+
+/** How far back the local trade copy reaches; read only while `enabled` (undefined until read). */
+export function useLocalCoverage(enabled: boolean): LocalCoverage | null | undefined {
+  const { trades } = useServices();
+  const coverage$ = useObservable((inputs$) => inputs$.pipe(switchMap(([on]) => (on ? trades.coverage$ : of(undefined)))), [enabled]);
+  return useObservableState(coverage$, undefined);
+}
+
+export const useConnectionState = (): ConnectionState => useObservableState(useServices().realtime.state$, 'idle');
+
+/**
+ * Signed in: trades, balances, prices and both stats calls load together (spec section 4) whatever the screen, and
+ * stay live and cached while the app is open.
+ */
+export function useWarmDomains(): void {
+  const { trades, balances, prices, stats, spreads } = useServices();
+  // The spread history's sync runs for as long as someone is signed in, so its cache holds the last day offline.
+  const warm$ = useMemo(
+    () => merge(trades.recent$, balances.balances$, prices.prices$, stats.stats$, spreads.sync$),
+    [trades, balances, prices, stats, spreads],
+  );
+  useSubscription(warm$);
+}

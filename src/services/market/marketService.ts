@@ -1,0 +1,28 @@
+import { NEVER, type Observable } from 'rxjs';
+import type { MetaResponse } from '../../../contract/api';
+import type { MarketInfo } from '../../../contract/entities';
+import { cachedSnapshot, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
+import { liveState, type Live } from '../streams/liveState';
+
+export interface MarketService {
+  /** Which market the server trades on (GET /meta), cached so the app says so offline too. */
+  market$: Observable<Live<MarketInfo | null>>;
+}
+
+export function createMarketService(deps: DomainDeps): MarketService {
+  const market$ = replay(
+    perUser(deps, idle<MarketInfo | null>(null), (cache) =>
+      liveState<MarketInfo | null, never>({
+        initial: null,
+        cached: cachedSnapshot<MarketInfo>(cache, 'market'),
+        snapshot: async () => (await deps.http.get<MetaResponse>('/meta')).market,
+        // It changes only with the server's configuration: read again after each reconnect, never pushed.
+        events$: NEVER,
+        resync$: deps.reconnected$,
+        fold: (state) => state,
+        persist: (value) => void cache.writeSnapshot('market', value),
+      }),
+    ),
+  );
+  return { market$ };
+}

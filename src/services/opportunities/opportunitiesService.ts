@@ -1,0 +1,29 @@
+import type { Observable } from 'rxjs';
+import type { PricesResponse } from '../../../contract/api';
+import type { ArbitrageOpportunity } from '../../../contract/entities';
+import { SERVER_EVENTS } from '../../../contract/events';
+import { reduceOpportunities } from '../reconcile';
+import { cachedSnapshot, eventsOf, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
+import { liveState, type Live } from '../streams/liveState';
+
+export interface OpportunitiesService {
+  opportunities$: Observable<Live<ArbitrageOpportunity[]>>;
+}
+
+export function createOpportunitiesService(deps: DomainDeps): OpportunitiesService {
+  const opportunities$ = replay(
+    perUser(deps, idle<ArbitrageOpportunity[]>([]), (cache) =>
+      liveState<ArbitrageOpportunity[], ArbitrageOpportunity>({
+        initial: [],
+        cached: cachedSnapshot<ArbitrageOpportunity[]>(cache, 'opportunities'),
+        // Opportunities have no list call of their own; the prices answer may carry the current ones.
+        snapshot: async () => (await deps.http.get<PricesResponse>('/exchanges/prices')).opportunities ?? [],
+        events$: eventsOf(deps.events$, SERVER_EVENTS.arbitrageOpportunity),
+        resync$: deps.reconnected$,
+        fold: (state, o) => reduceOpportunities(state, o),
+        persist: (v) => void cache.writeSnapshot('opportunities', v),
+      }),
+    ),
+  );
+  return { opportunities$ };
+}

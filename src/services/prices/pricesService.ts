@@ -1,0 +1,53 @@
+import { combineLatest, distinctUntilChanged, map, type Observable, type SchedulerLike } from 'rxjs';
+import type { PricesResponse } from '../../../contract/api';
+import { DEFAULT_MIN_SPREAD } from '../../../contract/domain';
+import { SERVER_EVENTS } from '../../../contract/events';
+import type { Prices, PublicUser, SymbolPrice } from '../../../contract/entities';
+import { reducePrices } from '../reconcile';
+import { cachedSnapshot, eventsOf, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
+import { defaultFrameScheduler, perFrame } from '../streams/frames';
+import { liveState, type Live } from '../streams/liveState';
+
+export interface PricesDeps extends DomainDeps {
+  /** The signed-in user: `arbitrage.profitable` is judged against their own minSpread. */
+  user$: Observable<PublicUser | null>;
+  /** Price renders are coalesced to this scheduler's ticks: one per animation frame in the browser. */
+  frameScheduler?: SchedulerLike;
+}
+
+export interface PricesService {
+  prices$: Observable<Live<Prices>>;
+}
+
+export function createPricesService(deps: PricesDeps): PricesService {
+  const frames = deps.frameScheduler ?? defaultFrameScheduler();
+  const minSpread$ = deps.user$.pipe(
+    map((u) => (u && Number.isFinite(u.minSpread) && u.minSpread > 0 ? u.minSpread : DEFAULT_MIN_SPREAD)),
+    distinctUntilChanged(),
+  );
+
+  const raw$ = replay(
+    perUser(deps, idle<Prices>({}), (cache) =>
+      liveState<Prices, SymbolPrice>({
+        initial: {},
+        cached: cachedSnapshot<Prices>(cache, 'prices'),
+        snapshot: async () => (await deps.http.get<PricesResponse>('/exchanges/prices')).prices,
+        events$: eventsOf(deps.events$, SERVER_EVENTS.priceUpdate),
+        resync$: deps.reconnected$,
+        fold: (state, price) => ({ ...state, [price.symbol]: price }),
+        persist: (v) => void cache.writeSnapshot('prices', v),
+        persistDebounceMs: 1000,
+        onSnapshotError: (err) => deps.onLoadError('Failed to load prices', err),
+      }),
+    ),
+  );
+
+  // Many price ticks a second; React sees at most one merged map per animation frame.
+  const prices$ = replay(
+    combineLatest([raw$, minSpread$]).pipe(
+      perFrame(frames),
+      map(([live, minSpread]) => ({ ...live, value: reducePrices({}, { type: 'snapshot', prices: live.value }, minSpread) })),
+    ),
+  );
+  return { prices$ };
+}

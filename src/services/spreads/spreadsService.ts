@@ -1,0 +1,99 @@
+import {
+  bufferTime,
+  catchError,
+  concatMap,
+  defer,
+  filter,
+  from,
+  map,
+  merge,
+  of,
+  scan,
+  share,
+  startWith,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
+import type { SpreadsResponse } from '../../../contract/api';
+import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import type { SpreadPoint } from '../../../contract/entities';
+import { SERVER_EVENTS } from '../../../contract/events';
+import { nextSpreadSample, type SpreadSample } from '../../../contract/spreads';
+import type { UserCache } from '../../cache/db';
+import { CACHED_SPREADS_KEEP_MS } from '../../cache/schema';
+import { eventsOf, perUser, replay, type DomainDeps } from '../streams/domainDeps';
+import { mergeSpreadPoints } from './spreadSeries';
+
+// The spread history of the last day per symbol, kept in IndexedDB so charts have it offline: filled from
+// GET /exchanges/spreads when signed in and after every reconnect (from where the cache ends), and grown by the live
+// priceUpdates, sampled at one a second as the server records them.
+
+export interface SpreadsDeps extends DomainDeps {
+  /** Live samples are written to the cache in batches this often. */
+  writeEveryMs?: number;
+  now?: () => number;
+  scheduler?: SchedulerLike;
+}
+
+export interface SpreadsService {
+  /** Keeps the cache filled while someone is signed in; emits each batch it wrote. The app layout keeps it running. */
+  sync$: Observable<SpreadSample[]>;
+  /** A symbol's last day, oldest first: the cached points at once (offline too), then as the cache grows. */
+  history$(symbol: SymbolId): Observable<SpreadPoint[]>;
+}
+
+export function createSpreadsService(deps: SpreadsDeps): SpreadsService {
+  const now = deps.now ?? Date.now;
+  const windowStart = () => now() - CACHED_SPREADS_KEEP_MS;
+
+  /** The server's history from where the cache ends (or a day back) up to now; nothing when it cannot be reached. */
+  const fill = (cache: UserCache, symbol: SymbolId): Observable<SpreadSample[]> =>
+    defer(async () => {
+      const last = await cache.lastSpreadAt(symbol);
+      const fromMs = Math.max(windowStart(), last === null ? 0 : last + 1000);
+      const toMs = now();
+      if (fromMs >= toMs) return [];
+      const query = { symbol, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() };
+      const { series } = await deps.http.get<SpreadsResponse>('/exchanges/spreads', query);
+      return series.points.map((p) => ({ ...p, symbol }));
+    }).pipe(catchError(() => of([])));
+
+  const snapshots = (cache: UserCache): Observable<SpreadSample[]> =>
+    deps.reconnected$.pipe(
+      startWith(undefined),
+      concatMap(() => merge(...SYMBOLS.map((symbol) => fill(cache, symbol)))),
+    );
+
+  const live$: Observable<SpreadSample[]> = defer(() => {
+    const open = new Map<SymbolId, SpreadSample>();
+    return eventsOf(deps.events$, SERVER_EVENTS.priceUpdate).pipe(
+      map((price) => nextSpreadSample(open, price)),
+      filter((s): s is SpreadSample => s !== null),
+      bufferTime(deps.writeEveryMs ?? 5000, deps.scheduler),
+    );
+  });
+
+  const sync$ = perUser(deps, [] as SpreadSample[], (cache) =>
+    merge(snapshots(cache), live$).pipe(
+      filter((batch) => batch.length > 0),
+      // One write at a time, in the order the batches came.
+      concatMap((batch) => from(cache.putSpreads(batch, now())).pipe(map(() => batch))),
+    ),
+  ).pipe(share());
+
+  const history$ = (symbol: SymbolId): Observable<SpreadPoint[]> =>
+    replay(
+      perUser(deps, [] as SpreadPoint[], (cache) =>
+        merge(
+          defer(() => cache.readSpreads(symbol, windowStart())),
+          sync$.pipe(map((batch) => batch.filter((s) => s.symbol === symbol).map(({ symbol: _symbol, ...point }) => point))),
+        ).pipe(
+          filter((points) => points.length > 0),
+          scan((series: SpreadPoint[], points: SpreadPoint[]) => mergeSpreadPoints(series, points, windowStart()), []),
+          startWith([] as SpreadPoint[]),
+        ),
+      ),
+    );
+
+  return { sync$, history$ };
+}

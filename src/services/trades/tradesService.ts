@@ -1,0 +1,109 @@
+import { from, map, merge, type Observable } from 'rxjs';
+import type { TradesResponse } from '../../../contract/api';
+import type { Trade } from '../../../contract/entities';
+import { SERVER_EVENTS } from '../../../contract/events';
+import { reduceTrades, type TradesEvent } from '../reconcile';
+import { eventsOf, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
+import { liveState, type Live } from '../streams/liveState';
+import { cachedTradePage, localCoverage } from './history/cachedTradePage';
+import { HISTORY_PAGE } from './history/historySync';
+import { runHistorySync, type HistorySyncEvent } from './history/historySyncRunner';
+import type { LocalCoverage } from './history/localTrades';
+import { foldTradePage, pageKey, type TradePage, type TradePageQuery } from './tradePage';
+import { tradeWriterFor } from './tradeWriter';
+
+export interface TradesDeps extends DomainDeps {
+  /** The browser's online state: the history sync runs only online. */
+  online$: Observable<boolean>;
+}
+
+export interface TradesService {
+  /** The most recent trades (dashboard), live. */
+  recent$: Observable<Live<Trade[]>>;
+  /** One Trades page as the server answers it, live; offline, computed from the local copy of the history. */
+  page(query: TradePageQuery): Observable<Live<TradePage | null>>;
+  /** How far back the signed-in user's local copy reaches, read when subscribed. */
+  coverage$: Observable<LocalCoverage | null>;
+  /** Subscribe once (composition root) to keep the local trade history in step while online. */
+  historySync$: Observable<HistorySyncEvent>;
+}
+
+/** The dashboard's recent trades: one page of this size, kept live. */
+const RECENT_LIMIT = 20;
+
+export function createTradesService(deps: TradesDeps): TradesService {
+  const { http } = deps;
+  const failed = (err: unknown) => deps.onLoadError('Failed to load trades', err);
+  const tradeEvents$: Observable<TradesEvent> = merge(
+    eventsOf(deps.events$, SERVER_EVENTS.newTrade).pipe(map((trade): TradesEvent => ({ type: 'new', trade }))),
+    eventsOf(deps.events$, SERVER_EVENTS.tradeUpdated).pipe(map((trade): TradesEvent => ({ type: 'updated', trade }))),
+  );
+
+  const recent$ = replay(
+    perUser(deps, idle<Trade[]>([]), (cache) =>
+      liveState<Trade[], TradesEvent>({
+        initial: [],
+        cached: async () => {
+          const rec = await cache.readSnapshot<Trade[]>('recentTrades');
+          return rec ? { value: rec.data, savedAt: rec.savedAt } : undefined;
+        },
+        snapshot: async () => (await http.get<TradesResponse>('/trades', { page: 1, limit: RECENT_LIMIT })).trades,
+        events$: tradeEvents$,
+        resync$: deps.reconnected$,
+        fold: (state, e) => reduceTrades(state, e, RECENT_LIMIT),
+        persist: (v) => {
+          void cache.writeSnapshot('recentTrades', v);
+          void tradeWriterFor(cache).write(v);
+        },
+        onSnapshotError: failed,
+      }),
+    ),
+  );
+
+  function page(query: TradePageQuery): Observable<Live<TradePage | null>> {
+    const key = pageKey(query);
+    return perUser(deps, idle<TradePage | null>(null), (cache) =>
+      liveState<TradePage | null, TradesEvent>({
+        initial: null,
+        // Any filter and page from the local trade history (offline paging), else the page stored verbatim.
+        cached: () => cachedTradePage(cache, query, key),
+        snapshot: async () => {
+          const r = await http.get<TradesResponse>('/trades', {
+            status: query.status || undefined,
+            symbol: query.symbol || undefined,
+            page: query.page,
+            limit: query.limit,
+          });
+          return { trades: r.trades, pagination: r.pagination };
+        },
+        events$: tradeEvents$,
+        resync$: deps.reconnected$,
+        fold: (p, e) => (p ? foldTradePage(p, e, query) : p),
+        persist: (v) => {
+          if (!v) return;
+          void cache.writePage(key, v.trades, v.pagination);
+          void tradeWriterFor(cache).write(v.trades);
+        },
+        onSnapshotError: failed,
+      }),
+    );
+  }
+
+  const coverage$ = perUser(deps, null, (cache) => from(localCoverage(cache)));
+
+  const historySync$ = runHistorySync({
+    session$: deps.session$,
+    online$: deps.online$,
+    reconnected$: deps.reconnected$,
+    events$: deps.events$,
+    cacheFor: deps.cacheFor,
+    fetchPage: async (p, limit) => {
+      const r = await http.get<TradesResponse>('/trades', { page: p, limit: Math.min(limit, HISTORY_PAGE) });
+      return { trades: r.trades, pagination: r.pagination };
+    },
+  });
+
+  return { recent$, page, coverage$, historySync$ };
+}
+
+export type { TradePage, TradePageQuery, LocalCoverage };

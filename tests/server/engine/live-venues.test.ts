@@ -1,0 +1,153 @@
+// The engine with the live connectors (ccxt for Binance, the ws client for Deriv) against the protocol-faithful
+// fakes, as issue 9's "Done when" asks: a forced dislocation opens the basis trade on both venues and convergence
+// closes it; a Deriv stop-out closes the Binance leg at once; a Binance that refuses every order gives a few failed
+// trades and a pause, never a loop.
+import Decimal from 'decimal.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Trade } from '../../../contract/entities';
+import { ArbitrageEngine, type EngineDeps } from '../../../server/engine/engine';
+import type { EngineEvent } from '../../../server/engine/events';
+import { createVenues, type Venues } from '../../../server/venues';
+import { fixedFigures, MemoryTradeStore, MemoryUsers } from '../../../tools/doubles/memory-engine-parts';
+import { startFakeVenues, type FakeVenues } from '../../fakes/venues';
+
+const KEY = 'L'.repeat(60) + 'LIVE';
+const SECRET = 's'.repeat(64);
+const TOKEN = 'a1-LiveTraderToken';
+
+let fakes: FakeVenues;
+let venues: Venues;
+let engine: ArbitrageEngine;
+let users: MemoryUsers;
+let events: EngineEvent[];
+const waiters: { predicate: (e: EngineEvent) => boolean; resolve: (e: EngineEvent) => void }[] = [];
+
+const waitFor = (predicate: (e: EngineEvent) => boolean): Promise<EngineEvent> => {
+  const seen = events.find(predicate);
+  return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ predicate, resolve }));
+};
+const tradeOf = (e: EngineEvent): Trade => (e as { trade: Trade }).trade;
+const isTrade = (status: string) => (e: EngineEvent) => (e.type === 'trade_updated' || e.type === 'new_trade') && e.trade.status === status;
+const bothOpen = (e: EngineEvent) => e.type === 'trade_updated' && e.trade.legs.every((l) => l.status === 'open');
+
+/** Both venues quote BTC now: Binance at `mid`, Deriv `premium` above it. */
+function quote(mid: number, premium: number): void {
+  fakes.binance.pushQuote('BTCUSDT', mid.toFixed(2), (mid + 0.01).toFixed(2));
+  const deriv = mid * (1 + premium);
+  fakes.deriv.pushTick('cryBTCUSD', deriv.toFixed(3), (deriv + 10).toFixed(3));
+}
+
+async function startEngine(params: EngineDeps['params'] = {}): Promise<void> {
+  venues = createVenues({ market: 'live', binanceRestUrl: fakes.binance.restUrl, binanceWsUrl: fakes.binance.wsUrl, derivWsUrl: fakes.deriv.url, derivAppId: '1089' }, { live: { backoff: { initialMs: 20, maxMs: 200 } } });
+  const store = new MemoryTradeStore();
+  users = new MemoryUsers(store);
+  users.set('trader', { maxExposure: '1000' });
+  engine = new ArbitrageEngine({
+    venues: { binance: venues.binance, deriv: venues.deriv },
+    store,
+    users,
+    account: async (userId) => ({ userId, credentials: { binanceApiKey: KEY, binanceSecretKey: SECRET, derivToken: TOKEN } }),
+    figures: fixedFigures(),
+    housekeepingMs: 20,
+    params,
+  });
+  events = [];
+  engine.events$.subscribe((e) => {
+    events.push(e);
+    for (const w of [...waiters]) {
+      if (!w.predicate(e)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(e);
+    }
+  });
+  await engine.start();
+  await Promise.all([fakes.binance.waitForSubscription('btcusdt@bookTicker'), fakes.deriv.waitForSubscription('ticks:cryBTCUSD')]);
+}
+
+beforeEach(async () => {
+  // Deriv offers BTC multipliers from ×50 only: the hedge must use what the venue offers.
+  fakes = await startFakeVenues({
+    binanceAccounts: [{ apiKey: KEY, secret: SECRET, balances: { USDT: '10000', BTC: '0', ETH: '0' } }],
+    derivAccounts: [{ token: TOKEN, loginid: 'CR7001', balance: '10000' }],
+  });
+  fakes.deriv.setMultipliers('cryBTCUSD', [50, 100]);
+});
+
+afterEach(async () => {
+  waiters.length = 0;
+  await engine?.stop();
+  await venues?.close();
+  await fakes?.close();
+});
+
+describe('the engine on the live connectors against the venue fakes', () => {
+  it('opens the basis trade on both venues on a forced dislocation and closes it on convergence', async () => {
+    await startEngine();
+    quote(80_000, 0.0001);
+    await waitFor((e) => e.type === 'priceUpdate' && e.price.deriv !== null && e.price.binance !== null);
+    expect(events.some((e) => e.type === 'new_trade')).toBe(false);
+    quote(80_000, 0.01);
+    const open = tradeOf(await waitFor(bothOpen));
+    expect(open.legs.map((l) => [l.venue, l.side])).toEqual([
+      ['binance', 'buy'],
+      ['deriv', 'sell'],
+    ]);
+    const [binanceOrder] = fakes.binance.orders(KEY);
+    expect(binanceOrder).toMatchObject({ side: 'BUY', clientOrderId: `${open.tradeId}-b`, commissionAsset: 'BTC' });
+    const contract = fakes.deriv.contracts()[0];
+    expect(contract).toMatchObject({ contractType: 'MULTDOWN', multiplier: 50, sold: null });
+    quote(80_020, 0.0001);
+    const done = tradeOf(await waitFor(isTrade('completed')));
+    expect(done.reason).toBe('converged');
+    expect(fakes.binance.orders(KEY).map((o) => [o.side, o.clientOrderId])).toEqual([
+      ['BUY', `${done.tradeId}-b`],
+      ['SELL', `${done.tradeId}-b-c`],
+    ]);
+    expect(fakes.deriv.contracts()[0]?.sold).not.toBeNull();
+    // The profit is the money the two accounts made, the Binance commission (paid in BTC) counted once; the BTC dust
+    // the lot step left unsold counts as spent. Deriv pays in cents, hence the tolerance.
+    expect(new Decimal(fakes.binance.balances(KEY).BTC as string).lt('0.00001')).toBe(true);
+    const made = new Decimal(fakes.binance.balances(KEY).USDT as string).minus(10_000).plus(new Decimal(fakes.deriv.balance('CR7001')).minus(10_000));
+    expect(Math.abs(done.actualProfit - made.toNumber())).toBeLessThan(0.02);
+    expect(done.actualProfit).toBeGreaterThan(0);
+  });
+
+  it('closes the Binance leg at once when Deriv stops the contract out, and records why', async () => {
+    await startEngine();
+    quote(80_000, 0.01);
+    const open = tradeOf(await waitFor(bothOpen));
+    const contractId = Number(open.legs.find((l) => l.venue === 'deriv')?.venueOrderId);
+    await fakes.deriv.waitForSubscription(`poc:${contractId}`);
+    fakes.deriv.stopOut(contractId);
+    const done = tradeOf(await waitFor(isTrade('completed')));
+    expect(done.reason).toBe('Deriv stopped the contract out');
+    expect(done.legs.map((l) => [l.venue, l.status])).toEqual([
+      ['binance', 'closed'],
+      ['deriv', 'closed'],
+    ]);
+    expect(fakes.binance.orders(KEY).map((o) => o.side)).toEqual(['BUY', 'SELL']);
+  });
+
+  it('pauses after a few failed trades when Binance refuses every order for insufficient balance, never looping', async () => {
+    await startEngine({ backoffBaseMs: 30 });
+    fakes.binance.refuseOrders(-2010);
+    // The dislocation stays for as long as the market feed runs; the engine decides how often to try.
+    const feed = setInterval(() => quote(80_000, 0.01), 20);
+    try {
+      const notice = await waitFor((e) => e.type === 'notice');
+      expect(notice).toMatchObject({ notice: { message: expect.stringMatching(/^Trading paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/) } });
+      // ten more quotes of the same market: nothing new is tried
+      const prices = () => events.filter((e) => e.type === 'priceUpdate').length;
+      const seen = prices();
+      await waitFor((e) => e.type === 'priceUpdate' && prices() >= seen + 10);
+      await engine.idle();
+      expect(events.filter(isTrade('failed'))).toHaveLength(3);
+      expect(events.filter((e) => e.type === 'new_trade')).toHaveLength(3);
+    } finally {
+      clearInterval(feed);
+    }
+    expect(users.stops).toEqual([{ userId: 'trader', reason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)' }]);
+    // each failed trade unwound its Deriv contract
+    expect(fakes.deriv.contracts().every((c) => c.sold !== null)).toBe(true);
+  });
+});
