@@ -1,7 +1,7 @@
 // The engine facade: price pipeline, per-user decisions (TradingCore), pre-trade checks, execution (TradeExecutor),
 // position watching and events. One instance per process; it trades only while it holds the leadership (one trading
 // engine per database). Decisions are pure (trading-core.ts, pretrade.ts); this file does the I/O around them.
-import { filter, share, Subject, type Observable, type Subscription } from 'rxjs';
+import { catchError, filter, firstValueFrom, of, share, Subject, timeout, type Observable, type Subscription } from 'rxjs';
 import { SYMBOLS, type SymbolId, type VenueId } from '../../contract/domain';
 import type { OpportunityOutcome, Prices, Trade } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
@@ -67,6 +67,8 @@ export class ArbitrageEngine implements PriceBook {
   /** Every event the engine raises; the realtime gateway subscribes to this. Hot: nothing is replayed. */
   readonly events$: Observable<EngineEvent> = this.eventSubject.pipe(share());
   private readonly latest = new Map<SymbolId, PriceTick>();
+  /** Every tick as it arrives: a manual trade waits here for a pair of quotes it may trade on. */
+  private readonly ticks$ = new Subject<PriceTick>();
   /** Whether each symbol's last published price said stale, so a venue going quiet is published once. */
   private readonly publishedStale = new Map<SymbolId, boolean>();
   private readonly core: TradingCore;
@@ -269,6 +271,7 @@ export class ArbitrageEngine implements PriceBook {
 
   private onTick(tick: PriceTick): void {
     this.latest.set(tick.symbol, tick);
+    this.ticks$.next(tick);
     this.publishPrice(tick);
     if (this.trading) this.execute(this.core.onTick(tick));
   }
@@ -365,11 +368,30 @@ export class ArbitrageEngine implements PriceBook {
     const limits = await this.toLimits(settings);
     // The maxLoss figure comes from the database before a user outside automated trading may open anything.
     if (!this.core.hasUser(userId)) await Promise.all(this.execute(this.core.upsertUser(limits)));
-    const result = this.core.manualOpen(limits, symbol, money(totalAmount), this.latest.get(symbol));
+    const result = this.core.manualOpen(limits, symbol, money(totalAmount), await this.tradeableTick(symbol));
     if (!result.ok) return result;
     const opened = await this.openChecked(result.command.trade);
     if ('refused' in opened) return { ok: false, status: 409, message: `The trade cannot be placed: ${opened.refused}` };
     return opened.trade ? { ok: true, trade: opened.trade } : { ok: false, status: 503, message: 'The trade could not be recorded; nothing was placed. Try again.' };
+  }
+
+  /**
+   * The latest tick of a symbol if its two quotes may be traded on, else the next one that may, waiting at most the
+   * quote freshness limit. Deriv quotes once a second and Binance many times, so at a random instant the pair is often
+   * further apart than the skew limit; the next Deriv tick brings them together. Without a tradeable tick in time the
+   * latest is returned and the usual check refuses it with its reason.
+   */
+  private async tradeableTick(symbol: SymbolId): Promise<PriceTick | undefined> {
+    const tradeable = (tick: PriceTick) => checkQuotes(tick.binance, tick.deriv, this.now(), this.params).ok;
+    const latest = this.latest.get(symbol);
+    if (latest && tradeable(latest)) return latest;
+    return firstValueFrom(
+      this.ticks$.pipe(
+        filter((tick) => tick.symbol === symbol && tradeable(tick)),
+        timeout({ first: this.params.quoteMaxAgeMs }),
+        catchError(() => of(this.latest.get(symbol))),
+      ),
+    );
   }
 
   /** A user's cancel of an unfinished trade, by row id: closes the legs; the trade ends 'cancelled'. */

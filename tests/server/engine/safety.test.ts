@@ -98,6 +98,23 @@ describe('safe with real money (issue 9)', () => {
     expect(await e.engine.createManualTrade('cai', 'BTC/USDT', 100)).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(/Deriv has not quoted/) });
   });
 
+  it('finding 6: a manual trade between two Deriv ticks waits for the next one instead of refusing the pair as apart', async () => {
+    const { e, clock } = await engineAt();
+    e.users.set('cid', { tradingEnabled: false });
+    e.quote('BTC/USDT', 60_000, 0, clock.now);
+    await e.engine.start({ logger: e.logger });
+    // Binance has quoted 600 ms after Deriv's last tick: the pair is further apart than the 200 ms skew limit.
+    clock.now += 600;
+    e.binance.push('BTC/USDT', 60_000, clock.now);
+    await e.engine.idle();
+    const asked = e.engine.createManualTrade('cid', 'BTC/USDT', 100);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(newTrades(e)).toEqual([]);
+    clock.now += 400;
+    e.quote('BTC/USDT', 60_000, 0.001, clock.now);
+    expect(await asked).toMatchObject({ ok: true, trade: { symbol: 'BTC/USDT' } });
+  });
+
   it('finding 7: refuses a fill beyond the decision price plus tolerance and unwinds the other leg', async () => {
     const { e, clock } = await engineAt();
     e.users.set('dan');
