@@ -366,9 +366,11 @@ export class ArbitrageEngine implements PriceBook {
     const settings = await this.deps.users.settings(userId);
     if (!settings) return { ok: false, status: 404, message: 'User not found' };
     const limits = await this.toLimits(settings);
-    // The maxLoss figure comes from the database before a user outside automated trading may open anything.
-    if (!this.core.hasUser(userId)) await Promise.all(this.execute(this.core.upsertUser(limits)));
-    const result = this.core.manualOpen(limits, symbol, money(totalAmount), await this.tradeableTick(symbol));
+    const tick = await this.tradeableTick(symbol);
+    // The maxLoss figure comes from the database before a user outside automated trading may open anything. A user
+    // forgotten while the read was on its way (their last trade ended) is read again, once.
+    for (let reads = 0; reads < 2 && !this.core.hasUser(userId); reads += 1) await Promise.all(this.execute(this.core.upsertUser(limits)));
+    const result = this.core.manualOpen(limits, symbol, money(totalAmount), tick);
     if (!result.ok) return result;
     const opened = await this.openChecked(result.command.trade);
     if ('refused' in opened) return { ok: false, status: 409, message: `The trade cannot be placed: ${opened.refused}` };

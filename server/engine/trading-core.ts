@@ -16,6 +16,8 @@ import { ThresholdIndex } from './threshold-index';
 import type { NewTrade } from './trade-state';
 
 /** Why the engine itself turned a user's trading off: the maxLoss drawdown, or repeated failed trades. */
+
+const REALISED_PENDING = 'Your realised profit and loss is being updated; try again in a moment';
 export type StopKind = 'halted' | 'paused';
 
 export interface UserLimits {
@@ -317,13 +319,15 @@ export class TradingCore {
    * be known (realisedKnown).
    */
   manualOpen(limits: UserLimits, symbol: SymbolId, notional: Money, tick: PriceTick | undefined): ManualResult {
-    if (!this.users.has(limits.userId)) this.upsertUser(limits);
-    const book = this.users.get(limits.userId) as UserBook;
+    const book = this.users.get(limits.userId);
+    // Unknown here means the read of the realised window was never asked for (the caller upserts first); creating the
+    // book now would drop that read and leave the user refused for good.
+    if (!book) return { ok: false, status: 409, message: REALISED_PENDING };
     const now = this.deps.now();
     if (book.limits.stopped === 'halted' || (book.realised && maxLossReached(book.realised, book.maxLoss))) {
       return { ok: false, status: 409, message: `Trading is stopped: your realised loss reached your max loss (${book.maxLoss.toFixed()} USDT). Save your trading settings to trade again.` };
     }
-    if (!this.realisedKnown(book.limits.userId)) return { ok: false, status: 409, message: 'Your realised profit and loss is being updated; try again in a moment' };
+    if (!this.realisedKnown(book.limits.userId)) return { ok: false, status: 409, message: REALISED_PENDING };
     if (notional.lt(this.deps.params.minNotional)) {
       return { ok: false, status: 400, message: `Amount must be at least ${this.deps.params.minNotional.toFixed()} USDT` };
     }

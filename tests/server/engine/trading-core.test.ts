@@ -168,6 +168,21 @@ describe('maxLoss as a drawdown (issue 9, findings 2 and 3)', () => {
     expect(core.realisedKnown('u')).toBe(true);
   });
 
+  it('refuses a manual trade of a user it has forgotten without keeping a book that would wait for a read never asked', () => {
+    const { core, add, tick, end } = setup();
+    const manualOnly = user('m', { autoTrade: false });
+    add(manualOnly);
+    const first = core.manualOpen(manualOnly, 'BTC/USDT', money(50), tick(0));
+    if (!first.ok) throw new Error(first.message);
+    // The trade ends: the user neither trades automatically nor has a trade, so the core forgets them.
+    end(first.command.trade.tradeId, 1);
+    expect(core.hasUser('m')).toBe(false);
+    expect(core.manualOpen(manualOnly, 'BTC/USDT', money(50), tick(0))).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(/being updated/) });
+    expect(core.hasUser('m')).toBe(false);
+    add(manualOnly);
+    expect(core.manualOpen(manualOnly, 'BTC/USDT', money(50), tick(0))).toMatchObject({ ok: true });
+  });
+
   it('keeps a halt through a stale settings read, and lifts it only with a new window', () => {
     const { core, add, on, end, newWindow } = setup();
     add(user('u', { maxLoss: '1' }));
