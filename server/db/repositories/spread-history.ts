@@ -1,6 +1,6 @@
 // The recorded spread history: one-second samples for the last day (spread_samples), minute roll-ups before that
 // (spread_minutes), and the series a chart asks for, averaged into buckets by the database.
-import { and, eq, gte, lt, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql, type SQLWrapper } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { SymbolId } from '../../../contract/domain';
 import type { SpreadPoint } from '../../../contract/entities';
@@ -137,4 +137,31 @@ export async function spreadHistorySize(db: Db): Promise<{ seconds: number; minu
   const [s] = await db.select({ n: sql<number>`count(*)::int` }).from(spreadSamples);
   const [m] = await db.select({ n: sql<number>`count(*)::int` }).from(spreadMinutes);
   return { seconds: Number(s?.n ?? 0), minutes: Number(m?.n ?? 0) };
+}
+
+/** One recorded sample as a backtest replays it: a second, or a minute's average once rolled up. */
+export interface ReplayHistoryRow {
+  t: number;
+  symbol: SymbolId;
+  binance: number;
+  deriv: number;
+  minute: boolean;
+}
+
+/**
+ * Everything recorded for the symbols in [from, to), both resolutions, oldest first (ties in symbol order): what a
+ * backtest replays. Seconds and minutes never overlap: a roll-up deletes the seconds it folds, in one transaction.
+ */
+export async function readReplayHistory(db: Db, symbols: readonly SymbolId[], from: Date, to: Date): Promise<ReplayHistoryRow[]> {
+  const t = (column: SQLWrapper) => sql<number>`(extract(epoch from ${column}) * 1000)::double precision`;
+  const seconds = db
+    .select({ t: t(spreadSamples.at).as('t'), symbol: spreadSamples.symbol, binance: spreadSamples.binance, deriv: spreadSamples.deriv, minute: sql<boolean>`false`.as('minute') })
+    .from(spreadSamples)
+    .where(and(inArray(spreadSamples.symbol, [...symbols]), gte(spreadSamples.at, from), lt(spreadSamples.at, to)));
+  const minutes = db
+    .select({ t: t(spreadMinutes.at).as('t'), symbol: spreadMinutes.symbol, binance: spreadMinutes.binance, deriv: spreadMinutes.deriv, minute: sql<boolean>`true`.as('minute') })
+    .from(spreadMinutes)
+    .where(and(inArray(spreadMinutes.symbol, [...symbols]), gte(spreadMinutes.at, from), lt(spreadMinutes.at, to)));
+  const rows = await unionAll(seconds, minutes).orderBy(sql`1`, sql`2`);
+  return rows.map((r) => ({ t: Number(r.t), symbol: r.symbol, binance: Number(r.binance), deriv: Number(r.deriv), minute: r.minute === true || String(r.minute) === 'true' }));
 }
