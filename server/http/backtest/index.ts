@@ -30,7 +30,9 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
       if (rows.length === 0) throw badRequest('No prices were recorded in this range yet; pick a range the server was running in');
       const secondSamples = rows.filter((r) => !r.minute).length;
       const limits = { minSpread: body.minSpread, maxExposure: body.maxExposure, maxLoss: body.maxLoss };
-      const answer = await backtestInWorker({ columns: toColumns(rows), limits, from: from.getTime(), to: to.getTime() }, BACKTEST_TIMEOUT_MS);
+      // The engine's own configured limits on holding time and quote freshness, as it trades with them.
+      const params = { maxHoldMs: app.config.tradeMaxHoldMs, quoteMaxAgeMs: app.config.quoteMaxAgeMs, quoteMaxSkewMs: app.config.quoteMaxSkewMs };
+      const answer = await backtestInWorker({ columns: toColumns(rows), params, limits, from: from.getTime(), to: to.getTime() }, BACKTEST_TIMEOUT_MS);
       if (!answer.ok) {
         if (answer.reason === 'failed') request.log.error({ reason: answer.message }, 'backtest failed');
         throw new HttpError(answer.reason === 'busy' ? 429 : 503, answer.reason === 'failed' ? 'The backtest could not be run; try again' : answer.message);

@@ -66,7 +66,8 @@ describe.each(backends)('backtest API on %s', (backend) => {
     expect(backtest.equity.at(-1)?.equity).toBeCloseTo(backtest.figures.netProfit, 6);
     // The same samples replayed here, on this thread, give the same answer: the worker ran the replay, nothing else.
     const rows = await readReplayHistory(t.db, SYMBOLS, new Date(NOW - HOUR), new Date(NOW));
-    const direct = runBacktest({ columns: toColumns(rows), limits, from: NOW - HOUR, to: NOW });
+    const { tradeMaxHoldMs: maxHoldMs, quoteMaxAgeMs, quoteMaxSkewMs } = t.app.config;
+    const direct = runBacktest({ columns: toColumns(rows), params: { maxHoldMs, quoteMaxAgeMs, quoteMaxSkewMs }, limits, from: NOW - HOUR, to: NOW });
     expect(backtest.figures).toEqual(direct.figures);
     expect(backtest.equity).toEqual(direct.equity);
   });
