@@ -1,5 +1,4 @@
 // Backtest ("what would my limits have done?"): the request, its bounds and the answer, one definition for both sides.
-import { z } from 'zod';
 import { SYMBOLS, type SymbolId } from './domain';
 
 export const BACKTEST_SYMBOLS = [...SYMBOLS, 'both'] as const;
@@ -16,25 +15,18 @@ export const BACKTEST_EQUITY_POINTS = 400;
 export const BACKTEST_RANGES = { hour: 3600_000, day: 24 * 3600_000, week: 7 * 24 * 3600_000 } as const;
 export type BacktestRange = keyof typeof BACKTEST_RANGES;
 
-const isoDateTime = (label: string) => z.iso.datetime({ offset: true, message: `${label} must be a date and time, e.g. 2026-01-01T00:00:00Z` });
-
-export const BacktestBody = z
-  .object({
-    symbol: z.enum(BACKTEST_SYMBOLS, { message: 'Pick BTC/USDT, ETH/USDT or both' }),
-    from: isoDateTime('From'),
-    to: isoDateTime('To'),
-    /** The same bounds as the trading settings. */
-    minSpread: z.number({ message: 'Min spread must be a number' }).finite().min(0, 'Min spread must be 0 or more').max(0.1, 'Min spread must be at most 10%'),
-    maxExposure: z.number({ message: 'Max exposure must be a number' }).finite().min(0, 'Max exposure must be 0 or more').max(1_000_000_000, 'Max exposure must be at most 1,000,000,000 USDT'),
-    maxLoss: z.number({ message: 'Max loss must be a number' }).finite().min(0, 'Max loss must be 0 or more').max(1_000_000_000, 'Max loss must be at most 1,000,000,000 USDT'),
-  })
-  .strict()
-  .refine((b) => Date.parse(b.from) < Date.parse(b.to), { message: 'The start of the range must be before its end', path: ['from'] })
-  .refine((b) => Date.parse(b.to) - Date.parse(b.from) <= BACKTEST_MAX_RANGE_MS, {
-    message: `A backtest covers at most ${BACKTEST_MAX_DAYS} days; pick a shorter range`,
-    path: ['to'],
-  });
-export type BacktestBody = z.infer<typeof BacktestBody>;
+/** The request (validated by BacktestBody in ./backtest-body.ts, which the client does not load: it carries zod). */
+export interface BacktestBody {
+  symbol: BacktestSymbol;
+  /** ISO 8601. */
+  from: string;
+  to: string;
+  /** Fraction, 0 to 0.1. */
+  minSpread: number;
+  /** USDT. */
+  maxExposure: number;
+  maxLoss: number;
+}
 
 export interface BacktestFigures {
   /** Finished trades (completed, failed, cancelled). */

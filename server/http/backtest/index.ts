@@ -2,7 +2,8 @@
 // database is this thread's I/O); the replay — the engine's own decision core and paper fills (engine/replay) — runs
 // in a worker thread with a time limit. Answered from the database, so an API-only instance serves it too.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BacktestBody, BACKTEST_TIMEOUT_MS, type BacktestResponse } from '../../../contract/backtest';
+import { BACKTEST_TIMEOUT_MS, type BacktestResponse } from '../../../contract/backtest';
+import { BacktestBody } from '../../../contract/backtest-body';
 import { SYMBOLS, type SymbolId } from '../../../contract/domain';
 import { readReplayHistory } from '../../db/repositories/spread-history';
 import { toColumns } from '../../engine/replay/history';
