@@ -98,6 +98,7 @@ describe.each(backends)('backtest API on %s', (backend) => {
     [{ maxExposure: -1 }, 'Max exposure must be 0 or more'],
     [{ maxLoss: '100' }, 'Max loss must be a number'],
     [{ maxLoss: undefined }, 'Max loss must be a number'],
+    [{ tradingEnabled: true }, 'tradingEnabled'],
     [{ from: new Date(NOW + HOUR).toISOString(), to: new Date(NOW + 2 * HOUR).toISOString() }, 'The range must start in the past'],
     [{ from: new Date(NOW - 10 * DAY).toISOString(), to: new Date(NOW - 9 * DAY).toISOString() }, 'No prices were recorded in this range yet; pick a range the server was running in'],
   ])('refuses %o with a clear 400', async (over, message) => {
