@@ -1,7 +1,7 @@
 // Settings → Backtest: try limits on the prices the server recorded (last hour, day or week), see the equity curve
 // and the figures beside what the current settings would have done, and apply the tried limits in one click.
 import { useObservableEagerState } from 'observable-hooks';
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import type { BacktestRange, BacktestResult, BacktestSymbol } from '../../../contract/backtest';
 import { BACKTEST_RANGES } from '../../../contract/backtest';
@@ -14,7 +14,7 @@ import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import * as styles from './backtest.css';
 import { bodyOf, currentLimits, formFromUser, limitsOf, RANGE_LABELS, sameLimits, type BacktestForm, type Limits } from './backtestForm';
-import { EquityChart } from './EquityChart';
+import { EquityChart, type EquityLine } from './EquityChart';
 
 interface Outcome {
   tried: BacktestResult;
@@ -122,6 +122,14 @@ function Results({ outcome, current, applied, applying, online, onApply }: { out
     { label: 'Exposure used', cell: (r) => ({ text: formatUsd(r.figures.exposureUsed) }) },
   ];
   const { secondSamples, minuteSamples } = tried.replayed;
+  // One chart per answer: a new array on every render would draw the chart again.
+  const lines = useMemo<EquityLine[]>(
+    () => [
+      { label: 'Tried limits', points: tried.equity, tone: 'primary' },
+      ...(mine === tried ? [] : [{ label: 'Current settings', points: mine.equity, tone: 'muted' as const }]),
+    ],
+    [tried, mine],
+  );
   return (
     <section className={styles.results} aria-label="Backtest results">
       <p className={styles.range}>
@@ -156,12 +164,7 @@ function Results({ outcome, current, applied, applying, online, onApply }: { out
           With the tried limits the engine would have stopped trading at {new Date(tried.stopped.at).toLocaleString()}: {tried.stopped.reason}.
         </p>
       )}
-      <EquityChart
-        lines={[
-          { label: 'Tried limits', points: tried.equity, tone: 'primary' },
-          ...(mine === tried ? [] : [{ label: 'Current settings', points: mine.equity, tone: 'muted' as const }]),
-        ]}
-      />
+      <EquityChart from={Date.parse(tried.from)} to={Date.parse(tried.to)} lines={lines} />
       <p className={styles.note}>
         Replayed {count(secondSamples)} one-second samples
         {minuteSamples > 0 ? ` and ${count(minuteSamples)} one-minute averages (older than a day: spikes shorter than a minute are smoothed away)` : ''}

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { BacktestEquityPoint } from '../../../contract/backtest';
 import { vars } from '../../styles/theme.css';
 import * as styles from './backtest.css';
+import { equityGrid } from './equityGrid';
 
 export interface EquityLine {
   label: string;
@@ -18,18 +19,7 @@ function tokenValue(token: string): string {
   return name ? getComputedStyle(document.documentElement).getPropertyValue(name).trim() : token;
 }
 
-/** Whole seconds, strictly increasing: two trades closing in one second draw as one step, the later value. */
-function toSeries(points: BacktestEquityPoint[]) {
-  const out: { time: number; value: number }[] = [];
-  for (const p of points) {
-    const time = Math.floor(p.t / 1000);
-    if (out.length > 0 && out[out.length - 1]!.time >= time) out[out.length - 1]!.value = p.equity;
-    else out.push({ time, value: p.equity });
-  }
-  return out;
-}
-
-export function EquityChart({ lines }: { lines: EquityLine[] }) {
+export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: number; to: number }) {
   const host = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
 
@@ -56,7 +46,7 @@ export function EquityChart({ lines }: { lines: EquityLine[] }) {
             title: line.label,
             priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
           });
-          s.setData(toSeries(line.points) as never);
+          s.setData(equityGrid(line.points, from, to) as never);
           return { s, line };
         });
         chart.timeScale().fitContent();
@@ -79,7 +69,7 @@ export function EquityChart({ lines }: { lines: EquityLine[] }) {
       disposed = true;
       cleanup();
     };
-  }, [lines]);
+  }, [lines, from, to]);
 
   return (
     <figure className={styles.chartFigure}>
