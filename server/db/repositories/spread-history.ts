@@ -139,29 +139,36 @@ export async function spreadHistorySize(db: Db): Promise<{ seconds: number; minu
   return { seconds: Number(s?.n ?? 0), minutes: Number(m?.n ?? 0) };
 }
 
-/** One recorded sample as a backtest replays it: a second, or a minute's average once rolled up. */
-export interface ReplayHistoryRow {
-  t: number;
+/** One symbol's recorded samples at one resolution, oldest first, as parallel arrays. */
+export interface ReplayHistorySeries {
   symbol: SymbolId;
-  binance: number;
-  deriv: number;
+  /** One-minute averages (older than a day) rather than one-second samples. */
   minute: boolean;
+  /** ms since epoch. */
+  t: number[];
+  binance: number[];
+  deriv: number[];
 }
 
 /**
- * Everything recorded for the symbols in [from, to), both resolutions, oldest first (ties in symbol order): what a
- * backtest replays. Seconds and minutes never overlap: a roll-up deletes the seconds it folds, in one transaction.
+ * Everything recorded for the symbols in [from, to), both resolutions: what a backtest replays. One row per symbol
+ * and table, each column aggregated into an array in time order: a day of seconds is 172,800 samples, and the
+ * drivers turn three arrays into numbers several times faster than they build 172,800 row objects. Seconds and
+ * minutes never overlap: a roll-up deletes the seconds it folds, in one transaction.
  */
-export async function readReplayHistory(db: Db, symbols: readonly SymbolId[], from: Date, to: Date): Promise<ReplayHistoryRow[]> {
-  const t = (column: SQLWrapper) => sql<number>`(extract(epoch from ${column}) * 1000)::double precision`;
-  const seconds = db
-    .select({ t: t(spreadSamples.at).as('t'), symbol: spreadSamples.symbol, binance: spreadSamples.binance, deriv: spreadSamples.deriv, minute: sql<boolean>`false`.as('minute') })
-    .from(spreadSamples)
-    .where(and(inArray(spreadSamples.symbol, [...symbols]), gte(spreadSamples.at, from), lt(spreadSamples.at, to)));
-  const minutes = db
-    .select({ t: t(spreadMinutes.at).as('t'), symbol: spreadMinutes.symbol, binance: spreadMinutes.binance, deriv: spreadMinutes.deriv, minute: sql<boolean>`true`.as('minute') })
-    .from(spreadMinutes)
-    .where(and(inArray(spreadMinutes.symbol, [...symbols]), gte(spreadMinutes.at, from), lt(spreadMinutes.at, to)));
-  const rows = await unionAll(seconds, minutes).orderBy(sql`1`, sql`2`);
-  return rows.map((r) => ({ t: Number(r.t), symbol: r.symbol, binance: Number(r.binance), deriv: Number(r.deriv), minute: r.minute === true || String(r.minute) === 'true' }));
+export async function readReplayHistory(db: Db, symbols: readonly SymbolId[], from: Date, to: Date): Promise<ReplayHistorySeries[]> {
+  const read = async (table: typeof spreadSamples | typeof spreadMinutes, minute: boolean): Promise<ReplayHistorySeries[]> => {
+    const rows = await db
+      .select({
+        symbol: table.symbol,
+        t: sql<number[]>`array_agg((extract(epoch from ${table.at}) * 1000)::double precision order by ${table.at})`,
+        binance: sql<number[]>`array_agg(${table.binance} order by ${table.at})`,
+        deriv: sql<number[]>`array_agg(${table.deriv} order by ${table.at})`,
+      })
+      .from(table)
+      .where(and(inArray(table.symbol, [...symbols]), gte(table.at, from), lt(table.at, to)))
+      .groupBy(table.symbol);
+    return rows.map((r) => ({ symbol: r.symbol, minute, t: r.t.map(Number), binance: r.binance.map(Number), deriv: r.deriv.map(Number) }));
+  };
+  return [...(await read(spreadMinutes, true)), ...(await read(spreadSamples, false))];
 }

@@ -31,6 +31,47 @@ export interface HistoryRow {
   minute: boolean;
 }
 
+/** One symbol's samples at one resolution, oldest first, as the history repository reads them. */
+export interface HistorySeries {
+  symbol: SymbolId;
+  minute: boolean;
+  t: readonly number[];
+  binance: readonly number[];
+  deriv: readonly number[];
+}
+
+/** Several series merged into one time line: oldest first, ties in SYMBOLS order (a k-way merge, no sort). */
+export function mergeSeries(series: readonly HistorySeries[]): HistoryColumns {
+  const n = series.reduce((sum, s) => sum + s.t.length, 0);
+  const columns: HistoryColumns = { t: new Float64Array(n), symbol: new Uint8Array(n), binance: new Float64Array(n), deriv: new Float64Array(n), minute: new Uint8Array(n) };
+  const at = series.map(() => 0);
+  for (let out = 0; out < n; out += 1) {
+    let pick = -1;
+    for (let k = 0; k < series.length; k += 1) {
+      const s = series[k]!;
+      if (at[k]! >= s.t.length) continue;
+      if (pick < 0) {
+        pick = k;
+        continue;
+      }
+      const best = series[pick]!;
+      const t = s.t[at[k]!]!;
+      const bestT = best.t[at[pick]!]!;
+      if (t < bestT || (t === bestT && SYMBOLS.indexOf(s.symbol) < SYMBOLS.indexOf(best.symbol))) pick = k;
+    }
+    const s = series[pick]!;
+    const i = at[pick]!;
+    columns.t[out] = s.t[i]!;
+    columns.symbol[out] = SYMBOLS.indexOf(s.symbol);
+    columns.binance[out] = s.binance[i]!;
+    columns.deriv[out] = s.deriv[i]!;
+    columns.minute[out] = s.minute ? 1 : 0;
+    at[pick] = i + 1;
+  }
+  return columns;
+}
+
+/** Rows (tests, the benchmark) in columns; they must be in time order already. */
 export function toColumns(rows: readonly HistoryRow[]): HistoryColumns {
   const n = rows.length;
   const columns: HistoryColumns = { t: new Float64Array(n), symbol: new Uint8Array(n), binance: new Float64Array(n), deriv: new Float64Array(n), minute: new Uint8Array(n) };

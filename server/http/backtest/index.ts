@@ -6,7 +6,7 @@ import { BACKTEST_TIMEOUT_MS, type BacktestResponse } from '../../../contract/ba
 import { BacktestBody } from '../../../contract/backtest-body';
 import { SYMBOLS, type SymbolId } from '../../../contract/domain';
 import { readReplayHistory } from '../../db/repositories/spread-history';
-import { toColumns } from '../../engine/replay/history';
+import { mergeSeries } from '../../engine/replay/history';
 import { backtestInWorker } from '../../engine/replay/run-in-worker';
 import { badRequest, HttpError } from '../plugins/http-error';
 
@@ -27,13 +27,14 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
       const to = new Date(Math.min(Date.parse(body.to), Date.now()));
       if (from.getTime() >= to.getTime()) throw badRequest('The range must start in the past');
       const symbols: SymbolId[] = body.symbol === 'both' ? [...SYMBOLS] : [body.symbol];
-      const rows = await readReplayHistory(app.db, symbols, from, to);
-      if (rows.length === 0) throw badRequest('No prices were recorded in this range yet; pick a range the server was running in');
-      const secondSamples = rows.filter((r) => !r.minute).length;
+      const series = await readReplayHistory(app.db, symbols, from, to);
+      const count = (minute: boolean) => series.filter((s) => s.minute === minute).reduce((sum, s) => sum + s.t.length, 0);
+      const [secondSamples, minuteSamples] = [count(false), count(true)];
+      if (secondSamples + minuteSamples === 0) throw badRequest('No prices were recorded in this range yet; pick a range the server was running in');
       const limits = { minSpread: body.minSpread, maxExposure: body.maxExposure, maxLoss: body.maxLoss };
       // The engine's own configured limits on holding time and quote freshness, as it trades with them.
       const params = { maxHoldMs: app.config.tradeMaxHoldMs, quoteMaxAgeMs: app.config.quoteMaxAgeMs, quoteMaxSkewMs: app.config.quoteMaxSkewMs };
-      const answer = await backtestInWorker({ columns: toColumns(rows), params, limits, from: from.getTime(), to: to.getTime() }, BACKTEST_TIMEOUT_MS);
+      const answer = await backtestInWorker({ columns: mergeSeries(series), params, limits, from: from.getTime(), to: to.getTime() }, BACKTEST_TIMEOUT_MS);
       if (!answer.ok) {
         if (answer.reason === 'failed') request.log.error({ reason: answer.message }, 'backtest failed');
         throw new HttpError(answer.reason === 'busy' ? 429 : 503, answer.reason === 'failed' ? 'The backtest could not be run; try again' : answer.message);
@@ -45,7 +46,7 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
           from: from.toISOString(),
           to: to.toISOString(),
           limits,
-          replayed: { secondSamples, minuteSamples: rows.length - secondSamples, symbols },
+          replayed: { secondSamples, minuteSamples, symbols },
           ...answer.result,
         },
       };
