@@ -10,6 +10,7 @@ import { loadSecrets, type ServerSecrets } from './security/secrets';
 import { createTokenService } from './security/tokens';
 import { NO_PRICES, type PriceBook } from './engine/ports';
 import './http/plugins/decorators';
+import { backtestRoutes } from './http/backtest';
 import { registerAuth } from './http/plugins/auth';
 import { registerDocs } from './http/plugins/docs';
 import { frameworkErrors, registerErrorHandling } from './http/plugins/errors';
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tradeQueryRoutes, { prefix: '/api' });
   await app.register(balanceRoutes, { prefix: '/api' });
   await app.register(metaRoutes, { prefix: '/api' });
+  await app.register(backtestRoutes, { prefix: '/api' });
   // Realtime: the Socket.IO gateway attaches to app.server (see process/run.ts), using app.verifyToken.
 
   return app;

@@ -1,5 +1,6 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useAuth } from '../hooks/services';
+import { BacktestPanel } from '../features/backtest/BacktestPanel';
 import { ApiKeysForm } from '../features/settings/ApiKeysForm';
 import * as styles from '../features/settings/settings.css';
 import { TradingSettingsForm } from '../features/settings/TradingSettingsForm';
@@ -8,6 +9,7 @@ import { Card } from '../ui/Card';
 const TABS = [
   { id: 'keys', label: 'API Keys' },
   { id: 'trading', label: 'Trading' },
+  { id: 'backtest', label: 'Backtest' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
@@ -16,10 +18,11 @@ export function SettingsScreen() {
   const [tab, setTab] = useState<TabId>('keys');
   if (!user) return null;
 
-  // Arrow keys move between tabs (WAI-ARIA tabs pattern).
+  // Arrow keys move between tabs, wrapping around (WAI-ARIA tabs pattern).
   const onKey = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-    const next = tab === 'keys' ? 'trading' : 'keys';
+    const at = TABS.findIndex((t) => t.id === tab);
+    const next = TABS[(at + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length]!.id;
     setTab(next);
     document.getElementById(`tab-${next}`)?.focus();
   };
@@ -44,7 +47,7 @@ export function SettingsScreen() {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'keys' ? <ApiKeysForm user={user} /> : <TradingSettingsForm user={user} />}
+        {tab === 'keys' ? <ApiKeysForm user={user} /> : tab === 'trading' ? <TradingSettingsForm user={user} /> : <BacktestPanel user={user} />}
       </div>
     </Card>
   );

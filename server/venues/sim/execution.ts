@@ -1,6 +1,7 @@
 // Paper execution arithmetic: what a fill costs and pays on each venue. Pure functions over decimals.
 import Decimal from 'decimal.js';
-import type { Currency, SymbolId } from '../../../contract/domain';
+import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
+import { VenueError, type PriceProtection } from '../types';
 
 export interface ExecutionCosts {
   /** Price impact as a fraction: buys fill above the ask, sells below the bid. */
@@ -83,4 +84,52 @@ export function derivClose(
   const pnl = exitPrice.minus(entryPrice).times(quantity).times(direction);
   const payout = usdt(Decimal.max(0, stake.plus(pnl)));
   return { price: exitPrice, quantity, fee: new Decimal(0), deltas: { USDT: payout.toFixed() } };
+}
+
+/** A venue's best bid and ask as an order meets them. */
+export interface BookTop {
+  bid: number;
+  ask: number;
+}
+
+/** Price protection, as a limit order would apply it: a fill further than allowed from the decision is refused. */
+export function refuseBeyondProtection(venue: VenueId, side: 'buy' | 'sell', price: Decimal, protection: PriceProtection): void {
+  const limit = new Decimal(protection.price).times(side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage);
+  if (side === 'buy' ? price.gt(limit) : price.lt(limit)) {
+    throw new VenueError(venue, 'rejected', `price moved beyond the limit: it would fill at ${price.toFixed()}, limit ${limit.toDecimalPlaces(8).toFixed()}`);
+  }
+}
+
+/**
+ * An opening market order on a paper venue, filled at the quote it meets on arrival: price with slippage, price
+ * protection, quantity for the notional, fees and balance moves. The simulated venue and the replay both fill here.
+ */
+export function paperOpen(
+  venue: VenueId,
+  order: { side: 'buy' | 'sell'; symbol: SymbolId; notional: Decimal; protection?: PriceProtection },
+  quote: BookTop,
+  costs: ExecutionCosts,
+): PaperExecution {
+  const price = fillPrice(order.side, quote.bid, quote.ask, costs.slippage);
+  if (order.protection) refuseBeyondProtection(venue, order.side, price, order.protection);
+  const quantity = quantityForNotional(order.notional, price);
+  if (quantity.lte(0)) throw new VenueError(venue, 'rejected', `Notional ${order.notional.toFixed()} is below one unit of quantity`);
+  return venue === 'binance' ? binanceSpot(order.side, order.symbol, price, quantity, costs) : derivOpen(price, quantity, costs);
+}
+
+/**
+ * Closing a leg opened on `openSide` at the quote met on arrival: a Binance spot order the other way, or selling the
+ * Deriv contract back (its payout depends on the opening price).
+ */
+export function paperClose(
+  venue: VenueId,
+  order: { openSide: 'buy' | 'sell'; symbol: SymbolId; quantity: Decimal; openingPrice?: Decimal },
+  quote: BookTop,
+  costs: ExecutionCosts,
+): PaperExecution {
+  const closingSide = order.openSide === 'buy' ? 'sell' : 'buy';
+  const price = fillPrice(closingSide, quote.bid, quote.ask, costs.slippage);
+  if (venue === 'binance') return binanceSpot(closingSide, order.symbol, price, order.quantity, costs);
+  if (!order.openingPrice) throw new VenueError(venue, 'rejected', 'No opening price for the contract to close');
+  return derivClose(order.openSide, order.openingPrice, price, order.quantity, costs);
 }

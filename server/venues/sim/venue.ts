@@ -8,26 +8,17 @@ import {
   type LegFill,
   type LegOrder,
   type PaperBook,
-  type PriceProtection,
   type Quote,
   type TradeRules,
   type Venue,
   type VenueAccount,
 } from '../types';
-import {
-  binanceSpot,
-  DEFAULT_EXECUTION_COSTS,
-  derivClose,
-  derivOpen,
-  fillPrice,
-  quantityForNotional,
-  type ExecutionCosts,
-  type PaperExecution,
-} from './execution';
+import { DEFAULT_EXECUTION_COSTS, paperClose, paperOpen, type ExecutionCosts, type PaperExecution } from './execution';
 import type { SimMarket } from './market';
 
 export interface SimVenueOptions {
-  market: SimMarket;
+  /** Where quotes come from and fills take their price: the simulated market, or recorded quotes played back. */
+  market: Pick<SimMarket, 'quotes' | 'latest' | 'now'>;
   paperBook: PaperBook;
   /** Delay between placing an order and its fill, as on a real venue; the fill takes the quote at the end of it. */
   latencyMs?: number;
@@ -38,7 +29,7 @@ export interface SimVenueOptions {
 const PAPER_ID_PREFIX = 'paper:';
 
 export class SimVenue implements Venue {
-  private readonly market: SimMarket;
+  private readonly market: SimVenueOptions['market'];
   private readonly book: PaperBook;
   private readonly latencyMs: number;
   readonly costs: ExecutionCosts;
@@ -77,12 +68,7 @@ export class SimVenue implements Venue {
     if (first) return first;
     await this.latency();
     const quote = this.market.latest(this.id, order.symbol);
-    const price = fillPrice(order.side, quote.bid, quote.ask, this.costs.slippage);
-    if (order.protection) refuseBeyondProtection(this.id, order.side, price, order.protection);
-    const quantity = quantityForNotional(notional, price);
-    if (quantity.lte(0)) throw new VenueError(this.id, 'rejected', `Notional ${order.notional} is below one unit of quantity`);
-    const execution =
-      this.id === 'binance' ? binanceSpot(order.side, order.symbol, price, quantity, this.costs) : derivOpen(price, quantity, this.costs);
+    const execution = paperOpen(this.id, { side: order.side, symbol: order.symbol, notional, protection: order.protection }, quote, this.costs);
     return this.record(account, order.symbol, order.clientOrderId, `${PAPER_ID_PREFIX}${order.clientOrderId}`, execution);
   }
 
@@ -90,19 +76,16 @@ export class SimVenue implements Venue {
     const quantity = parsePositive(this.id, order.quantity, 'quantity');
     const first = await this.book.findOrder(account.userId, this.id, order.clientOrderId);
     if (first) return first;
-    const closingSide = order.side === 'buy' ? 'sell' : 'buy';
     if (this.id === 'binance') {
       await this.latency();
       const quote = this.market.latest(this.id, order.symbol);
-      const price = fillPrice(closingSide, quote.bid, quote.ask, this.costs.slippage);
-      const execution = binanceSpot(closingSide, order.symbol, price, quantity, this.costs);
+      const execution = paperClose(this.id, { openSide: order.side, symbol: order.symbol, quantity }, quote, this.costs);
       return this.record(account, order.symbol, order.clientOrderId, `${PAPER_ID_PREFIX}${order.clientOrderId}`, execution);
     }
     const opening = await this.openingFill(account, order);
     await this.latency();
     const quote = this.market.latest(this.id, order.symbol);
-    const exitPrice = fillPrice(closingSide, quote.bid, quote.ask, this.costs.slippage);
-    const execution = derivClose(order.side, new Decimal(opening.price), exitPrice, quantity, this.costs);
+    const execution = paperClose(this.id, { openSide: order.side, symbol: order.symbol, quantity, openingPrice: new Decimal(opening.price) }, quote, this.costs);
     return this.record(account, order.symbol, order.clientOrderId, opening.venueOrderId, execution);
   }
 
@@ -161,14 +144,6 @@ export function simDerivRules(costs: ExecutionCosts): TradeRules {
     maxStake: '2000',
     feeRate: new Decimal(costs.derivCommissionOfStake).dividedBy(costs.derivMultiplier).toFixed(),
   };
-}
-
-/** Price protection, as a limit order would apply it: a fill further than allowed from the decision is refused. */
-function refuseBeyondProtection(venue: VenueId, side: 'buy' | 'sell', price: Decimal, protection: PriceProtection): void {
-  const limit = new Decimal(protection.price).times(side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage);
-  if (side === 'buy' ? price.gt(limit) : price.lt(limit)) {
-    throw new VenueError(venue, 'rejected', `price moved beyond the limit: it would fill at ${price.toFixed()}, limit ${limit.toDecimalPlaces(8).toFixed()}`);
-  }
 }
 
 function parsePositive(venue: VenueId, value: string, what: string): Decimal {

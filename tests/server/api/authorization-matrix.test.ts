@@ -116,6 +116,13 @@ const ROWS: Row[] = [
   },
   { method: 'PUT', route: '/api/admin/users/:id/toggle-active', id: (ctx) => ctx.victims.toggle as string, expect: ADMIN_ONLY(200) },
   { method: 'DELETE', route: '/api/admin/users/:id', id: (ctx) => ctx.victims.delete as string, expect: ADMIN_ONLY(200) },
+  {
+    method: 'POST',
+    route: '/api/backtest',
+    body: () => ({ symbol: 'both', from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date().toISOString(), minSpread: 0.002, maxExposure: 1000, maxLoss: 100 }),
+    // Replayed when the engine has recorded prices in the last hour; else a 400 that says none were recorded.
+    expect: { anonymous: 401, owner: [200, 400], other: [200, 400], admin: [200, 400] },
+  },
   { method: 'GET', route: '/api/meta', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/docs', expect: { anonymous: 200, owner: 200, other: 200, admin: 200 } },
 ];

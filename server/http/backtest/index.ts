@@ -1,0 +1,55 @@
+// POST /api/backtest: what the caller's limits would have done over recorded history. The history is read here (the
+// database is this thread's I/O); the replay — the engine's own decision core and paper fills (engine/replay) — runs
+// in a worker thread with a time limit. Answered from the database, so an API-only instance serves it too.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { BACKTEST_TIMEOUT_MS, type BacktestResponse } from '../../../contract/backtest';
+import { BacktestBody } from '../../../contract/backtest-body';
+import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import { readReplayHistory } from '../../db/repositories/spread-history';
+import { mergeSeries } from '../../engine/replay/history';
+import { backtestInWorker } from '../../engine/replay/run-in-worker';
+import { badRequest, HttpError } from '../plugins/http-error';
+
+export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/backtest',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['backtest'],
+        summary: "Replays recorded prices through the engine's own decisions and paper fills with the given limits: trades, P&L, win rate, drawdown, exposure and an equity series",
+        body: BacktestBody,
+      },
+    },
+    async (request): Promise<BacktestResponse> => {
+      const body = request.body;
+      const from = new Date(body.from);
+      const to = new Date(Math.min(Date.parse(body.to), Date.now()));
+      if (from.getTime() >= to.getTime()) throw badRequest('The range must start in the past');
+      const symbols: SymbolId[] = body.symbol === 'both' ? [...SYMBOLS] : [body.symbol];
+      const series = await readReplayHistory(app.db, symbols, from, to);
+      const count = (minute: boolean) => series.filter((s) => s.minute === minute).reduce((sum, s) => sum + s.t.length, 0);
+      const [secondSamples, minuteSamples] = [count(false), count(true)];
+      if (secondSamples + minuteSamples === 0) throw badRequest('No prices were recorded in this range yet; pick a range the server was running in');
+      const limits = { minSpread: body.minSpread, maxExposure: body.maxExposure, maxLoss: body.maxLoss };
+      // The engine's own configured limits on holding time and quote freshness, as it trades with them.
+      const params = { maxHoldMs: app.config.tradeMaxHoldMs, quoteMaxAgeMs: app.config.quoteMaxAgeMs, quoteMaxSkewMs: app.config.quoteMaxSkewMs };
+      const answer = await backtestInWorker({ columns: mergeSeries(series), params, limits, from: from.getTime(), to: to.getTime() }, BACKTEST_TIMEOUT_MS);
+      if (!answer.ok) {
+        if (answer.reason === 'failed') request.log.error({ reason: answer.message }, 'backtest failed');
+        throw new HttpError(answer.reason === 'busy' ? 429 : 503, answer.reason === 'failed' ? 'The backtest could not be run; try again' : answer.message);
+      }
+      return {
+        success: true,
+        backtest: {
+          symbol: body.symbol,
+          from: from.toISOString(),
+          to: to.toISOString(),
+          limits,
+          replayed: { secondSamples, minuteSamples, symbols },
+          ...answer.result,
+        },
+      };
+    },
+  );
+};

@@ -1,0 +1,181 @@
+// Settings → Backtest: try limits on the prices the server recorded (last hour, day or week), see the equity curve
+// and the figures beside what the current settings would have done, and apply the tried limits in one click.
+import { useObservableEagerState } from 'observable-hooks';
+import { useMemo, useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import type { BacktestRange, BacktestResult, BacktestSymbol } from '../../../contract/backtest';
+import { BACKTEST_RANGES } from '../../../contract/backtest';
+import type { PublicUser } from '../../../contract/entities';
+import { useServices } from '../../hooks/services';
+import { formatSpread, formatUsd, formatWinRate } from '../../lib/format';
+import { runBacktest } from '../../services/backtest/backtest';
+import { messageOf } from '../../services/http';
+import { Button } from '../../ui/Button';
+import { SelectField, TextField } from '../../ui/Field';
+import * as styles from './backtest.css';
+import { bodyOf, currentLimits, formFromUser, limitsOf, RANGE_LABELS, sameLimits, type BacktestForm, type Limits } from './backtestForm';
+import { EquityChart, type EquityLine } from './EquityChart';
+
+interface Outcome {
+  tried: BacktestResult;
+  current: BacktestResult;
+  triedLimits: Limits;
+}
+
+const signed = (value: number) => (value > 0 ? styles.profit : value < 0 ? styles.loss : undefined);
+const count = (n: number) => n.toLocaleString('en-US');
+const when = (iso: string) => new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+
+export function BacktestPanel({ user }: { user: PublicUser }) {
+  const services = useServices();
+  const online = useObservableEagerState(services.offline.online$);
+  const [form, setForm] = useState<BacktestForm>(() => formFromUser(user));
+  const [running, setRunning] = useState(false);
+  const [applying, setApplying] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const set = (k: keyof BacktestForm) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const current = currentLimits(user);
+
+  async function run(e: FormEvent) {
+    e.preventDefault();
+    const tried = limitsOf(form);
+    const now = Date.now();
+    const isOnline = () => navigator.onLine !== false;
+    setRunning(true);
+    try {
+      // The same range for both, so the two columns compare limits and nothing else.
+      const [triedResult, currentResult] = await Promise.all([
+        runBacktest(services.http, bodyOf(form, tried, now), isOnline),
+        sameLimits(tried, current) ? null : runBacktest(services.http, bodyOf(form, current, now), isOnline),
+      ]);
+      setOutcome({ tried: triedResult, current: currentResult ?? triedResult, triedLimits: tried });
+    } catch (err) {
+      toast.error(messageOf(err, 'The backtest could not be run'));
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  async function apply() {
+    if (!outcome) return;
+    setApplying(true);
+    try {
+      const res = await services.actions.saveTradingSettings(user._id, outcome.triedLimits);
+      services.auth.updateUser(res.user);
+      toast.success('These limits are now your trading settings');
+    } catch (err) {
+      toast.error(messageOf(err, 'Failed to update trading settings'));
+    } finally {
+      setApplying(false);
+    }
+  }
+
+  const applied = outcome !== null && sameLimits(outcome.triedLimits, current);
+
+  return (
+    <div className={styles.panel}>
+      <p className={styles.intro}>
+        What would these limits have done? The engine's own decisions and paper fills are replayed over the prices the server recorded.
+      </p>
+      <form className={styles.panel} onSubmit={run} aria-label="Backtest">
+        <fieldset className={styles.ranges}>
+          <legend className={styles.rangeLegend}>Range</legend>
+          {(Object.keys(BACKTEST_RANGES) as BacktestRange[]).map((range) => (
+            <label key={range} className={styles.rangeOption}>
+              <input className={styles.visuallyHidden} type="radio" name="range" value={range} checked={form.range === range} onChange={() => setForm((f) => ({ ...f, range }))} />
+              {RANGE_LABELS[range]}
+            </label>
+          ))}
+        </fieldset>
+        <div className={styles.fields}>
+          <SelectField label="Symbol" value={form.symbol} onChange={(e) => setForm((f) => ({ ...f, symbol: e.target.value as BacktestSymbol }))}>
+            <option value="both">Both</option>
+            <option value="BTC/USDT">BTC/USDT</option>
+            <option value="ETH/USDT">ETH/USDT</option>
+          </SelectField>
+          <TextField label="Max Exposure (USDT)" type="number" min={0} step={100} value={form.maxExposure} onChange={set('maxExposure')} required />
+          <TextField label="Min Spread (%)" type="number" min={0} max={10} step={0.01} value={form.minSpreadPercent} onChange={set('minSpreadPercent')} required />
+          <TextField label="Max Loss (USDT)" type="number" min={0} step={10} value={form.maxLoss} onChange={set('maxLoss')} required />
+        </div>
+        <div className={styles.actions}>
+          <Button type="submit" disabled={running || !online}>
+            {!online ? 'Backtest needs a connection' : running ? 'Running…' : 'Run backtest'}
+          </Button>
+          {!online && <span className={styles.offline}>You're offline: a backtest runs on the server.</span>}
+        </div>
+      </form>
+      {outcome && <Results outcome={outcome} current={current} applied={applied} applying={applying} online={online} onApply={apply} />}
+    </div>
+  );
+}
+
+function Results({ outcome, current, applied, applying, online, onApply }: { outcome: Outcome; current: Limits; applied: boolean; applying: boolean; online: boolean; onApply: () => void }) {
+  const { tried, current: mine } = outcome;
+  const rows: Array<{ label: string; cell: (r: BacktestResult, l: Limits) => { text: string; className?: string | undefined } }> = [
+    { label: 'Min spread', cell: (_, l) => ({ text: formatSpread(l.minSpread) }) },
+    { label: 'Max exposure', cell: (_, l) => ({ text: formatUsd(l.maxExposure) }) },
+    { label: 'Max loss', cell: (_, l) => ({ text: formatUsd(l.maxLoss) }) },
+    { label: 'Trades', cell: (r) => ({ text: count(r.figures.trades) }) },
+    { label: 'Net P&L', cell: (r) => ({ text: formatUsd(r.figures.netProfit), className: signed(r.figures.netProfit) }) },
+    { label: 'Win rate', cell: (r) => ({ text: formatWinRate(r.figures.winRate) }) },
+    { label: 'Max drawdown', cell: (r) => ({ text: formatUsd(r.figures.maxDrawdown) }) },
+    { label: 'Exposure used', cell: (r) => ({ text: formatUsd(r.figures.exposureUsed) }) },
+  ];
+  const { secondSamples, minuteSamples } = tried.replayed;
+  // One chart per answer: a new array on every render would draw the chart again.
+  const lines = useMemo<EquityLine[]>(
+    () => [
+      { label: 'Tried limits', points: tried.equity, tone: 'primary' },
+      ...(mine === tried ? [] : [{ label: 'Current settings', points: mine.equity, tone: 'muted' as const }]),
+    ],
+    [tried, mine],
+  );
+  return (
+    <section className={styles.results} aria-label="Backtest results">
+      <p className={styles.range}>
+        {when(tried.from)} → {when(tried.to)} · {tried.replayed.symbols.join(' and ')}
+      </p>
+      <table className={styles.compare}>
+        <thead>
+          <tr>
+            <th className={styles.compareHead} scope="col">
+              <span className={styles.visuallyHidden}>Figure</span>
+            </th>
+            <th className={styles.compareHead} scope="col">Tried limits</th>
+            <th className={styles.compareHead} scope="col">Current settings</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const a = row.cell(tried, outcome.triedLimits);
+            const b = row.cell(mine, current);
+            return (
+              <tr key={row.label}>
+                <th scope="row" className={styles.compareLabel}>{row.label}</th>
+                <td className={[styles.compareCell, a.className ?? ''].join(' ')}>{a.text}</td>
+                <td className={[styles.compareCell, b.className ?? ''].join(' ')}>{b.text}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {tried.stopped && (
+        <p className={styles.stopped} role="status">
+          With the tried limits the engine would have stopped trading at {new Date(tried.stopped.at).toLocaleString()}: {tried.stopped.reason}.
+        </p>
+      )}
+      <EquityChart from={Date.parse(tried.from)} to={Date.parse(tried.to)} lines={lines} />
+      <p className={styles.note}>
+        Replayed {count(secondSamples)} one-second samples
+        {minuteSamples > 0 ? ` and ${count(minuteSamples)} one-minute averages (older than a day: spikes shorter than a minute are smoothed away)` : ''}
+        {secondSamples + minuteSamples === 0 ? '' : '.'} Fills pay each venue's quoted spread, fees and slippage as paper trading does
+        {tried.openAtEnd > 0 ? `; ${tried.openAtEnd} trade still open at the end is not counted` : ''}. Past prices do not promise future results.
+      </p>
+      <div className={styles.actions}>
+        <Button onClick={onApply} disabled={applied || applying || !online}>
+          {applied ? 'These are your limits' : applying ? 'Applying…' : 'Apply these limits'}
+        </Button>
+      </div>
+    </section>
+  );
+}
