@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp, testUser } from '../../tests/setup/renderApp';
 
-const stats = (patch: object) => ({ success: true, stats: { totalTrades: 12, successfulTrades: 9, failedTrades: 1, totalProfit: 20, netProfit: -5, winRate: 72.345, totalValue: 30123.456, ...patch } });
+const stats = (patch: object) => ({ success: true, stats: { totalTrades: 12, successfulTrades: 9, failedTrades: 1, totalProfit: 20, netProfit: -5, winRate: 72.345, decidedTrades: 10, totalValue: 30123.456, ...patch } });
 
 describe('Dashboard', () => {
   it('formats the stat cards, shows the empty trades text and N/A prices', async () => {
@@ -18,6 +18,18 @@ describe('Dashboard', () => {
     expect(screen.getByText('Trades will appear here once executed')).toBeTruthy();
     expect(within(screen.getByTestId('price-BTC/USDT')).getAllByText('N/A')).toHaveLength(3);
     expect(screen.getByRole('link', { name: 'View all' }).getAttribute('href')).toBe('/trades');
+  });
+
+  it("shows '—' for the win rate while no trade is decided, and invites the next step when there are no trades", async () => {
+    renderApp('/dashboard', {
+      user: testUser(),
+      handler: (m, p) => (m === 'GET' && (p === '/api/trades/stats/summary' || p === '/api/balances/stats/portfolio') ? { body: stats({ totalTrades: 0, successfulTrades: 0, failedTrades: 0, winRate: 0, decidedTrades: 0, netProfit: 0 }) } : undefined),
+    });
+    const tile = await screen.findByTestId('stat-win-rate');
+    expect(await within(tile).findByText('—')).toBeTruthy();
+    expect(within(tile).queryByText('0.0%')).toBeNull();
+    const invite = await screen.findByTestId('dashboard-next-step');
+    expect(within(invite).getByRole('link').getAttribute('href')).toMatch(/^\/(settings|trades)/);
   });
 
   it('highlights a price whose spread beats the user minSpread', async () => {
