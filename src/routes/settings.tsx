@@ -3,6 +3,7 @@ import { useAuth } from '../hooks/services';
 import { ApiKeysForm } from '../features/settings/ApiKeysForm';
 import * as styles from '../features/settings/settings.css';
 import { TradingSettingsForm } from '../features/settings/TradingSettingsForm';
+import { DeviceNotifications } from '../features/settings/DeviceNotifications';
 import { Card } from '../ui/Card';
 
 const TABS = [
@@ -44,7 +45,14 @@ export function SettingsScreen() {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'keys' ? <ApiKeysForm user={user} /> : <TradingSettingsForm user={user} />}
+        {tab === 'keys' ? (
+          <ApiKeysForm user={user} />
+        ) : (
+          <div className={styles.section}>
+            <TradingSettingsForm user={user} />
+            <DeviceNotifications />
+          </div>
+        )}
       </div>
     </Card>
   );

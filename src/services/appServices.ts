@@ -13,6 +13,7 @@ import { socketLink } from './realtime/socketLink';
 import { createMarketService, type MarketService } from './market/marketService';
 import { createOfflineServices, networkStatus, refuseWhenOffline, type OfflineServices } from './offline';
 import { createOpportunitiesService, type OpportunitiesService } from './opportunities/opportunitiesService';
+import { createPreferencesService, type PreferencesService } from './preferences/devicePreferences';
 import { createPricesService, type PricesService } from './prices/pricesService';
 import { createSpreadsService, type SpreadsService } from './spreads/spreadsService';
 import { createStatsService, type StatsService } from './stats/statsService';
@@ -36,6 +37,8 @@ export interface AppServices {
   market: MarketService;
   actions: Actions;
   notifier: Notifier;
+  /** This device's preferences (localStorage 'preferences'), e.g. opportunity toasts on or off. */
+  preferences: PreferencesService;
   /** Offline state for the banner (src/services/offline). */
   offline: OfflineServices;
   /** Emits when a 401 ended the session: the router goes to /login. */
@@ -141,6 +144,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     actions: refuseWhenOffline(createActions(http), () => typeof navigator === 'undefined' || navigator.onLine !== false),
     offline,
     notifier,
+    preferences: createPreferencesService(),
     sessionExpired$: fromEvent(expired$, 'expired').pipe(map(() => undefined)),
   };
 }
