@@ -66,7 +66,7 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
 
   return (
     <div className={styles.section}>
-      <form className={styles.section} onSubmit={onKeys} aria-label="Binance keys">
+      <form className={styles.section} onSubmit={onKeys} aria-label="Binance keys" noValidate>
         <h2 className={styles.sectionTitle}>Binance</h2>
         <div className={styles.formGrid}>
           <TextField label="Binance API Key" type="password" autoComplete="off" value={binanceApiKey} onChange={(e) => setApiKey(e.target.value)} hint={savedHint(user.hasBinanceApiKey, user.binanceApiKey)} placeholder={user.binanceApiKey || 'Enter API key'} />
@@ -81,7 +81,7 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
           </Button>
         </div>
       </form>
-      <form className={styles.section} onSubmit={onToken} aria-label="Deriv token">
+      <form className={styles.section} onSubmit={onToken} aria-label="Deriv token" noValidate>
         <h2 className={styles.sectionTitle}>Deriv</h2>
         <div className={styles.formGrid}>
           <TextField label="Deriv API Token" type="password" autoComplete="off" value={derivToken} onChange={(e) => setToken(e.target.value)} hint={savedHint(user.hasDerivToken, user.derivToken)} placeholder={user.derivToken || 'Enter API token'} />

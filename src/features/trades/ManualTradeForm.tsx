@@ -35,7 +35,7 @@ export function ManualTradeForm() {
   }
 
   return (
-    <form className={common.toolbar} onSubmit={submit} aria-label="Manual trade">
+    <form className={common.toolbar} onSubmit={submit} aria-label="Manual trade" noValidate>
       <div className={common.toolbarItem}>
         <SelectField label="Pair to trade" value={symbol} onChange={(e) => setSymbol(e.target.value as SymbolId)}>
           {SYMBOLS.map((s) => (
