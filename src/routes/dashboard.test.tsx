@@ -1,4 +1,6 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { Subject } from 'rxjs';
+import type { ServerEvent } from '../services/realtime/socketLink';
 import { describe, expect, it } from 'vitest';
 import { renderApp, testUser } from '../../tests/setup/renderApp';
 
@@ -43,6 +45,21 @@ describe('Dashboard', () => {
     expect(btc.getAttribute('data-profitable')).toBe('true');
     expect(screen.getByTestId('price-ETH/USDT').getAttribute('data-profitable')).toBe('false');
     expect(within(btc).getByText(/0\.40%/)).toBeTruthy();
+  });
+
+  it('no longer highlights prices once the live link is down: they are last seen, not current', async () => {
+    const events = new Subject<ServerEvent>();
+    const price = { symbol: 'BTC/USDT', binance: 100, deriv: 101, spread: 0.01, arbitrage: { profitable: true }, timestamp: '', stale: false, ageMs: { binance: 0, deriv: 0 } };
+    renderApp('/dashboard', {
+      user: testUser(),
+      events,
+      handler: (m, p) => (m === 'GET' && p === '/api/exchanges/prices' ? { body: { success: true, prices: { 'BTC/USDT': price } } } : undefined),
+    });
+    const btc = await screen.findByTestId('price-BTC/USDT');
+    await waitFor(() => expect(btc.getAttribute('data-profitable')).toBe('true'));
+    act(() => events.error(new Error('disconnected: transport close')));
+    expect(await within(btc).findByText('Stale prices')).toBeTruthy();
+    expect(btc.getAttribute('data-profitable')).toBe('false');
   });
 
   it('shows a stale price as stale and never highlights it (issue 9, finding 6)', async () => {

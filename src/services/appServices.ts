@@ -1,4 +1,4 @@
-import { debounceTime, filter, fromEvent, map, type Observable } from 'rxjs';
+import { combineLatest, debounceTime, filter, fromEvent, map, type Observable } from 'rxjs';
 import type { PublicUser } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
 import { clearUserCaches, createUserCache, type UserCache } from '../cache/db';
@@ -67,9 +67,11 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const http = createHttp({
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     getToken: () => auth?.state.token ?? null,
-    onUnauthorized: () => {
+    onUnauthorized: (reason) => {
       if (!auth?.state.isAuthenticated) return;
       auth.expire();
+      // Say why the session ended (e.g. 'Your account has been deactivated. Contact an admin.'), once.
+      if (reason) notifier.notify({ level: 'warning', message: reason, key: 'session-ended' });
       expiredHandler();
     },
   });
@@ -91,6 +93,9 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
 
   const backOnline$ = typeof window === 'undefined' ? undefined : fromEvent(window, 'online');
   const realtime = createRealtimeService({ session$: a.session$, connect: opts.connect ?? ((s) => socketLink(s)), online$: backOnline$ });
+  // The server dropped the live connection: the session may have been ended (deactivation, deletion, password change
+  // elsewhere) while this tab made no call. One REST call finds out; its 401 ends the session here with the reason.
+  realtime.state$.pipe(filter((s) => s === 'retrying')).subscribe(() => void a.refreshProfile().catch(() => undefined));
   // The engine paused or halted the user's trading: the settings the user sees change with it.
   eventsOf(realtime.events$, SERVER_EVENTS.notice).subscribe((notice) => {
     if (notice.user) a.updateUser(notice.user);
@@ -110,7 +115,8 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     },
   };
   const online$ = networkStatus();
-  const prices = createPricesService({ ...domain, user$: a.user$ });
+  const reachable$ = combineLatest([online$, realtime.state$]).pipe(map(([online, link]) => online && link !== 'retrying' && link !== 'gave-up'));
+  const prices = createPricesService({ ...domain, user$: a.user$, reachable$ });
   const balances = createBalancesService(domain);
   const stats = createStatsService({ ...domain, reloads$: balances.reloads$ });
   const trades = createTradesService({ ...domain, online$ });
