@@ -8,6 +8,7 @@ import * as common from '../ui/page.css';
 import { StatCard } from '../ui/StatCard';
 import { formatUsd, profitTone, winRateView } from '../lib/format';
 import { ApiError } from '../services/http';
+import { OfflineRefusal } from '../services/offline';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Spinner } from '../ui/Spinner';
@@ -28,7 +29,9 @@ export function BalancesScreen() {
       if (r.success) toast.success('Balances synced successfully');
       else toast.error('Failed to sync balances');
     } catch (err) {
-      if (!(err instanceof ApiError && err.unauthorized)) toast.error('Failed to sync balances. Please try again.');
+      // Offline the refusal says the action needs a connection, as every other action does.
+      if (err instanceof OfflineRefusal) toast.error(err.message);
+      else if (!(err instanceof ApiError && err.unauthorized)) toast.error('Failed to sync balances. Please try again.');
     } finally {
       balancesService.reload();
       setSyncing(false);

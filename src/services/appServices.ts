@@ -111,6 +111,9 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
       // Spec section 8: no load-failure toasts on 401 (the session is over); offline the banner says it already.
       if (err instanceof ApiError && err.unauthorized) return;
       if (typeof navigator !== 'undefined' && navigator.onLine === false) return;
+      // The server could not be reached at all (a network failure, status 0): the browser may still believe it is
+      // online (captive Wi-Fi, server down), and the offline banner, not four 'Failed to load' toasts, says so.
+      if (err instanceof ApiError && err.status === 0) return;
       notifier.notify({ level: 'error', message, key: message });
     },
   };
