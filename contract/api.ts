@@ -169,6 +169,8 @@ export type CreateUserBody = z.input<typeof CreateUserBody>;
 export interface ErrorItem { msg: string; path?: string }
 export interface ErrorResponse { success: false; message: string; errors?: ErrorItem[] }
 export interface MessageResponse { success: true; message: string }
+/** GET /auth/registration: whether POST /auth/register accepts new accounts on this server. */
+export interface RegistrationStatusResponse { success: true; open: boolean }
 export interface LoginResponse { success: true; user: PublicUser; token: string; message?: string }
 export interface UserResponse { success: true; user: PublicUser; message?: string }
 export interface UsersResponse { success: true; users: PublicUser[] }
