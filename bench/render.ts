@@ -29,7 +29,7 @@ const user = {
   binanceApiKey: '••••1234', binanceSecretKey: '••••1234', derivToken: '••••1234', derivAppId: '1089',
   hasBinanceApiKey: true, hasBinanceSecretKey: true, hasDerivToken: true, maxExposure: 1000, minSpread: 0.002, maxLoss: 100, tradingEnabled: false,
 };
-const stats = { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, totalValue: 0 };
+const stats = { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, decidedTrades: 0, totalValue: 0 };
 
 /** The REST answers the dashboard loads; everything the bench does not exercise answers empty. */
 function apiAnswer(path: string): unknown {

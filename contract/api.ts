@@ -1,7 +1,7 @@
 // Request schemas of every REST call (spec section 7) and the shapes of the answers.
 // The server validates with these schemas and documents them in OpenAPI; the client imports the types only.
 import { z } from 'zod';
-import { CURRENCIES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, VENUES } from './domain';
+import { CURRENCIES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, TRADING_LIMITS, VENUES } from './domain';
 import type { ArbitrageOpportunity, Balances, MarketInfo, Pagination, Prices, PublicUser, SpreadSeries, Stats, Trade } from './entities';
 import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
 
@@ -68,10 +68,10 @@ export const ProfileBody = z.object({
 // ---- users (own settings) ----
 export const TradingSettingsBody = z
   .object({
-    maxExposure: z.number().finite().min(0, 'Max exposure must be 0 or more').max(1_000_000_000),
+    maxExposure: z.number().finite().min(TRADING_LIMITS.maxExposure.min, 'Max exposure must be 0 or more').max(TRADING_LIMITS.maxExposure.max),
     /** Fraction: 0 to 0.1 (the form shows 0 to 10 %). */
-    minSpread: z.number().finite().min(0, 'Min spread must be 0 or more').max(0.1, 'Min spread must be at most 10%'),
-    maxLoss: z.number().finite().min(0, 'Max loss must be 0 or more').max(1_000_000_000),
+    minSpread: z.number().finite().min(TRADING_LIMITS.minSpread.min, 'Min spread must be 0 or more').max(TRADING_LIMITS.minSpread.max, 'Min spread must be at most 10%'),
+    maxLoss: z.number().finite().min(TRADING_LIMITS.maxLoss.min, 'Max loss must be 0 or more').max(TRADING_LIMITS.maxLoss.max),
     tradingEnabled: z.boolean(),
   })
   .partial()
@@ -169,6 +169,8 @@ export type CreateUserBody = z.input<typeof CreateUserBody>;
 export interface ErrorItem { msg: string; path?: string }
 export interface ErrorResponse { success: false; message: string; errors?: ErrorItem[] }
 export interface MessageResponse { success: true; message: string }
+/** GET /auth/registration: whether POST /auth/register accepts new accounts on this server. */
+export interface RegistrationStatusResponse { success: true; open: boolean }
 export interface LoginResponse { success: true; user: PublicUser; token: string; message?: string }
 export interface UserResponse { success: true; user: PublicUser; message?: string }
 export interface UsersResponse { success: true; users: PublicUser[] }

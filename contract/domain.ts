@@ -58,6 +58,16 @@ export type Role = (typeof ROLES)[number];
 /** A new account's trading settings (minSpread is a fraction). */
 export const TRADING_DEFAULTS = { maxExposure: 1000, minSpread: 0.002, maxLoss: 100, tradingEnabled: false } as const;
 
+/**
+ * Bounds of the trading settings (spec section 5: at least 0, min spread 0 to 10 %), enforced by the server's schema
+ * and checked by the form before it sends. USDT for the two amounts; minSpread as a fraction (the form shows percent).
+ */
+export const TRADING_LIMITS = {
+  maxExposure: { min: 0, max: 1_000_000_000 },
+  minSpread: { min: 0, max: 0.1 },
+  maxLoss: { min: 0, max: 1_000_000_000 },
+} as const;
+
 /** Spread threshold (fraction) used for `arbitrage.profitable` when the user has set none. */
 export const DEFAULT_MIN_SPREAD = TRADING_DEFAULTS.minSpread;
 

@@ -126,6 +126,8 @@ export interface Stats {
   netProfit: number;
   /** Won trades / decided trades × 100 (0 when none). */
   winRate: number;
+  /** Finished trades that moved money: the base of winRate. 0 = no win rate yet (screens show '—'). */
+  decidedTrades: number;
   /** Value in USDT of everything held on both venues at current prices. */
   totalValue: number;
 }
@@ -135,6 +137,8 @@ export interface Balances {
   deriv: VenueBalances;
   netProfit: number;
   winRate: number;
+  /** As in Stats. */
+  decidedTrades: number;
   totalTrades: number;
   successfulTrades: number;
   failedTrades: number;

@@ -42,6 +42,7 @@ export function winRate(winningTrades: number, decidedTrades: number): number {
  * - `totalProfit`: the sum of the profits of won trades (see WINNING_TRADE).
  * - `netProfit`: the realised P&L of every finished trade — completed, failed and cancelled — net of all fees.
  * - `winRate`: won trades / decided trades × 100 (see DECIDED_TRADE), 0 when none.
+ * - `decidedTrades`: the trades the win rate is taken over; while it is 0 there is no win rate to show.
  * - `totalValue`: USDT plus each coin at its current mid price, over both venues.
  */
-export const FIGURE_NAMES = ['totalTrades', 'successfulTrades', 'failedTrades', 'totalProfit', 'netProfit', 'winRate', 'totalValue'] as const;
+export const FIGURE_NAMES = ['totalTrades', 'successfulTrades', 'failedTrades', 'totalProfit', 'netProfit', 'winRate', 'decidedTrades', 'totalValue'] as const;

@@ -1,7 +1,8 @@
 // The Fastify application as a plugin tree, built without listening so tests can `inject` into it and the process can
 // serve it. Order: context decorators → security headers → docs → error handling → auth hooks → routes.
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler } from './http/plugins/validation';
 import { Subject } from 'rxjs';
 import type { Config } from './config';
 import type { Db } from './db/client';

@@ -33,6 +33,7 @@ export function statsOf(agg: TradeAggregates, held: Holdings, prices: PriceBook)
     totalProfit: Number(agg.totalProfit),
     netProfit: Number(agg.netProfit),
     winRate: winRate(agg.winningTrades, agg.decidedTrades),
+    decidedTrades: agg.decidedTrades,
     totalValue: valueOf(held, prices).toNumber(),
   };
 }
@@ -47,6 +48,7 @@ export function balancesOf(amounts: Record<VenueId, VenueAmounts>, stats: Stats,
     deriv: venueBalances(amounts.deriv),
     netProfit: stats.netProfit,
     winRate: stats.winRate,
+    decidedTrades: stats.decidedTrades,
     totalTrades: stats.totalTrades,
     successfulTrades: stats.successfulTrades,
     failedTrades: stats.failedTrades,

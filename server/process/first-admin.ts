@@ -43,7 +43,7 @@ export function generatedPasswordNotice(result: BootstrapResult): string {
     `  e-mail:   ${result.email}`,
     `  username: ${result.username}`,
     `  password: ${result.generatedPassword}`,
-    'This password is shown only now. Sign in and change it (Profile → Change Password).',
+    'This password is shown only during this first start. Sign in and change it (Profile → Change Password).',
   ];
   const width = Math.max(...lines.map((l) => l.length)) + 2;
   const bar = '='.repeat(width + 2);

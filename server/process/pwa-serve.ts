@@ -11,6 +11,9 @@ import type { ClientFallback } from '../http/plugins/errors';
 /** Vite names emitted assets name-<hash>.ext under assets/; only those may be cached forever. */
 const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/i;
 
+/** Paths that only ever name build files: never client routes. */
+const MISSING_FILE = /^\/(assets|icons)\//;
+
 export function cacheControlFor(path: string): string {
   if (HASHED_ASSET.test(path)) return 'public, max-age=31536000, immutable';
   return 'no-cache';
@@ -54,7 +57,12 @@ export async function registerClient(app: FastifyInstance, dir: string, status: 
     },
   });
 
-  const fallback = async (_request: FastifyRequest, reply: FastifyReply) => {
+  const fallback = async (request: FastifyRequest, reply: FastifyReply) => {
+    // A build file that does not exist (an old hashed chunk, a typo) is a 404, never the app shell: HTML served as
+    // JavaScript breaks the page, and the service worker must not cache it under the asset's name.
+    if (MISSING_FILE.test(request.url.split('?')[0] ?? '')) {
+      return reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not found');
+    }
     if (!existsSync(join(dir, 'index.html'))) {
       if (status.state === 'failed') {
         return reply.code(503).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(BUILD_FAILED_PAGE);

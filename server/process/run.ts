@@ -104,18 +104,26 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   const address = await app.listen({ host: config.host, port: config.port });
   console.log(`Arbitrage app listening on ${address} (database: ${database.kind}, market: ${config.market === 'sim' ? `simulated, ${config.simProfile}` : 'live'})`);
   if (trading) await trading.start(app.log);
+  // The generated password again, as the last start-up line: the log lines since its first print (and the client
+  // build's) must not scroll it away before the operator copies it.
+  const repeatNotice = () => {
+    if (boot.generatedPassword && !shuttingDown) console.log(`\n${generatedPasswordNotice(boot)}\n`);
+  };
 
-  if (clientBuild.state === 'building') {
+  if (clientBuild.state !== 'building') repeatNotice();
+  else {
     // Serve the API (and a "being built" page) at once; the app appears when the build finishes.
     const build = buildClient(ROOT, { info: (m) => app.log.info(m), error: (m) => app.log.error(m) });
     stoppers.push(async () => build.cancel());
     build.done.then(
       () => {
         clientBuild.state = 'ready';
+        repeatNotice();
       },
       (error: Error) => {
         clientBuild.state = 'failed';
         if (!shuttingDown) app.log.error(`client build failed; the API keeps running. ${error.message}`);
+        repeatNotice();
       },
     );
   }

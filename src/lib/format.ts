@@ -55,3 +55,12 @@ export function winRateTone(percent: number): 'profit' | 'warning' | 'loss' {
 export function profitTone(value: number): 'profit' | 'loss' {
   return value >= 0 ? 'profit' : 'loss';
 }
+
+/**
+ * The win rate as a stat card shows it: '—' in neutral while no trade has been decided (a red 0.0 % would say the
+ * trader lost every trade), otherwise 1 decimal in the spec's colours.
+ */
+export function winRateView(figures: { winRate: number; decidedTrades: number } | null | undefined): { text: string; tone: 'profit' | 'warning' | 'loss' | 'neutral' } {
+  if (!figures || !(figures.decidedTrades > 0)) return { text: '—', tone: 'neutral' };
+  return { text: formatWinRate(figures.winRate), tone: winRateTone(figures.winRate) };
+}

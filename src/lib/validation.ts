@@ -56,3 +56,17 @@ export function validateNewUser(v: NewUserInput): Errors<keyof NewUserInput> {
 }
 
 export const hasErrors = (e: object): boolean => Object.keys(e).length > 0;
+
+export interface RegistrationInput { username: string; email: string; password: string }
+/** The server's RegisterBody rules (contract/api.ts), checked before sending. */
+export function validateRegistration(v: RegistrationInput): Errors<keyof RegistrationInput> {
+  const e: Errors<keyof RegistrationInput> = {};
+  const username = v.username.trim();
+  if (!username) e.username = 'Username is required';
+  else if (username.length < 3) e.username = 'Username must be at least 3 characters';
+  if (!v.email.trim()) e.email = 'Email is required';
+  else if (!EMAIL_PATTERN.test(v.email.trim())) e.email = 'Please enter a valid email address';
+  if (!v.password) e.password = 'Password is required';
+  else if (v.password.length < 8) e.password = 'Password must be at least 8 characters';
+  return e;
+}

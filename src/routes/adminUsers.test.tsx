@@ -62,6 +62,8 @@ describe('Admin users screen', () => {
     await ui.click(screen.getByRole('button', { name: 'Delete worker' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Are you sure you want to delete this user? This action cannot be undone.')).toBeTruthy();
+    // The dialog names whom it deletes.
+    expect(within(dialog).getByTestId('confirm-subject').textContent).toBe(`worker (${other.email})`);
     await ui.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('User deleted successfully!')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('worker')).toBeNull());

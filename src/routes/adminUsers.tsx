@@ -110,6 +110,7 @@ function UserManagement({ selfId }: { selfId: string }) {
       {deleting && (
         <ConfirmDialog
           title="Delete User"
+          subject={`${deleting.username} (${deleting.email})`}
           text="Are you sure you want to delete this user? This action cannot be undone."
           note={refusal}
           confirmLabel={refusal ? 'Close trades and delete' : 'Delete'}

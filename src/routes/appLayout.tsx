@@ -111,9 +111,12 @@ export function AppLayout() {
             </nav>
           )}
         </header>
-        <MarketLabel />
-        <OfflineBanner status$={services.offline.status$} />
-        <GaveUpBanner />
+        {/* A landmark of its own: every piece of the page sits in one (axe 'region'). */}
+        <div role="region" aria-label="Market and connection status">
+          <MarketLabel />
+          <OfflineBanner status$={services.offline.status$} />
+          <GaveUpBanner />
+        </div>
         <main className={styles.content} id="main">
           <Outlet />
         </main>

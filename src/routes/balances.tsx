@@ -6,8 +6,9 @@ import * as styles from '../features/balances/balances.css';
 import { VenuePanel } from '../features/balances/VenuePanel';
 import * as common from '../ui/page.css';
 import { StatCard } from '../ui/StatCard';
-import { formatUsd, formatWinRate, profitTone, winRateTone } from '../lib/format';
+import { formatUsd, profitTone, winRateView } from '../lib/format';
 import { ApiError } from '../services/http';
+import { OfflineRefusal } from '../services/offline';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Spinner } from '../ui/Spinner';
@@ -28,7 +29,9 @@ export function BalancesScreen() {
       if (r.success) toast.success('Balances synced successfully');
       else toast.error('Failed to sync balances');
     } catch (err) {
-      if (!(err instanceof ApiError && err.unauthorized)) toast.error('Failed to sync balances. Please try again.');
+      // Offline the refusal says the action needs a connection, as every other action does.
+      if (err instanceof OfflineRefusal) toast.error(err.message);
+      else if (!(err instanceof ApiError && err.unauthorized)) toast.error('Failed to sync balances. Please try again.');
     } finally {
       balancesService.reload();
       setSyncing(false);
@@ -39,6 +42,7 @@ export function BalancesScreen() {
   if (!b && balances.loading) return <Spinner label="Loading balances..." />;
   // The server's figure, as the Dashboard shows it (contract/figures.ts: one definition of totalValue).
   const total = b?.totalValue ?? 0;
+  const win = winRateView(b);
   return (
     <div className={common.stack}>
       <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
@@ -49,7 +53,7 @@ export function BalancesScreen() {
       <div className={common.statGrid3}>
         <StatCard label="Total Portfolio Value" value={formatUsd(total)} sub="Both venues" testId="balance-total" />
         <StatCard label="Net Profit" value={formatUsd(b?.netProfit ?? 0)} tone={profitTone(b?.netProfit ?? 0)} testId="balance-net-profit" />
-        <StatCard label="Win Rate" value={formatWinRate(b?.winRate ?? 0)} tone={winRateTone(b?.winRate ?? 0)} testId="balance-win-rate" />
+        <StatCard label="Win Rate" value={win.text} tone={win.tone} testId="balance-win-rate" />
       </div>
       <div className={common.halves}>
         <VenuePanel title="Binance" balances={b?.binance ?? null} prices={prices.value} testId="venue-binance" />
@@ -71,7 +75,7 @@ export function BalancesScreen() {
           </div>
           <div className={styles.statsItem}>
             <dt className={styles.statsTerm}>Win Rate</dt>
-            <dd className={styles.statsValue}>{formatWinRate(b?.winRate ?? 0)}</dd>
+            <dd className={styles.statsValue}>{win.text}</dd>
           </div>
         </dl>
       </Card>

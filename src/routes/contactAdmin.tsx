@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import * as styles from './auth.css';
 
-function ContactAdmin({ title, text }: { title: string; text: string }) {
+export function ContactAdmin({ title, text }: { title: string; text: string }) {
   return (
     <main className={styles.page}>
       <div className={styles.panel}>
@@ -15,8 +15,4 @@ function ContactAdmin({ title, text }: { title: string; text: string }) {
 
 export function ForgotPasswordScreen() {
   return <ContactAdmin title="Forgot your password?" text="Please contact an admin to reset your password." />;
-}
-
-export function RegisterScreen() {
-  return <ContactAdmin title="Need an account?" text="There is no self-registration. Please contact an admin to get access." />;
 }

@@ -1,8 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { Subject } from 'rxjs';
+import type { ServerEvent } from '../services/realtime/socketLink';
 import { describe, expect, it } from 'vitest';
 import { renderApp, testUser } from '../../tests/setup/renderApp';
 
-const stats = (patch: object) => ({ success: true, stats: { totalTrades: 12, successfulTrades: 9, failedTrades: 1, totalProfit: 20, netProfit: -5, winRate: 72.345, totalValue: 30123.456, ...patch } });
+const stats = (patch: object) => ({ success: true, stats: { totalTrades: 12, successfulTrades: 9, failedTrades: 1, totalProfit: 20, netProfit: -5, winRate: 72.345, decidedTrades: 10, totalValue: 30123.456, ...patch } });
 
 describe('Dashboard', () => {
   it('formats the stat cards, shows the empty trades text and N/A prices', async () => {
@@ -20,6 +22,18 @@ describe('Dashboard', () => {
     expect(screen.getByRole('link', { name: 'View all' }).getAttribute('href')).toBe('/trades');
   });
 
+  it("shows '—' for the win rate while no trade is decided, and invites the next step when there are no trades", async () => {
+    renderApp('/dashboard', {
+      user: testUser(),
+      handler: (m, p) => (m === 'GET' && (p === '/api/trades/stats/summary' || p === '/api/balances/stats/portfolio') ? { body: stats({ totalTrades: 0, successfulTrades: 0, failedTrades: 0, winRate: 0, decidedTrades: 0, netProfit: 0 }) } : undefined),
+    });
+    const tile = await screen.findByTestId('stat-win-rate');
+    expect(await within(tile).findByText('—')).toBeTruthy();
+    expect(within(tile).queryByText('0.0%')).toBeNull();
+    const invite = await screen.findByTestId('dashboard-next-step');
+    expect(within(invite).getByRole('link').getAttribute('href')).toMatch(/^\/(settings|trades)/);
+  });
+
   it('highlights a price whose spread beats the user minSpread', async () => {
     const price = (symbol: string, spread: number) => ({ symbol, binance: 100, deriv: 100 * (1 + spread), spread, arbitrage: { profitable: false }, timestamp: '' });
     renderApp('/dashboard', {
@@ -31,6 +45,21 @@ describe('Dashboard', () => {
     expect(btc.getAttribute('data-profitable')).toBe('true');
     expect(screen.getByTestId('price-ETH/USDT').getAttribute('data-profitable')).toBe('false');
     expect(within(btc).getByText(/0\.40%/)).toBeTruthy();
+  });
+
+  it('no longer highlights prices once the live link is down: they are last seen, not current', async () => {
+    const events = new Subject<ServerEvent>();
+    const price = { symbol: 'BTC/USDT', binance: 100, deriv: 101, spread: 0.01, arbitrage: { profitable: true }, timestamp: '', stale: false, ageMs: { binance: 0, deriv: 0 } };
+    renderApp('/dashboard', {
+      user: testUser(),
+      events,
+      handler: (m, p) => (m === 'GET' && p === '/api/exchanges/prices' ? { body: { success: true, prices: { 'BTC/USDT': price } } } : undefined),
+    });
+    const btc = await screen.findByTestId('price-BTC/USDT');
+    await waitFor(() => expect(btc.getAttribute('data-profitable')).toBe('true'));
+    act(() => events.error(new Error('disconnected: transport close')));
+    expect(await within(btc).findByText('Stale prices')).toBeTruthy();
+    expect(btc.getAttribute('data-profitable')).toBe('false');
   });
 
   it('shows a stale price as stale and never highlights it (issue 9, finding 6)', async () => {

@@ -4,6 +4,7 @@ import * as common from '../ui/page.css';
 import { LivePrices } from '../features/dashboard/LivePrices';
 import { RecentTrades } from '../features/dashboard/RecentTrades';
 import { DashboardStats } from '../features/dashboard/StatCards';
+import { NextStep } from '../features/dashboard/NextStep';
 
 export function DashboardScreen() {
   const { user } = useAuth();
@@ -15,6 +16,7 @@ export function DashboardScreen() {
       <p className={common.cachedNote} style={{ margin: 0 }}>
         Welcome back{user?.firstName ? `, ${user.firstName}` : ''}. Trading is {user?.tradingEnabled ? 'enabled' : 'disabled'}.
       </p>
+      <NextStep user={user} stats={stats.value} />
       <DashboardStats stats={stats.value} />
       <div className={common.twoCols}>
         <RecentTrades trades={trades.value} loading={trades.loading} />

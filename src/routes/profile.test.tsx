@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp, testUser } from '../../tests/setup/renderApp';
+import { fieldError } from '../ui/ui.css';
 
 describe('Profile screen', () => {
   it('shows all field errors in one toast headed "Please fix the following errors:"', async () => {
@@ -17,7 +18,13 @@ describe('Profile screen', () => {
     await ui.type(screen.getByLabelText('Last Name'), 'B');
     await ui.type(screen.getByLabelText('Phone'), '012');
     await ui.click(screen.getByLabelText('Bio'));
-    await ui.paste('x'.repeat(501));
+    await ui.paste('x'.repeat(500));
+    expect(screen.getByTestId('bio-counter').textContent).toBe('500/500');
+    expect(screen.getByTestId('bio-counter').getAttribute('data-over')).toBe('false');
+    await ui.type(screen.getByLabelText('Bio'), 'x');
+    // Past 500 the counter turns red (the field-error style) before Save is pressed.
+    expect(screen.getByTestId('bio-counter').textContent).toBe('501/500');
+    expect(screen.getByTestId('bio-counter').className).toBe(fieldError);
     await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
     const heading = await screen.findByText('Please fix the following errors:');
     const toast = heading.parentElement as HTMLElement;
@@ -30,7 +37,13 @@ describe('Profile screen', () => {
       'Bio must be less than 500 characters',
     ])
       expect(within(toast).getByText(msg)).toBeTruthy();
+    // Every failing field is marked too, with its message under it.
+    for (const label of ['Username', 'Email', 'First Name', 'Last Name', 'Phone', 'Bio']) expect(screen.getByLabelText(label).getAttribute('aria-invalid'), label).toBe('true');
+    expect(document.getElementById(screen.getByLabelText('Phone').getAttribute('aria-describedby') ?? '')?.textContent).toBe('Please enter a valid phone number');
     expect(calls.some((c) => c.path === '/api/auth/profile')).toBe(false);
+    // Editing a field clears its mark.
+    await ui.type(screen.getByLabelText('Phone'), '4');
+    expect(screen.getByLabelText('Phone').getAttribute('aria-invalid')).toBeNull();
   });
 
   it('required username and email', async () => {
@@ -40,8 +53,11 @@ describe('Profile screen', () => {
     await ui.clear(screen.getByLabelText('Username'));
     await ui.clear(screen.getByLabelText('Email'));
     await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByText('Username is required')).toBeTruthy();
-    expect(screen.getByText('Email is required')).toBeTruthy();
+    const toast = (await screen.findByText('Please fix the following errors:')).parentElement as HTMLElement;
+    expect(within(toast).getByText('Username is required')).toBeTruthy();
+    expect(within(toast).getByText('Email is required')).toBeTruthy();
+    expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('saves, merges the user locally and returns to view; Cancel restores stored values', async () => {
@@ -67,12 +83,14 @@ describe('Profile screen', () => {
     const ui = userEvent.setup();
     renderApp('/profile', {
       user: testUser(),
-      handler: (m, p) => (m === 'PUT' && p === '/api/auth/profile' ? { status: 409, body: { success: false, message: 'Conflict', errors: [{ msg: 'Username already taken' }] } } : undefined),
+      handler: (m, p) => (m === 'PUT' && p === '/api/auth/profile' ? { status: 409, body: { success: false, message: 'Conflict', errors: [{ msg: 'Username already taken', path: 'username' }] } } : undefined),
     });
     await ui.click(await screen.findByRole('button', { name: 'Edit' }));
     await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByText('Validation errors:')).toBeTruthy();
-    expect(screen.getByText('Username already taken')).toBeTruthy();
+    const toast = (await screen.findByText('Validation errors:')).parentElement as HTMLElement;
+    expect(within(toast).getByText('Username already taken')).toBeTruthy();
+    // The server's error marks its field as well.
+    expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('change password: every rule and message, then success', async () => {

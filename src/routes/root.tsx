@@ -4,7 +4,12 @@ import 'react-toastify/ReactToastify.css';
 import { NoticeToasts } from '../features/toasts/NoticeToasts';
 import { darkTheme } from '../styles/theme.css';
 
-/** Toasts (spec section 2): top-right, auto-close after 5 s, closable, pause on hover, draggable (swipe). */
+export const MAX_VISIBLE_TOASTS = 3;
+
+/**
+ * Toasts (spec section 2): top-right, auto-close after 5 s, closable, pause on hover, draggable (swipe). At most three
+ * at once (the rest wait their turn); on phones they start below the top bar (styles/global.css.ts).
+ */
 export function RootComponent() {
   // Toasts take the app's theme at start (a quieter look than the saturated 'colored' one).
   const toastTheme = typeof document !== 'undefined' && document.documentElement.classList.contains(darkTheme) ? 'dark' : 'light';
@@ -12,7 +17,7 @@ export function RootComponent() {
     <>
       <Outlet />
       <NoticeToasts />
-      <ToastContainer position="top-right" autoClose={5000} closeButton pauseOnHover draggable newestOnTop transition={Bounce} theme={toastTheme} />
+      <ToastContainer limit={MAX_VISIBLE_TOASTS} position="top-right" autoClose={5000} closeButton pauseOnHover draggable newestOnTop transition={Bounce} theme={toastTheme} />
     </>
   );
 }

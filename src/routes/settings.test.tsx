@@ -22,13 +22,47 @@ describe('Settings screen', () => {
     const spread = screen.getByLabelText('Min Spread (%)') as HTMLInputElement;
     const loss = screen.getByLabelText('Max Loss (USDT)') as HTMLInputElement;
     expect([exposure.value, spread.value, loss.value]).toEqual(['1000', '0.2', '100']);
-    expect([exposure.min, exposure.step, spread.min, spread.max, spread.step, loss.min, loss.step]).toEqual(['0', '100', '0', '10', '0.1', '0', '10']);
+    expect([exposure.min, exposure.step, spread.min, spread.max, spread.step, loss.min, loss.step]).toEqual(['0', 'any', '0', '10', 'any', '0', 'any']);
+    expect(exposure.form?.noValidate).toBe(true);
     await ui.clear(spread);
-    await ui.type(spread, '0.5');
+    await ui.type(spread, '0.25');
+    await ui.clear(exposure);
+    await ui.type(exposure, '150');
     await ui.click(screen.getByLabelText('Enable Automated Trading'));
     await ui.click(screen.getByRole('button', { name: 'Save Settings' }));
     expect(await screen.findByText('Trading settings updated and user added to trading')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ maxExposure: 1000, minSpread: 0.005, maxLoss: 100, tradingEnabled: true });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ maxExposure: 150, minSpread: 0.0025, maxLoss: 100, tradingEnabled: true });
+  });
+
+  it('trading tab: out-of-range values get inline errors in the app style and nothing is sent; a server refusal marks its field', async () => {
+    const ui = userEvent.setup();
+    const user = testUser();
+    const { calls } = renderApp('/settings', {
+      user,
+      handler: (m, p) =>
+        m === 'PUT' && p === `/api/users/${user._id}`
+          ? { status: 400, body: { success: false, message: 'Max loss must be at most 1,000,000,000', errors: [{ msg: 'Max loss must be at most 1,000,000,000', path: 'maxLoss' }] } }
+          : undefined,
+    });
+    await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
+    const exposure = screen.getByLabelText('Max Exposure (USDT)');
+    const spread = screen.getByLabelText('Min Spread (%)');
+    await ui.clear(exposure);
+    await ui.clear(spread);
+    await ui.type(spread, '12');
+    await ui.click(screen.getByRole('button', { name: 'Save Settings' }));
+    expect(await screen.findByText('Max exposure is required')).toBeTruthy();
+    expect(screen.getByText('Min spread must be at most 10%')).toBeTruthy();
+    expect(exposure.getAttribute('aria-invalid')).toBe('true');
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+    // Editing a field clears its error.
+    await ui.type(exposure, '150');
+    expect(screen.queryByText('Max exposure is required')).toBeNull();
+    await ui.clear(spread);
+    await ui.type(spread, '0.25');
+    await ui.click(screen.getByRole('button', { name: 'Save Settings' }));
+    await waitFor(() => expect(screen.getByLabelText('Max Loss (USDT)').getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getAllByText('Max loss must be at most 1,000,000,000').length).toBeGreaterThan(0);
   });
 
   it('says what Max Loss means, and why trading stopped when the engine paused it', async () => {

@@ -4,6 +4,7 @@ import { BacktestPanel } from '../features/backtest/BacktestPanel';
 import { ApiKeysForm } from '../features/settings/ApiKeysForm';
 import * as styles from '../features/settings/settings.css';
 import { TradingSettingsForm } from '../features/settings/TradingSettingsForm';
+import { DeviceNotifications } from '../features/settings/DeviceNotifications';
 import { Card } from '../ui/Card';
 
 const TABS = [
@@ -47,7 +48,16 @@ export function SettingsScreen() {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'keys' ? <ApiKeysForm user={user} /> : tab === 'trading' ? <TradingSettingsForm user={user} /> : <BacktestPanel user={user} />}
+        {tab === 'keys' ? (
+          <ApiKeysForm user={user} />
+        ) : tab === 'trading' ? (
+          <div className={styles.section}>
+            <TradingSettingsForm user={user} />
+            <DeviceNotifications />
+          </div>
+        ) : (
+          <BacktestPanel user={user} />
+        )}
       </div>
     </Card>
   );

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Trade } from '../../contract/entities';
 import { renderApp, testUser } from '../../tests/setup/renderApp';
+import { tone } from '../ui/ui.css';
 
 const trade = (n: number, patch: Partial<Trade> = {}): Trade => ({
   _id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -23,6 +24,26 @@ const trade = (n: number, patch: Partial<Trade> = {}): Trade => ({
 });
 
 describe('Trades screen', () => {
+  it("shows no result for an open trade (no '▲ $0.00') and a cancelled trade's result in neutral colour", async () => {
+    renderApp('/trades', {
+      user: testUser(),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/trades'
+          ? { body: { success: true, trades: [trade(1, { status: 'pending', actualProfit: 0 }), trade(2, { status: 'cancelled', actualProfit: 0.42 }), trade(3, { status: 'completed', actualProfit: 0.42 })], pagination: { current: 1, pages: 1, total: 3 } } }
+          : undefined,
+    });
+    await screen.findByTestId('trades-table');
+    // Newest first: completed (T3), cancelled (T2), pending (T1).
+    const [completed, cancelled, pending] = screen.getAllByTestId('trade-row').map((r) => within(r).getByTestId('trade-profit'));
+    expect(pending?.textContent).toBe('—');
+    expect(completed?.textContent).toBe('▲ $0.42');
+    expect(cancelled?.textContent).toBe('▲ $0.42');
+    // Same figure, different colour: the completed one is green, the cancelled one neutral.
+    expect(completed?.className).toContain(tone.profit);
+    expect(cancelled?.className).toContain(tone.neutral);
+    expect(cancelled?.className).not.toContain(tone.profit);
+  });
+
   it('shows the pagination text, resets to page 1 on a filter change, and formats the rows', async () => {
     const ui = userEvent.setup();
     const { calls } = renderApp('/trades', {

@@ -9,6 +9,7 @@ import { Pagination } from '../features/trades/Pagination';
 import { nextSort, sortTrades, type Sort, type SortKey } from '../features/trades/sortTrades';
 import { TradesSummary } from '../features/trades/TradesSummary';
 import { TradesTable } from '../features/trades/TradesTable';
+import { showTradeToast } from '../features/toasts/tradeToast';
 import { useOfflineStatus, useStats, useTradePage } from '../hooks/data';
 import { useServices } from '../hooks/services';
 import { messageOf } from '../services/http';
@@ -51,7 +52,7 @@ export function TradesScreen() {
   async function cancel(t: Trade) {
     try {
       await actions.updateTradeStatus(t._id, { status: 'cancelled', actualProfit: 0 });
-      toast.success('Trade status updated');
+      showTradeToast(t._id, 'Trade status updated', 'success');
     } catch (err) {
       toast.error(messageOf(err, 'Failed to update trade'));
     }

@@ -39,7 +39,7 @@ const forgotRoute = createRoute({
 const registerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/register',
-  component: lazyRouteComponent(() => import('./contactAdmin'), 'RegisterScreen'),
+  component: lazyRouteComponent(() => import('./register'), 'RegisterScreen'),
 });
 
 /** The guard: every route below needs a session; while it is restored a spinner shows. */

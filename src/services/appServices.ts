@@ -1,4 +1,4 @@
-import { debounceTime, filter, fromEvent, map, type Observable } from 'rxjs';
+import { combineLatest, debounceTime, filter, fromEvent, map, type Observable } from 'rxjs';
 import type { PublicUser } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
 import { clearUserCaches, createUserCache, type UserCache } from '../cache/db';
@@ -13,6 +13,7 @@ import { socketLink } from './realtime/socketLink';
 import { createMarketService, type MarketService } from './market/marketService';
 import { createOfflineServices, networkStatus, refuseWhenOffline, type OfflineServices } from './offline';
 import { createOpportunitiesService, type OpportunitiesService } from './opportunities/opportunitiesService';
+import { createPreferencesService, type PreferencesService } from './preferences/devicePreferences';
 import { createPricesService, type PricesService } from './prices/pricesService';
 import { createSpreadsService, type SpreadsService } from './spreads/spreadsService';
 import { createStatsService, type StatsService } from './stats/statsService';
@@ -36,6 +37,8 @@ export interface AppServices {
   market: MarketService;
   actions: Actions;
   notifier: Notifier;
+  /** This device's preferences (localStorage 'preferences'), e.g. opportunity toasts on or off. */
+  preferences: PreferencesService;
   /** Offline state for the banner (src/services/offline). */
   offline: OfflineServices;
   /** Emits when a 401 ended the session: the router goes to /login. */
@@ -64,9 +67,11 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const http = createHttp({
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     getToken: () => auth?.state.token ?? null,
-    onUnauthorized: () => {
+    onUnauthorized: (reason) => {
       if (!auth?.state.isAuthenticated) return;
       auth.expire();
+      // Say why the session ended (e.g. 'Your account has been deactivated. Contact an admin.'), once.
+      if (reason) notifier.notify({ level: 'warning', message: reason, key: 'session-ended' });
       expiredHandler();
     },
   });
@@ -88,6 +93,9 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
 
   const backOnline$ = typeof window === 'undefined' ? undefined : fromEvent(window, 'online');
   const realtime = createRealtimeService({ session$: a.session$, connect: opts.connect ?? ((s) => socketLink(s)), online$: backOnline$ });
+  // The server dropped the live connection: the session may have been ended (deactivation, deletion, password change
+  // elsewhere) while this tab made no call. One REST call finds out; its 401 ends the session here with the reason.
+  realtime.state$.pipe(filter((s) => s === 'retrying')).subscribe(() => void a.refreshProfile().catch(() => undefined));
   // The engine paused or halted the user's trading: the settings the user sees change with it.
   eventsOf(realtime.events$, SERVER_EVENTS.notice).subscribe((notice) => {
     if (notice.user) a.updateUser(notice.user);
@@ -103,11 +111,15 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
       // Spec section 8: no load-failure toasts on 401 (the session is over); offline the banner says it already.
       if (err instanceof ApiError && err.unauthorized) return;
       if (typeof navigator !== 'undefined' && navigator.onLine === false) return;
+      // The server could not be reached at all (a network failure, status 0): the browser may still believe it is
+      // online (captive Wi-Fi, server down), and the offline banner, not four 'Failed to load' toasts, says so.
+      if (err instanceof ApiError && err.status === 0) return;
       notifier.notify({ level: 'error', message, key: message });
     },
   };
   const online$ = networkStatus();
-  const prices = createPricesService({ ...domain, user$: a.user$ });
+  const reachable$ = combineLatest([online$, realtime.state$]).pipe(map(([online, link]) => online && link !== 'retrying' && link !== 'gave-up'));
+  const prices = createPricesService({ ...domain, user$: a.user$, reachable$ });
   const balances = createBalancesService(domain);
   const stats = createStatsService({ ...domain, reloads$: balances.reloads$ });
   const trades = createTradesService({ ...domain, online$ });
@@ -141,6 +153,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     actions: refuseWhenOffline(createActions(http), () => typeof navigator === 'undefined' || navigator.onLine !== false),
     offline,
     notifier,
+    preferences: createPreferencesService(),
     sessionExpired$: fromEvent(expired$, 'expired').pipe(map(() => undefined)),
   };
 }

@@ -20,8 +20,8 @@ export class ApiError extends Error {
 
 export interface HttpDeps {
   getToken: () => string | null;
-  /** Called on a 401 from any call but login: the session is over. */
-  onUnauthorized: () => void;
+  /** Called on a 401 from any call but login: the session is over. The server's reason, when it gave one. */
+  onUnauthorized: (serverMessage: string | null) => void;
   fetch?: typeof fetch;
   baseUrl?: string;
 }
@@ -61,7 +61,7 @@ export function createHttp(deps: HttpDeps): Http {
     if (!res.ok || json?.success === false) {
       const serverMessage = typeof json?.message === 'string' ? json.message : null;
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [];
-      if (res.status === 401 && path !== '/auth/login') deps.onUnauthorized();
+      if (res.status === 401 && path !== '/auth/login') deps.onUnauthorized(serverMessage);
       throw new ApiError(res.ok ? 400 : res.status, serverMessage ?? `Request failed (${res.status})`, errors, serverMessage);
     }
     return json as T;

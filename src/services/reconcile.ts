@@ -82,9 +82,9 @@ export function reduceOpportunities(state: ArbitrageOpportunity[], o: ArbitrageO
 
 export function emptyBalances(): Balances {
   const zero = { USDT: 0, BTC: 0, ETH: 0 };
-  return { binance: { ...zero }, deriv: { ...zero }, netProfit: 0, winRate: 0, totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalValue: 0, updatedAt: new Date(0).toISOString() };
+  return { binance: { ...zero }, deriv: { ...zero }, netProfit: 0, winRate: 0, decidedTrades: 0, totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalValue: 0, updatedAt: new Date(0).toISOString() };
 }
 
 export function emptyStats(): Stats {
-  return { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, totalValue: 0 };
+  return { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, decidedTrades: 0, totalValue: 0 };
 }

@@ -19,3 +19,8 @@ globalStyle('button, input, select, textarea', { font: 'inherit', color: 'inheri
 // Visible focus for keyboard users everywhere; mouse clicks don't leave a ring.
 globalStyle(':focus-visible', { outline: `2px solid ${vars.color.focus}`, outlineOffset: '2px' });
 globalStyle('.Toastify__toast', { fontFamily: font.body, fontSize: '14px' });
+// Below the sidebar breakpoint the top bar holds the menu button, the title and the user menu: toasts start under it
+// (56 px bar + a gap) instead of at the very top, where react-toastify puts them on small screens.
+globalStyle('.Toastify .Toastify__toast-container--top-right', {
+  '@media': { 'screen and (max-width: 767.98px)': { top: 'calc(64px + env(safe-area-inset-top))' } },
+});

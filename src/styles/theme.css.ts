@@ -18,6 +18,9 @@ export const vars = createThemeContract({
     profitSoft: null,
     loss: null,
     lossSoft: null,
+    /** Text on a loss-coloured background (the Delete button): white on the dark red of light mode, ink on the
+     * light red of dark mode, each at least 4.5:1 (WCAG AA). */
+    lossText: null,
     warning: null,
     warningSoft: null,
     neutral: null,
@@ -55,6 +58,7 @@ export const lightTheme = createTheme(vars, {
     profitSoft: '#dff5e9',
     loss: '#c42b2b',
     lossSoft: '#fde6e6',
+    lossText: '#ffffff',
     warning: '#9a6000',
     warningSoft: '#fff1d6',
     neutral: '#4b5563',
@@ -83,6 +87,7 @@ export const darkTheme = createTheme(vars, {
     profitSoft: '#10362a',
     loss: '#ff6b6b',
     lossSoft: '#3d1a1f',
+    lossText: '#0b1220',
     warning: '#f5b84a',
     warningSoft: '#3a2c10',
     neutral: '#a7b0c0',

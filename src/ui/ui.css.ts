@@ -43,7 +43,7 @@ const buttonBase = style({
 export const button = styleVariants({
   primary: [buttonBase, { background: vars.color.primary, color: vars.color.primaryText, selectors: { '&:hover:not(:disabled)': { background: vars.color.primaryHover } } }],
   secondary: [buttonBase, { background: vars.color.surface, color: vars.color.text, borderColor: vars.color.border, selectors: { '&:hover:not(:disabled)': { background: vars.color.surfaceHover } } }],
-  danger: [buttonBase, { background: vars.color.loss, color: '#fff', selectors: { '&:hover:not(:disabled)': { filter: 'brightness(0.92)' } } }],
+  danger: [buttonBase, { background: vars.color.loss, color: vars.color.lossText, selectors: { '&:hover:not(:disabled)': { filter: 'brightness(0.92)' } } }],
   ghost: [buttonBase, { background: 'transparent', color: vars.color.text, selectors: { '&:hover:not(:disabled)': { background: vars.color.surfaceHover } } }],
 });
 export const buttonSmall = style({ minHeight: '30px', padding: `0 ${space.md}`, fontSize: '13px' });

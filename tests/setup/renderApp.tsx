@@ -38,7 +38,7 @@ export const testUser = (patch: Partial<PublicUser> = {}): PublicUser => ({
   ...patch,
 });
 
-const emptyStats = { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, totalValue: 0 };
+const emptyStats = { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, decidedTrades: 0, totalValue: 0 };
 
 /** Default answers for the loads every signed-in screen makes; `handler` answers first. */
 function defaults(method: string, path: string): { status?: number; body: unknown } {

@@ -80,6 +80,6 @@ export class MemoryUsers implements UserDirectory {
 }
 
 /** Figures that never change: zero everywhere. */
-export function fixedFigures(stats: Stats = { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, totalValue: 0 }): FigureSources {
+export function fixedFigures(stats: Stats = { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, decidedTrades: 0, totalValue: 0 }): FigureSources {
   return { stats: async () => stats };
 }

@@ -1,14 +1,14 @@
 // Sign-in, registration, sign-out, password change and the caller's own profile (spec section 7, /auth/*).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ChangePasswordBody, LoginBody, ProfileBody, RegisterBody } from '../../../contract/api';
-import type { LoginResponse, MessageResponse, UserResponse } from '../../../contract/api';
+import type { LoginResponse, MessageResponse, RegistrationStatusResponse, UserResponse } from '../../../contract/api';
 import { findTakenField, findUserById, findUserByLogin, touchLastLogin, updateUser } from '../../db/repositories/users';
 import { revokeSession, revokeUserSessions } from '../../db/repositories/sessions';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../security/passwords';
 import { conflict, forbidden, HttpError, notFound, unauthorized, badRequest } from '../plugins/http-error';
 import { createAccount, takenMessage } from '../users/create-account';
 import { loadPublicUser } from '../users/load-public-user';
-import { LoginAnswer, MessageAnswer, TokenMessageAnswer, UserAnswer } from '../plugins/response-schemas';
+import { LoginAnswer, MessageAnswer, RegistrationAnswer, TokenMessageAnswer, UserAnswer } from '../plugins/response-schemas';
 import { issueToken } from './issue-token';
 import type { LoginLimiter } from './login-limiter';
 
@@ -48,6 +48,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
       const token = await issueToken(app, request, signedIn);
       return { success: true, user: await loadPublicUser(app.db, signedIn), token, message: 'Login successful' };
     },
+  );
+
+  // Public: the sign-up page asks before it offers a form (the spec's product has none; an operator may open it).
+  app.get(
+    '/auth/registration',
+    { schema: { tags: ['auth'], summary: 'Whether self-registration is open on this server', security: [], response: { 200: RegistrationAnswer } } },
+    async (): Promise<RegistrationStatusResponse> => ({ success: true, open: app.config.allowRegistration }),
   );
 
   app.post(

@@ -37,4 +37,5 @@ export const LoginAnswer = z.object({ success: ok, user: PublicUserSchema, token
 export const UserAnswer = z.object({ success: ok, user: PublicUserSchema, message: z.string().optional() });
 export const UsersAnswer = z.object({ success: ok, users: z.array(PublicUserSchema) });
 export const MessageAnswer = z.object({ success: ok, message: z.string() });
+export const RegistrationAnswer = z.object({ success: ok, open: z.boolean().describe('Whether POST /auth/register accepts new accounts (ALLOW_REGISTRATION)') });
 export const TokenMessageAnswer = z.object({ success: ok, message: z.string(), token: z.string() });

@@ -4,6 +4,7 @@ import { Modal } from '../../ui/Modal';
 export function ConfirmDialog({
   title,
   text,
+  subject,
   note,
   confirmLabel,
   onConfirm,
@@ -12,6 +13,8 @@ export function ConfirmDialog({
 }: {
   title: string;
   text: string;
+  /** Who or what the action is about, named above the question (e.g. the user's name and e-mail). */
+  subject?: string;
   /** What the server answered when it refused (shown under the question). */
   note?: string | null;
   confirmLabel: string;
@@ -34,6 +37,11 @@ export function ConfirmDialog({
         </>
       }
     >
+      {subject && (
+        <p style={{ margin: '0 0 8px', fontWeight: 650, overflowWrap: 'anywhere' }} data-testid="confirm-subject">
+          {subject}
+        </p>
+      )}
       <p style={{ margin: 0 }}>{text}</p>
       {note && (
         <p role="alert" style={{ margin: '12px 0 0', fontWeight: 600 }}>

@@ -2,18 +2,21 @@ import type { PublicUser } from '../../../contract/entities';
 import { formatRelative } from '../../lib/format';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
+import * as cards from '../../ui/cardTable.css';
 import * as ui from '../../ui/ui.css';
+import * as styles from './admin.css';
 
+/** A table on wide screens; below `md` every user is a card (name, e-mail, role, status, last login, actions). */
 export function UsersTable({ users, selfId, onToggle, onDelete }: { users: PublicUser[]; selfId: string; onToggle: (u: PublicUser) => void; onDelete: (u: PublicUser) => void }) {
   return (
     <div className={ui.tableWrap}>
-      <table className={ui.table} data-testid="users-table">
-        <thead>
+      <table className={`${ui.table} ${cards.cardTable}`} data-testid="users-table">
+        <thead className={cards.hiddenHeader}>
           <tr>
             <th className={ui.th}>User</th>
-            <th className={`${ui.th} ${ui.hideSm}`}>Role</th>
-            <th className={`${ui.th} ${ui.hideSm}`}>Status</th>
-            <th className={`${ui.th} ${ui.hideSm}`}>Last Login</th>
+            <th className={ui.th}>Role</th>
+            <th className={ui.th}>Status</th>
+            <th className={ui.th}>Last Login</th>
             <th className={ui.th} style={{ textAlign: 'right' }}>
               Actions
             </th>
@@ -21,8 +24,8 @@ export function UsersTable({ users, selfId, onToggle, onDelete }: { users: Publi
         </thead>
         <tbody>
           {users.map((u) => (
-            <tr key={u._id} data-testid="user-row" data-username={u.username}>
-              <td className={ui.td}>
+            <tr key={u._id} data-testid="user-row" data-username={u.username} className={styles.userCardRow}>
+              <td className={`${ui.td} ${styles.cell.user}`}>
                 <div style={{ fontWeight: 650 }}>{u.username}</div>
                 <div className={ui.muted} style={{ fontSize: '13px', overflowWrap: 'anywhere' }}>
                   {u.email}
@@ -32,14 +35,16 @@ export function UsersTable({ users, selfId, onToggle, onDelete }: { users: Publi
                   <Badge tone={u.isActive ? 'profit' : 'loss'}>{u.isActive ? 'active' : 'inactive'}</Badge>
                 </div>
               </td>
-              <td className={`${ui.td} ${ui.hideSm}`}>
+              <td className={`${ui.td} ${styles.wideOnly}`}>
                 <Badge tone={u.role === 'admin' ? 'primary' : 'neutral'}>{u.role}</Badge>
               </td>
-              <td className={`${ui.td} ${ui.hideSm}`}>
+              <td className={`${ui.td} ${styles.wideOnly}`}>
                 <Badge tone={u.isActive ? 'profit' : 'loss'}>{u.isActive ? 'active' : 'inactive'}</Badge>
               </td>
-              <td className={`${ui.td} ${ui.muted} ${ui.hideSm}`}>{formatRelative(u.lastLogin)}</td>
-              <td className={ui.td} style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+              <td className={`${ui.td} ${ui.muted} ${styles.cell.login}`} data-label="Last login">
+                {formatRelative(u.lastLogin)}
+              </td>
+              <td className={`${ui.td} ${styles.cell.actions}`} style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
                 <Button small variant="secondary" onClick={() => onToggle(u)} disabled={u._id === selfId} aria-label={`${u.isActive ? 'Deactivate' : 'Activate'} ${u.username}`}>
                   {u.isActive ? 'Deactivate' : 'Activate'}
                 </Button>{' '}

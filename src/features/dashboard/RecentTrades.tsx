@@ -28,7 +28,7 @@ export function RecentTrades({ trades, loading }: { trades: Trade[]; loading: bo
                 <StatusBadge status={t.status} />
               </div>
               <div className={styles.tradeRight}>
-                <Profit value={t.actualProfit} />
+                <Profit trade={t} />
               </div>
               <div className={styles.tradeMeta}>
                 <span>{formatUsd(t.totalAmount)}</span>

@@ -55,7 +55,7 @@ export function UserMenu({ user, onLogout }: { user: PublicUser; onLogout: () =>
         aria-label={`User menu for ${user.username}`}
         onClick={() => setOpen((o) => !o)}
       >
-        <span className={styles.avatar}>{user.username.charAt(0)}</span>
+        <span className={styles.avatarInitial} data-initial={user.username.charAt(0)} aria-hidden="true" />
         <span className={styles.userButtonName}>{user.username}</span>
       </button>
       {open && (

@@ -120,6 +120,11 @@ export const userButton = style({
   cursor: 'pointer',
   maxWidth: '200px',
 });
+/**
+ * The user button's initial is drawn from data-initial, not text: the button's accessible name ('User menu for
+ * alice') must contain its visible text (WCAG 2.5.3, axe label-content-name-mismatch), and 'aalice' would not be.
+ */
+export const avatarInitial = style([avatar, { selectors: { '&::before': { content: 'attr(data-initial)' } } }]);
 export const userButtonName = style({ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontWeight: 600, fontSize: '14px', display: 'none', '@media': { [media.md]: { display: 'inline' } } });
 export const connection = style({ display: 'inline-flex', alignItems: 'center', gap: '6px', fontSize: '12.5px', color: vars.color.textMuted, whiteSpace: 'nowrap' });
 export const dot = style({ width: '8px', height: '8px', borderRadius: '50%', display: 'inline-block' });

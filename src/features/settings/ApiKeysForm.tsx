@@ -66,8 +66,8 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
 
   return (
     <div className={styles.section}>
-      <form className={styles.section} onSubmit={onKeys} aria-label="Binance keys">
-        <h3 className={styles.sectionTitle}>Binance</h3>
+      <form className={styles.section} onSubmit={onKeys} aria-label="Binance keys" noValidate>
+        <h2 className={styles.sectionTitle}>Binance</h2>
         <div className={styles.formGrid}>
           <TextField label="Binance API Key" type="password" autoComplete="off" value={binanceApiKey} onChange={(e) => setApiKey(e.target.value)} hint={savedHint(user.hasBinanceApiKey, user.binanceApiKey)} placeholder={user.binanceApiKey || 'Enter API key'} />
           <TextField label="Binance Secret Key" type="password" autoComplete="off" value={binanceSecretKey} onChange={(e) => setSecret(e.target.value)} hint={savedHint(user.hasBinanceSecretKey, user.binanceSecretKey)} placeholder={user.binanceSecretKey || 'Enter secret key'} />
@@ -81,8 +81,8 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
           </Button>
         </div>
       </form>
-      <form className={styles.section} onSubmit={onToken} aria-label="Deriv token">
-        <h3 className={styles.sectionTitle}>Deriv</h3>
+      <form className={styles.section} onSubmit={onToken} aria-label="Deriv token" noValidate>
+        <h2 className={styles.sectionTitle}>Deriv</h2>
         <div className={styles.formGrid}>
           <TextField label="Deriv API Token" type="password" autoComplete="off" value={derivToken} onChange={(e) => setToken(e.target.value)} hint={savedHint(user.hasDerivToken, user.derivToken)} placeholder={user.derivToken || 'Enter API token'} />
           <TextField label="Deriv App ID" inputMode="numeric" value={derivAppId} onChange={(e) => setAppId(e.target.value)} placeholder="e.g. 1089" />

@@ -5,25 +5,45 @@ import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
 import { useServices } from '../../hooks/services';
-import { bodyFromForm, formFromUser, type TradingForm } from './tradingForm';
+import { TRADING_LIMITS } from '../../../contract/domain';
+import { ApiError } from '../../services/http';
+import { bodyFromForm, formFromUser, validateTradingForm, type TradingForm, type TradingFormErrors } from './tradingForm';
 import * as styles from './settings.css';
 
 export function TradingSettingsForm({ user }: { user: PublicUser }) {
   const { actions, auth } = useServices();
   const [form, setForm] = useState<TradingForm>(() => formFromUser(user));
   const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<TradingFormErrors>({});
   // The engine may turn trading off by itself (a pause or a halt): the checkbox follows.
   useEffect(() => setForm((f) => ({ ...f, tradingEnabled: user.tradingEnabled })), [user.tradingEnabled]);
-  const set = (k: keyof TradingForm) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  // An error clears as the user edits its field.
+  const set = (k: keyof TradingFormErrors) => (e: { target: { value: string } }) => {
+    setForm((f) => ({ ...f, [k]: e.target.value }));
+    setErrors((x) => ({ ...x, [k]: undefined }));
+  };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    const found = validateTradingForm(form);
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) return;
     const body = bodyFromForm(form);
     setBusy(true);
     try {
       const res = await actions.saveTradingSettings(user._id, body);
       auth.updateUser(res.user);
     } catch (err) {
+      // The server's refusal names its field: shown under that field as well as in the toast.
+      const fieldOf: Record<string, keyof TradingFormErrors> = { maxExposure: 'maxExposure', minSpread: 'minSpreadPercent', maxLoss: 'maxLoss' };
+      if (err instanceof ApiError) {
+        const marked: TradingFormErrors = {};
+        for (const item of err.errors ?? []) {
+          const key = item.path ? fieldOf[item.path] : undefined;
+          if (key && !marked[key]) marked[key] = item.msg;
+        }
+        setErrors(marked);
+      }
       toast.error(messageOf(err, 'Failed to update trading settings'));
       setBusy(false);
       return;
@@ -48,15 +68,43 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
   }
 
   return (
-    <form className={styles.section} onSubmit={submit} aria-label="Trading settings">
+    // noValidate: the app's inline errors, not the browser's pop-ups (which also refuse 0.25 with a step of 0.1).
+    <form className={styles.section} onSubmit={submit} aria-label="Trading settings" noValidate>
       <div className={styles.formGrid}>
-        <TextField label="Max Exposure (USDT)" type="number" min={0} step={100} value={form.maxExposure} onChange={set('maxExposure')} hint="Largest open notional at any time" required />
-        <TextField label="Min Spread (%)" type="number" min={0} max={10} step={0.1} value={form.minSpreadPercent} onChange={set('minSpreadPercent')} hint="Trade only when the spread beats this" required />
+        <TextField
+          label="Max Exposure (USDT)"
+          type="number"
+          inputMode="decimal"
+          min={TRADING_LIMITS.maxExposure.min}
+          max={TRADING_LIMITS.maxExposure.max}
+          step="any"
+          value={form.maxExposure}
+          onChange={set('maxExposure')}
+          hint="Largest open notional at any time"
+          error={errors.maxExposure}
+          required
+        />
+        <TextField
+          label="Min Spread (%)"
+          type="number"
+          inputMode="decimal"
+          min={TRADING_LIMITS.minSpread.min * 100}
+          max={TRADING_LIMITS.minSpread.max * 100}
+          step="any"
+          value={form.minSpreadPercent}
+          onChange={set('minSpreadPercent')}
+          hint="Trade only when the spread beats this"
+          error={errors.minSpreadPercent}
+          required
+        />
         <TextField
           label="Max Loss (USDT)"
           type="number"
-          min={0}
-          step={10}
+          inputMode="decimal"
+          min={TRADING_LIMITS.maxLoss.min}
+          max={TRADING_LIMITS.maxLoss.max}
+          step="any"
+          error={errors.maxLoss}
           value={form.maxLoss}
           onChange={set('maxLoss')}
           hint="Automated trading stops when your realised profit, fees included, since you enabled trading falls this far below its highest point"

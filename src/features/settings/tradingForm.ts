@@ -1,4 +1,4 @@
-import { TRADING_DEFAULTS } from '../../../contract/domain';
+import { TRADING_DEFAULTS, TRADING_LIMITS } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
 
 /** The form shows min spread in percent; the wire carries a fraction. */
@@ -36,4 +36,28 @@ export function bodyFromForm(f: TradingForm): { maxExposure: number; minSpread: 
     maxLoss: Number(f.maxLoss),
     tradingEnabled: f.tradingEnabled,
   };
+}
+
+export type TradingFormErrors = Partial<Record<'maxExposure' | 'minSpreadPercent' | 'maxLoss', string>>;
+
+const grouped = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The form's own check before it sends, with the server's words (contract/api.ts TradingSettingsBody and
+ * contract/field-messages.ts): an empty or non-numeric field, or one outside the contract's bounds. Any number inside
+ * the bounds is fine (0.25 %, 150 USDT): the inputs take `step="any"`.
+ */
+export function validateTradingForm(f: TradingForm): TradingFormErrors {
+  const errors: TradingFormErrors = {};
+  const check = (key: keyof TradingFormErrors, label: string, raw: string, min: number, max: number, maxText: string) => {
+    if (raw.trim() === '') errors[key] = `${label} is required`;
+    else if (!Number.isFinite(Number(raw))) errors[key] = `${label} must be a number`;
+    else if (Number(raw) < min) errors[key] = `${label} must be ${min} or more`;
+    else if (Number(raw) > max) errors[key] = `${label} must be at most ${maxText}`;
+  };
+  const { maxExposure, minSpread, maxLoss } = TRADING_LIMITS;
+  check('maxExposure', 'Max exposure', f.maxExposure, maxExposure.min, maxExposure.max, grouped(maxExposure.max));
+  check('minSpreadPercent', 'Min spread', f.minSpreadPercent, minSpread.min * 100, minSpread.max * 100, `${minSpread.max * 100}%`);
+  check('maxLoss', 'Max loss', f.maxLoss, maxLoss.min, maxLoss.max, grouped(maxLoss.max));
+  return errors;
 }

@@ -1,34 +1,40 @@
-import { useSubscription } from 'observable-hooks';
+import { useObservableEagerState, useSubscription } from 'observable-hooks';
 import { useRef } from 'react';
 import { toast } from 'react-toastify';
 import { SERVER_EVENTS } from '../../../contract/events';
 import { formatSpread } from '../../lib/format';
 import type { ServerEvent } from '../../services/realtime/socketLink';
 import { useServices } from '../../hooks/services';
+import { showTradeToast } from './tradeToast';
 
 /** Opportunities can arrive several times a second in a busy market; one toast per pair per window is enough. */
 const OPPORTUNITY_TOAST_EVERY_MS = 30_000;
 
-/** Realtime toasts of spec section 8. */
+/**
+ * Realtime toasts of spec section 8. A trade's events share one toast (tradeToast.ts); opportunity toasts only when
+ * this device's preference asks for them (off by default: the opportunities list shows them).
+ */
 export function RealtimeToasts() {
-  const { realtime } = useServices();
+  const { realtime, preferences } = useServices();
+  const { opportunityToasts } = useObservableEagerState(preferences.preferences$);
   const lastOpportunityToast = useRef(new Map<string, number>());
   useSubscription(realtime.events$, (e: ServerEvent) => {
     switch (e.name) {
       case SERVER_EVENTS.newTrade:
-        if (e.payload.status === 'failed') toast.error(`Trade failed: ${e.payload.symbol}`);
-        else toast.success(`New trade executed: ${e.payload.symbol}`);
+        if (e.payload.status === 'failed') showTradeToast(e.payload._id, `Trade failed: ${e.payload.symbol}`, 'error');
+        else showTradeToast(e.payload._id, `New trade executed: ${e.payload.symbol}`, 'success');
         break;
       case SERVER_EVENTS.tradeUpdated:
-        if (e.payload.status === 'failed') toast.error(`Trade failed: ${e.payload.symbol}`);
-        else toast.info(`Trade updated: ${e.payload.symbol} - ${e.payload.status}`);
+        if (e.payload.status === 'failed') showTradeToast(e.payload._id, `Trade failed: ${e.payload.symbol}`, 'error');
+        else showTradeToast(e.payload._id, `Trade updated: ${e.payload.symbol} - ${e.payload.status}`, e.payload.status === 'completed' ? 'success' : 'info');
         break;
       case SERVER_EVENTS.arbitrageOpportunity: {
+        if (!opportunityToasts) break;
         const now = Date.now();
         const last = lastOpportunityToast.current.get(e.payload.pair) ?? 0;
         if (now - last < OPPORTUNITY_TOAST_EVERY_MS) break;
         lastOpportunityToast.current.set(e.payload.pair, now);
-        toast.info(`Arbitrage opportunity: ${e.payload.pair} (${formatSpread(e.payload.spread)})`);
+        toast.info(`Arbitrage opportunity: ${e.payload.pair} (${formatSpread(e.payload.spread)})`, { toastId: `opportunity:${e.payload.pair}` });
         break;
       }
       case SERVER_EVENTS.notice:

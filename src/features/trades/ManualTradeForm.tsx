@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { SYMBOLS, type SymbolId } from '../../../contract/domain';
 import { messageOf } from '../../services/http';
+import { showTradeToast } from '../toasts/tradeToast';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { useServices } from '../../hooks/services';
@@ -23,8 +24,9 @@ export function ManualTradeForm() {
     }
     setBusy(true);
     try {
-      await actions.createTrade({ symbol, totalAmount });
-      toast.success('Trade created successfully');
+      const { trade } = await actions.createTrade({ symbol, totalAmount });
+      // The same toast as the trade's realtime events (one toast per trade).
+      showTradeToast(trade._id, 'Trade created successfully', 'success');
     } catch (err) {
       toast.error(messageOf(err, 'Failed to create trade'));
     } finally {
@@ -33,7 +35,7 @@ export function ManualTradeForm() {
   }
 
   return (
-    <form className={common.toolbar} onSubmit={submit} aria-label="Manual trade">
+    <form className={common.toolbar} onSubmit={submit} aria-label="Manual trade" noValidate>
       <div className={common.toolbarItem}>
         <SelectField label="Pair to trade" value={symbol} onChange={(e) => setSymbol(e.target.value as SymbolId)}>
           {SYMBOLS.map((s) => (

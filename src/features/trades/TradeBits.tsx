@@ -1,4 +1,6 @@
+import type { TradeStatus } from '../../../contract/domain';
 import type { Trade } from '../../../contract/entities';
+import { isFinished } from '../../../contract/figures';
 import { formatSpread, formatUsd, profitTone } from '../../lib/format';
 import { Badge, statusTone } from '../../ui/Badge';
 import * as ui from '../../ui/ui.css';
@@ -7,13 +9,26 @@ export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={statusTone(status)}>{status}</Badge>;
 }
 
-/** Profit with an up/down arrow, green at 0 or more, red below. */
-export function Profit({ value }: { value: number }) {
-  const t = profitTone(value);
+/**
+ * A trade's realised result. An open trade has none yet: '—', never '▲ $0.00'. A cancelled trade's result is shown
+ * in neutral colour (the user or a limit ended it; green would read as a win). Completed and failed trades: green
+ * with ▲ at 0 or more, red with ▼ below.
+ */
+export function Profit({ trade }: { trade: Pick<Trade, 'status' | 'actualProfit'> }) {
+  const status: TradeStatus = trade.status;
+  if (!isFinished(status)) {
+    return (
+      <span className={`${ui.numeric} ${ui.muted}`} data-testid="trade-profit" title="Open: no realised result yet">
+        —
+      </span>
+    );
+  }
+  const up = profitTone(trade.actualProfit) === 'profit';
+  const tone = status === 'cancelled' ? 'neutral' : up ? 'profit' : 'loss';
   return (
-    <span className={`${ui.numeric} ${ui.tone[t]}`}>
-      <span aria-hidden="true">{t === 'profit' ? '▲ ' : '▼ '}</span>
-      {formatUsd(value)}
+    <span className={`${ui.numeric} ${ui.tone[tone]}`} data-testid="trade-profit">
+      <span aria-hidden="true">{up ? '▲ ' : '▼ '}</span>
+      {formatUsd(trade.actualProfit)}
     </span>
   );
 }

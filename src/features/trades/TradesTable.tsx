@@ -1,6 +1,7 @@
 import type { Trade } from '../../../contract/entities';
 import { formatTradeDate, formatUsd } from '../../lib/format';
 import { Button } from '../../ui/Button';
+import * as cards from '../../ui/cardTable.css';
 import * as ui from '../../ui/ui.css';
 import type { Sort, SortKey } from './sortTrades';
 import { Profit, Spread, StatusBadge } from './TradeBits';
@@ -15,16 +16,17 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: 'createdAt', label: 'Date' },
 ];
 
+/** A table on wide screens; below `md` every row is a card (pair, status, amount, spread, profit, date, Cancel). */
 export function TradesTable({ trades, sort, onSort, onCancel }: { trades: Trade[]; sort: Sort; onSort: (key: SortKey) => void; onCancel?: (t: Trade) => void }) {
   return (
     <div className={ui.tableWrap}>
-      <table className={ui.table} data-testid="trades-table">
-        <thead>
+      <table className={`${ui.table} ${cards.cardTable}`} data-testid="trades-table">
+        <thead className={cards.chipHeader}>
           <tr>
             {COLUMNS.map((c) => {
               const active = sort.key === c.key;
               return (
-                <th key={c.key} className={ui.th} aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'} style={c.numeric ? { textAlign: 'right' } : undefined}>
+                <th key={c.key} className={`${ui.th} ${c.numeric ? cards.alignEnd : ''}`} aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
                   <button type="button" className={styles.sortButton} onClick={() => onSort(c.key)}>
                     {c.label}
                     <span aria-hidden="true">{active ? (sort.dir === 'asc' ? '↑' : '↓') : '↕'}</span>
@@ -33,7 +35,7 @@ export function TradesTable({ trades, sort, onSort, onCancel }: { trades: Trade[
               );
             })}
             {onCancel && (
-              <th className={ui.th}>
+              <th className={`${ui.th} ${cards.hiddenHeader}`}>
                 <span className={ui.muted}>Actions</span>
               </th>
             )}
@@ -41,25 +43,25 @@ export function TradesTable({ trades, sort, onSort, onCancel }: { trades: Trade[
         </thead>
         <tbody>
           {trades.map((t) => (
-            <tr key={t._id} data-testid="trade-row">
-              <td className={ui.td} style={{ fontWeight: 600 }}>
+            <tr key={t._id} data-testid="trade-row" className={styles.tradeCardRow}>
+              <td className={`${ui.td} ${styles.cell.pair}`} style={{ fontWeight: 600 }}>
                 {t.symbol}
               </td>
-              <td className={ui.td}>
+              <td className={`${ui.td} ${styles.cell.status}`}>
                 <StatusBadge status={t.status} />
               </td>
-              <td className={`${ui.td} ${ui.numeric}`} style={{ textAlign: 'right' }}>
+              <td className={`${ui.td} ${ui.numeric} ${cards.alignEnd} ${cards.startOnCard} ${styles.cell.amount}`} data-label="Amount">
                 {formatUsd(t.totalAmount)}
               </td>
-              <td className={ui.td} style={{ textAlign: 'right' }}>
+              <td className={`${ui.td} ${cards.alignEnd} ${cards.endOnCard} ${styles.cell.spread}`} data-label="Spread">
                 <Spread trade={t} />
               </td>
-              <td className={ui.td} style={{ textAlign: 'right' }}>
-                <Profit value={t.actualProfit} />
+              <td className={`${ui.td} ${cards.alignEnd} ${cards.endOnCard} ${styles.cell.profit}`}>
+                <Profit trade={t} />
               </td>
-              <td className={`${ui.td} ${ui.numeric} ${ui.muted}`}>{formatTradeDate(t.createdAt)}</td>
+              <td className={`${ui.td} ${ui.numeric} ${ui.muted} ${cards.endOnCard} ${styles.cell.date}`}>{formatTradeDate(t.createdAt)}</td>
               {onCancel && (
-                <td className={ui.td}>
+                <td className={`${ui.td} ${styles.cell.actions}`}>
                   {t.status === 'pending' && (
                     <Button small variant="secondary" onClick={() => onCancel(t)} aria-label={`Cancel trade ${t.tradeId}`}>
                       Cancel

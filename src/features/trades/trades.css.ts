@@ -12,3 +12,20 @@ export const sortButton = style({
 export const pagination = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: space.md, flexWrap: 'wrap', paddingTop: space.lg });
 export const pages = style({ display: 'flex', gap: space.xs, flexWrap: 'wrap' });
 export const currentPage = style({ background: vars.color.primary, color: vars.color.primaryText, borderColor: vars.color.primary });
+
+// The trade card on phones (ui/cardTable.css.ts): pair and profit first, then status and date, amount and spread,
+// and the actions across the bottom.
+const PHONE = 'screen and (max-width: 767.98px)';
+export const tradeCardRow = style({
+  '@media': { [PHONE]: { gridTemplateAreas: '"pair profit" "status date" "amount spread" "actions actions"' } },
+});
+const area = (name: string) => style({ '@media': { [PHONE]: { gridArea: name } } });
+export const cell = {
+  pair: area('pair'),
+  status: area('status'),
+  amount: area('amount'),
+  spread: area('spread'),
+  profit: style({ '@media': { [PHONE]: { gridArea: 'profit', fontSize: '16px', fontWeight: 650 } } }),
+  date: area('date'),
+  actions: area('actions'),
+};

@@ -1,5 +1,5 @@
 import { BehaviorSubject, distinctUntilChanged, filter, firstValueFrom, map, type Observable } from 'rxjs';
-import type { LoginResponse, MessageResponse, UserResponse } from '../../../contract/api';
+import type { LoginResponse, MessageResponse, RegisterBody, RegistrationStatusResponse, UserResponse } from '../../../contract/api';
 import type { PublicUser } from '../../../contract/entities';
 import { ApiError, type Http } from '../http';
 import { authReducer, initialAuthState, type AuthAction, type AuthState } from './authState';
@@ -15,6 +15,13 @@ export interface AuthService {
   /** Resolves once the restore has finished (the guard waits on it behind a spinner). */
   ready(): Promise<AuthState>;
   login(email: string, password: string): Promise<{ ok: true; user: PublicUser } | { ok: false; message: string; unexpected: boolean }>;
+  /**
+   * Spec section 7's registration call: POST /auth/register; signed in on success. The failure message is the
+   * server's, else 'Registration failed' (spec section 8).
+   */
+  register(body: RegisterBody): Promise<{ ok: true; user: PublicUser } | { ok: false; message: string; errors: { msg: string; path?: string }[] }>;
+  /** Whether this server accepts registrations (GET /auth/registration); false when it cannot be asked. */
+  registrationOpen(): Promise<boolean>;
   logout(): Promise<void>;
   /** Local end of the session without a server call (a 401 elsewhere). */
   expire(): void;
@@ -70,6 +77,24 @@ export function createAuthService(deps: AuthDeps): AuthService {
         deps.store.clear();
         dispatch({ type: 'loginFailure', message });
         return { ok: false, message, unexpected };
+      }
+    },
+    async register(body) {
+      try {
+        const res = await deps.http.post<LoginResponse>('/auth/register', body);
+        deps.store.write(res.token, res.user);
+        dispatch({ type: 'loginSuccess', user: res.user, token: res.token });
+        return { ok: true, user: res.user };
+      } catch (err) {
+        const message = err instanceof ApiError && err.serverMessage ? err.serverMessage : 'Registration failed';
+        return { ok: false, message, errors: err instanceof ApiError ? err.errors : [] };
+      }
+    },
+    async registrationOpen() {
+      try {
+        return (await deps.http.get<RegistrationStatusResponse>('/auth/registration')).open === true;
+      } catch {
+        return false;
       }
     },
     async logout() {

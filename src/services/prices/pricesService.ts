@@ -1,4 +1,4 @@
-import { combineLatest, distinctUntilChanged, map, type Observable, type SchedulerLike } from 'rxjs';
+import { combineLatest, distinctUntilChanged, map, of, type Observable, type SchedulerLike } from 'rxjs';
 import type { PricesResponse } from '../../../contract/api';
 import { DEFAULT_MIN_SPREAD } from '../../../contract/domain';
 import { SERVER_EVENTS } from '../../../contract/events';
@@ -13,6 +13,8 @@ export interface PricesDeps extends DomainDeps {
   user$: Observable<PublicUser | null>;
   /** Price renders are coalesced to this scheduler's ticks: one per animation frame in the browser. */
   frameScheduler?: SchedulerLike;
+  /** False while the browser is offline or the realtime link is down: the prices on screen are then not live. */
+  reachable$?: Observable<boolean>;
 }
 
 export interface PricesService {
@@ -44,10 +46,21 @@ export function createPricesService(deps: PricesDeps): PricesService {
 
   // Many price ticks a second; React sees at most one merged map per animation frame.
   const prices$ = replay(
-    combineLatest([raw$, minSpread$]).pipe(
+    combineLatest([raw$, minSpread$, deps.reachable$ ?? of(true)]).pipe(
       perFrame(frames),
-      map(([live, minSpread]) => ({ ...live, value: reducePrices({}, { type: 'snapshot', prices: live.value }, minSpread) })),
+      map(([live, minSpread, reachable]) => ({ ...live, value: reducePrices({}, { type: 'snapshot', prices: notLiveAsStale(live.value, live.source === 'live' && reachable) }, minSpread) })),
     ),
   );
   return { prices$ };
+}
+
+/**
+ * Prices from the device's cache, or held while offline or while the live link is down, are last seen, not current:
+ * marked stale, so no screen highlights them as profitable (contract/rules.ts isPriceProfitable).
+ */
+export function notLiveAsStale(prices: Prices, live: boolean): Prices {
+  if (live) return prices;
+  const out: Prices = {};
+  for (const p of Object.values(prices)) if (p) out[p.symbol] = p.stale ? p : { ...p, stale: true };
+  return out;
 }

@@ -49,6 +49,7 @@ const ROWS: Row[] = [
     body: () => ({ username: `reg${++created}`, email: `reg${created}@example.test`, password: 'long-enough-1' }),
     expect: { anonymous: 403, owner: 403, other: 403, admin: 403 },
   },
+  { method: 'GET', route: '/api/auth/registration', expect: { anonymous: 200, owner: 200, other: 200, admin: 200 } },
   { method: 'POST', route: '/api/auth/logout', endsSession: true, expect: OK_FOR_SIGNED_IN },
   {
     method: 'PUT',

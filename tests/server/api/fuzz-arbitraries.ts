@@ -275,3 +275,6 @@ export const garbageAuthorization = fc.oneof(
   fc.string({ unit: 'binary-ascii', maxLength: 200 }).map((s) => `Bearer ${s.replace(/[^\x21-\x7e]/g, 'x')}`),
   fc.constant(`Bearer ${'A'.repeat(8000)}`),
 );
+
+/** zod's own wording, which must never reach a user (contract/field-messages.ts words every schema's failures). */
+export const ZOD_DEFAULT_TEXT = /Too (big|small): expected|Invalid input: expected|Invalid option: expected|Unrecognized key|Invalid (UUID|email address|string)/;

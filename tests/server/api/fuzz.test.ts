@@ -14,6 +14,7 @@ import {
   queryFor,
   SPEC_ENDPOINTS,
   withDocumentedRoutes,
+  ZOD_DEFAULT_TEXT,
   type ActorKind,
   type Endpoint,
   type Method,
@@ -97,6 +98,8 @@ describe.each(backends)('API fuzz on %s', (backend) => {
           const body = JSON.parse(res.body) as { success?: unknown; message?: unknown };
           expect(body.success, what).toBe(false);
           expect(typeof body.message === 'string' && body.message.trim().length > 0, what).toBe(true);
+          // Validation failures speak the user's words, on every endpoint.
+          expect(res.body, what).not.toMatch(ZOD_DEFAULT_TEXT);
           // No stack frames ("    at fn (/path/file.ts:12:34)"), whatever the message echoes of the request.
           expect(res.body, what).not.toMatch(/\\n\s+at \S|\(\/[^)]*:\d+:\d+\)/);
         }

@@ -125,7 +125,7 @@ describe.each(backends)('trade and balance reads on %s', (backend) => {
     expect(balance.totalValue).toBeCloseTo(value, 8);
     expect(balance.totalTrades).toBe(45);
     expect(Object.keys(balance).sort()).toEqual(
-      ['binance', 'deriv', 'failedTrades', 'netProfit', 'successfulTrades', 'totalTrades', 'totalValue', 'updatedAt', 'winRate'].sort(),
+      ['binance', 'decidedTrades', 'deriv', 'failedTrades', 'netProfit', 'successfulTrades', 'totalTrades', 'totalValue', 'updatedAt', 'winRate'].sort(),
     );
     expect(new Date(balance.updatedAt).toISOString()).toBe(balance.updatedAt);
 

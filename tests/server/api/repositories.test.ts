@@ -199,6 +199,7 @@ describe.each(backends)('read repositories on %s', (kind) => {
       netProfit: 11.55,
       // 4 won of 6 decided (the two trades at exactly 0 moved nothing)
       winRate: (4 * 100) / 6,
+      decidedTrades: 6,
       // 1500.25 USDT + 0.75 BTC × 40,000; ETH has no price, so it counts 0.
       totalValue: 31_500.25,
     });
@@ -228,7 +229,7 @@ describe.each(backends)('read repositories on %s', (kind) => {
     // Each failure unwound the filled leg at a loss: the trader lost 101.96 USDT in all.
     await insertTrades(database.db, hugo, [{ status: 'failed', actualProfit: '-50.98' }, { status: 'failed', actualProfit: '-50.98' }, { status: 'failed' }]);
     const stats = await userStats(database.db, hugo, noPrices);
-    expect(stats).toMatchObject({ totalTrades: 3, successfulTrades: 0, failedTrades: 3, totalProfit: 0, netProfit: -101.96, winRate: 0 });
+    expect(stats).toMatchObject({ totalTrades: 3, successfulTrades: 0, failedTrades: 3, totalProfit: 0, netProfit: -101.96, winRate: 0, decidedTrades: 2 });
   });
 
   it('answers zeros for a user with nothing', async () => {
@@ -240,6 +241,7 @@ describe.each(backends)('read repositories on %s', (kind) => {
       totalProfit: 0,
       netProfit: 0,
       winRate: 0,
+      decidedTrades: 0,
       totalValue: 0,
     });
     expect((await listTrades(database.db, frank, { page: 1, limit: 20 })).pagination).toEqual({ current: 1, pages: 0, total: 0 });

@@ -87,6 +87,8 @@ describe.each(backends)('auth on %s', (backend) => {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ success: false, message: 'Registration is disabled. Ask an admin to create your account.' });
     }
+    // The sign-up page asks first, without signing in.
+    expect((await t.request('GET', '/api/auth/registration')).json()).toEqual({ success: true, open: false });
   });
 });
 

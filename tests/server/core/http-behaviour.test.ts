@@ -130,6 +130,12 @@ describe('client pages', () => {
     expect(asset.headers['content-encoding']).toBe('gzip');
     const sw = await t.app.inject({ method: 'GET', url: '/sw.js' });
     expect(sw.headers['cache-control']).toBe('no-cache');
+    // A build file that does not exist is a 404, never the app shell.
+    for (const url of ['/assets/index-Gone1234.js', '/assets/missing.css?v=1', '/icons/none.png']) {
+      const missing = await t.app.inject({ method: 'GET', url });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.body, url).not.toContain('<title>app</title>');
+    }
     // API paths never fall back to the page.
     expect((await t.app.inject({ method: 'GET', url: '/api/missing' })).headers['content-type']).toContain('application/json');
   });

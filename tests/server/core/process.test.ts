@@ -65,7 +65,10 @@ describe('server process', () => {
     const password = /password: (\S+)/.exec(first.stdout())?.[1];
     expect(password).toBeDefined();
     expect(password!.length).toBeGreaterThanOrEqual(16);
-    expect(first.stdout()).toContain('This password is shown only now');
+    expect(first.stdout()).toContain('This password is shown only during this first start');
+    // Printed again as the last start-up line, after the listening line, so later log lines cannot bury it.
+    await expect.poll(() => first.stdout().split('password: ').length - 1).toBe(2);
+    expect(first.stdout().lastIndexOf(`password: ${password}`)).toBeGreaterThan(first.stdout().indexOf('listening on'));
 
     const res = await login(url, 'admin@arbitrage.local', password!);
     expect(res.status).toBe(200);

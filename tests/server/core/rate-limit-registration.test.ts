@@ -35,6 +35,7 @@ describe.each(backends)('sign-in rate limit and open registration on %s', (backe
   });
 
   it('registers a user when ALLOW_REGISTRATION=true', async () => {
+    expect((await t.request('GET', '/api/auth/registration')).json()).toEqual({ success: true, open: true });
     const res = await t.request('POST', '/api/auth/register', {
       body: { username: 'newcomer', email: 'newcomer@example.test', password: 'long-enough-1', firstName: 'New' },
     });

@@ -1,0 +1,13 @@
+import { style } from '@vanilla-extract/css';
+
+// The user card on phones (ui/cardTable.css.ts): name, e-mail and badges across the top, last login and the actions
+// below.
+const PHONE = 'screen and (max-width: 767.98px)';
+export const userCardRow = style({ '@media': { [PHONE]: { gridTemplateAreas: '"user user" "login actions"' } } });
+export const cell = {
+  user: style({ '@media': { [PHONE]: { gridArea: 'user' } } }),
+  login: style({ '@media': { [PHONE]: { gridArea: 'login', fontSize: '13px' } } }),
+  actions: style({ '@media': { [PHONE]: { gridArea: 'actions' } } }),
+};
+/** Role and status live in the user cell on phones. */
+export const wideOnly = style({ '@media': { [PHONE]: { display: 'none !important' } } });
