@@ -5,3 +5,5 @@ export * from './api';
 export * from './rules';
 export * from './spreads';
 export * from './figures';
+export * from './costs';
+export * from './positions';
