@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
-import { useBalances, usePrices } from '../hooks/data';
+import { EquityChartCard } from '../features/charts/EquityChartCard';
+import { useBalances, useEquity, usePrices } from '../hooks/data';
 import { useServices } from '../hooks/services';
 import * as styles from '../features/balances/balances.css';
 import { VenuePanel } from '../features/balances/VenuePanel';
@@ -35,6 +36,7 @@ export function BalancesScreen() {
     }
   }
 
+  const equity = useEquity();
   const b = balances.value;
   if (!b && balances.loading) return <Spinner label="Loading balances..." />;
   // The server's figure, as the Dashboard shows it (contract/figures.ts: one definition of totalValue).
@@ -51,6 +53,7 @@ export function BalancesScreen() {
         <StatCard label="Net Profit" value={formatUsd(b?.netProfit ?? 0)} tone={profitTone(b?.netProfit ?? 0)} testId="balance-net-profit" />
         <StatCard label="Win Rate" value={formatWinRate(b?.winRate ?? 0)} tone={winRateTone(b?.winRate ?? 0)} testId="balance-win-rate" />
       </div>
+      <EquityChartCard points={equity} />
       <div className={common.halves}>
         <VenuePanel title="Binance" balances={b?.binance ?? null} prices={prices.value} testId="venue-binance" />
         <VenuePanel title="Deriv" balances={b?.deriv ?? null} prices={prices.value} testId="venue-deriv" />

@@ -13,7 +13,9 @@ import { socketLink } from './realtime/socketLink';
 import { createMarketService, type MarketService } from './market/marketService';
 import { createOfflineServices, networkStatus, refuseWhenOffline, type OfflineServices } from './offline';
 import { createOpportunitiesService, type OpportunitiesService } from './opportunities/opportunitiesService';
+import { createOutcomesService, type OutcomesService } from './outcomes/outcomesService';
 import { createPricesService, type PricesService } from './prices/pricesService';
+import { createRiskService, type RiskService } from './risk/riskService';
 import { createSpreadsService, type SpreadsService } from './spreads/spreadsService';
 import { createStatsService, type StatsService } from './stats/statsService';
 import { eventsOf, type DomainDeps } from './streams/domainDeps';
@@ -27,6 +29,10 @@ export interface AppServices {
   /** One service a domain, each a set of live streams (cache, then REST snapshot, then socket deltas). */
   prices: PricesService;
   opportunities: OpportunitiesService;
+  /** What the engine did with each opportunity for this user, the recent ones kept (offline too). */
+  outcomes: OutcomesService;
+  /** The engine's reading of the user's risk: state, drawdown against maxLoss, exposure against maxExposure. */
+  risk: RiskService;
   balances: BalancesService;
   stats: StatsService;
   trades: TradesService;
@@ -112,6 +118,9 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const stats = createStatsService({ ...domain, reloads$: balances.reloads$ });
   const trades = createTradesService({ ...domain, online$ });
   const opportunities = createOpportunitiesService(domain);
+  const outcomes = createOutcomesService(domain);
+  // Saving the trading settings (maxLoss, maxExposure, trading on or off) changes the figures too.
+  const risk = createRiskService({ ...domain, changed$: a.user$ });
   const spreads = createSpreadsService(domain);
   const market = createMarketService(domain);
   const offline = createOfflineServices({
@@ -132,6 +141,8 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     realtime,
     prices,
     opportunities,
+    outcomes,
+    risk,
     balances,
     stats,
     trades,

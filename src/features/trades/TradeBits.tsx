@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import type { Trade } from '../../../contract/entities';
 import { formatSpread, formatUsd, profitTone } from '../../lib/format';
 import { Badge, statusTone } from '../../ui/Badge';
@@ -20,4 +21,13 @@ export function Profit({ value }: { value: number }) {
 
 export function Spread({ trade }: { trade: Trade }) {
   return <span className={ui.numeric}>{formatSpread(trade.arbitrageSpread)}</span>;
+}
+
+/** The trade's pair as a link to its detail screen (/trades/$id), from every list that shows trades. */
+export function TradeLink({ trade }: { trade: Trade }) {
+  return (
+    <Link to="/trades/$id" params={{ id: trade._id }} title={`Trade ${trade.tradeId}: legs, fills and fees`} data-testid="trade-link">
+      {trade.symbol}
+    </Link>
+  );
 }

@@ -3,7 +3,7 @@ import { formatTradeDate, formatUsd } from '../../lib/format';
 import { Button } from '../../ui/Button';
 import * as ui from '../../ui/ui.css';
 import type { Sort, SortKey } from './sortTrades';
-import { Profit, Spread, StatusBadge } from './TradeBits';
+import { Profit, Spread, StatusBadge, TradeLink } from './TradeBits';
 import * as styles from './trades.css';
 
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
@@ -43,7 +43,7 @@ export function TradesTable({ trades, sort, onSort, onCancel }: { trades: Trade[
           {trades.map((t) => (
             <tr key={t._id} data-testid="trade-row">
               <td className={ui.td} style={{ fontWeight: 600 }}>
-                {t.symbol}
+                <TradeLink trade={t} />
               </td>
               <td className={ui.td}>
                 <StatusBadge status={t.status} />

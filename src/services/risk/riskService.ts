@@ -1,0 +1,35 @@
+import { debounceTime, merge, NEVER, type Observable } from 'rxjs';
+import type { RiskResponse } from '../../../contract/api';
+import type { RiskSummary } from '../../../contract/entities';
+import { SERVER_EVENTS } from '../../../contract/events';
+import { cachedSnapshot, eventsOf, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
+import { liveState, type Live } from '../streams/liveState';
+
+export interface RiskService {
+  /** The engine's reading of the user's risk (GET /trades/stats/risk), read again when a trade or the engine state changes. */
+  risk$: Observable<Live<RiskSummary | null>>;
+}
+
+export function createRiskService(deps: DomainDeps & { settleMs?: number; changed$?: Observable<unknown> }): RiskService {
+  // The figures come from the database: read again, at most once per settle period, after anything that moves them.
+  const changed$ = merge(
+    eventsOf(deps.events$, SERVER_EVENTS.newTrade),
+    eventsOf(deps.events$, SERVER_EVENTS.tradeUpdated),
+    eventsOf(deps.events$, SERVER_EVENTS.notice),
+    deps.changed$ ?? NEVER,
+  ).pipe(debounceTime(deps.settleMs ?? 500));
+  const risk$ = replay(
+    perUser(deps, idle<RiskSummary | null>(null), (cache) =>
+      liveState<RiskSummary | null, never>({
+        initial: null,
+        cached: cachedSnapshot<RiskSummary>(cache, 'risk'),
+        snapshot: async () => (await deps.http.get<RiskResponse>('/trades/stats/risk')).risk,
+        events$: NEVER,
+        resync$: merge(deps.reconnected$, changed$),
+        fold: (state) => state,
+        persist: (v) => void (v && cache.writeSnapshot('risk', v)),
+      }),
+    ),
+  );
+  return { risk$ };
+}
