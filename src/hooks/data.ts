@@ -1,16 +1,14 @@
 import { useObservable, useObservableState, useSubscription } from 'observable-hooks';
 import { useMemo } from 'react';
 import { map, merge, of, switchMap } from 'rxjs';
-import type { Balances, MarketInfo, OpportunityOutcome, Prices, RiskSummary, Stats, Trade } from '../../contract/entities';
-import type { EquityPoint } from '../../contract/figures';
-import type { SymbolId } from '../../contract/domain';
-import type { SpreadPoint } from '../../contract/entities';
+import type { Balances, MarketInfo, Prices, Stats, Trade } from '../../contract/entities';
 import type { OfflineStatus } from '../services/offline';
 import type { ConnectionState } from '../services/realtime/realtimeService';
 import type { Live } from '../services/streams/liveState';
 import type { LocalCoverage, TradePage, TradePageQuery } from '../services/trades/tradesService';
 import { useFrameLive, useLive } from './live';
 import { useServices } from './services';
+import { cockpitOf } from '../services/cockpit/cockpitServices';
 
 // What the screens read from the domain services: one hook a need, so components never hold a pipeline.
 
@@ -21,17 +19,6 @@ export const useBalances = (): Live<Balances | null> => useLive(useServices().ba
 export const useStats = (): Live<Stats | null> => useLive(useServices().stats.stats$, null);
 export const useRecentTrades = (): Live<Trade[]> => useLive(useServices().trades.recent$, []);
 export const useMarket = (): Live<MarketInfo | null> => useLive(useServices().market.market$, null);
-export const useOutcomes = (): Live<OpportunityOutcome[]> => useLive(useServices().outcomes.outcomes$, []);
-export const useRisk = (): Live<RiskSummary | null> => useLive(useServices().risk.risk$, null);
-export const useEquity = (): EquityPoint[] => useObservableState(useServices().trades.equity$, []);
-
-/** One trade for its detail screen; a new id switches to its own stream. */
-export function useTradeDetail(id: string): Live<Trade | null> {
-  const { trades } = useServices();
-  const trade$ = useObservable((inputs$) => inputs$.pipe(switchMap(([tradeId]) => trades.detail(tradeId))), [id]);
-  return useObservableState(trade$, { value: null, loading: true, source: 'initial', updatedAt: null, error: null });
-}
-
 const LOADING_PAGE: Live<TradePage | null> = { value: null, loading: true, source: 'initial', updatedAt: null, error: null };
 
 /** One Trades page for these filters; a new query switches to its own page stream. */
@@ -58,7 +45,9 @@ export const useConnectionState = (): ConnectionState => useObservableState(useS
  * stay live and cached while the app is open.
  */
 export function useWarmDomains(): void {
-  const { trades, balances, prices, stats, spreads, outcomes } = useServices();
+  const services = useServices();
+  const { trades, balances, prices, stats, spreads } = services;
+  const { outcomes } = cockpitOf(services);
   // The spread history's sync runs for as long as someone is signed in, so its cache holds the last day offline.
   const warm$ = useMemo(
     () => merge(trades.recent$, balances.balances$, prices.prices$, stats.stats$, spreads.sync$, outcomes.outcomes$),
@@ -67,9 +56,3 @@ export function useWarmDomains(): void {
   useSubscription(warm$);
 }
 
-/** A pair's spread history over a range back from now (the cached day offline); a new pair or range switches streams. */
-export function useSpreadRange(symbol: SymbolId, rangeMs: number): SpreadPoint[] {
-  const { spreads } = useServices();
-  const points$ = useObservable((inputs$) => inputs$.pipe(switchMap(([s, r]) => spreads.range$(s, r))), [symbol, rangeMs]);
-  return useObservableState(points$, []);
-}

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import { EquityChartCard } from '../features/charts/EquityChartCard';
-import { useBalances, useEquity, usePrices } from '../hooks/data';
+import { useEquity } from '../hooks/cockpit';
+import { useBalances, usePrices } from '../hooks/data';
 import { useServices } from '../hooks/services';
 import * as styles from '../features/balances/balances.css';
 import { VenuePanel } from '../features/balances/VenuePanel';

@@ -5,7 +5,7 @@ import type { Fill } from '../../contract/entities';
 import { entrySlippage, filledOpenSpread, totalFees } from '../features/cockpit/tradeFigures';
 import * as styles from '../features/cockpit/cockpit.css';
 import { Profit, StatusBadge } from '../features/trades/TradeBits';
-import { useTradeDetail } from '../hooks/data';
+import { useTradeDetail } from '../hooks/cockpit';
 import { describeSpread, formatCoins, formatPrice, formatSpread, formatUsd } from '../lib/format';
 import { Card } from '../ui/Card';
 import * as page from '../ui/page.css';

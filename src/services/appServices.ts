@@ -13,9 +13,7 @@ import { socketLink } from './realtime/socketLink';
 import { createMarketService, type MarketService } from './market/marketService';
 import { createOfflineServices, networkStatus, refuseWhenOffline, type OfflineServices } from './offline';
 import { createOpportunitiesService, type OpportunitiesService } from './opportunities/opportunitiesService';
-import { createOutcomesService, type OutcomesService } from './outcomes/outcomesService';
 import { createPricesService, type PricesService } from './prices/pricesService';
-import { createRiskService, type RiskService } from './risk/riskService';
 import { createSpreadsService, type SpreadsService } from './spreads/spreadsService';
 import { createStatsService, type StatsService } from './stats/statsService';
 import { eventsOf, type DomainDeps } from './streams/domainDeps';
@@ -29,10 +27,6 @@ export interface AppServices {
   /** One service a domain, each a set of live streams (cache, then REST snapshot, then socket deltas). */
   prices: PricesService;
   opportunities: OpportunitiesService;
-  /** What the engine did with each opportunity for this user, the recent ones kept (offline too). */
-  outcomes: OutcomesService;
-  /** The engine's reading of the user's risk: state, drawdown against maxLoss, exposure against maxExposure. */
-  risk: RiskService;
   balances: BalancesService;
   stats: StatsService;
   trades: TradesService;
@@ -44,6 +38,8 @@ export interface AppServices {
   notifier: Notifier;
   /** Offline state for the banner (src/services/offline). */
   offline: OfflineServices;
+  /** What every domain service is built from; the cockpit's services are built from it on the screens that use them. */
+  domain: DomainDeps;
   /** Emits when a 401 ended the session: the router goes to /login. */
   sessionExpired$: Observable<void>;
 }
@@ -118,9 +114,6 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const stats = createStatsService({ ...domain, reloads$: balances.reloads$ });
   const trades = createTradesService({ ...domain, online$ });
   const opportunities = createOpportunitiesService(domain);
-  const outcomes = createOutcomesService(domain);
-  // Saving the trading settings (maxLoss, maxExposure, trading on or off) changes the figures too.
-  const risk = createRiskService({ ...domain, changed$: a.user$ });
   const spreads = createSpreadsService(domain);
   const market = createMarketService(domain);
   const offline = createOfflineServices({
@@ -141,8 +134,6 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     realtime,
     prices,
     opportunities,
-    outcomes,
-    risk,
     balances,
     stats,
     trades,
@@ -152,6 +143,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     actions: refuseWhenOffline(createActions(http), () => typeof navigator === 'undefined' || navigator.onLine !== false),
     offline,
     notifier,
+    domain,
     sessionExpired$: fromEvent(expired$, 'expired').pipe(map(() => undefined)),
   };
 }

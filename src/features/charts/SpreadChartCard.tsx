@@ -1,7 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { SYMBOLS, type SymbolId } from '../../../contract/domain';
 import type { Trade } from '../../../contract/entities';
-import { useSpreadRange } from '../../hooks/data';
+import { useSpreadRange } from '../../hooks/cockpit';
 import { useNow } from '../../hooks/clock';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';

@@ -1,7 +1,6 @@
 import {
   bufferTime,
   catchError,
-  combineLatest,
   concatMap,
   defer,
   filter,
@@ -41,11 +40,6 @@ export interface SpreadsService {
   sync$: Observable<SpreadSample[]>;
   /** A symbol's last day, oldest first: the cached points at once (offline too), then as the cache grows. */
   history$(symbol: SymbolId): Observable<SpreadPoint[]>;
-  /**
-   * A symbol's history over `rangeMs` back from now: within a day, the cached day; beyond it, the server's series for
-   * the whole range (read once, at its own resolution) joined with the cached day, which alone answers offline.
-   */
-  range$(symbol: SymbolId, rangeMs: number): Observable<SpreadPoint[]>;
 }
 
 export function createSpreadsService(deps: SpreadsDeps): SpreadsService {
@@ -101,24 +95,5 @@ export function createSpreadsService(deps: SpreadsDeps): SpreadsService {
       ),
     );
 
-  const range$ = (symbol: SymbolId, rangeMs: number): Observable<SpreadPoint[]> => {
-    if (rangeMs <= CACHED_SPREADS_KEEP_MS) return history$(symbol);
-    const older$ = defer(async () => {
-      const toMs = now();
-      const query = { symbol, from: new Date(toMs - rangeMs).toISOString(), to: new Date(toMs).toISOString() };
-      return (await deps.http.get<SpreadsResponse>('/exchanges/spreads', query)).series.points;
-    }).pipe(
-      catchError(() => of([] as SpreadPoint[])),
-      startWith([] as SpreadPoint[]),
-    );
-    // The server's coarse points stop where the cached day starts, so the two never interleave.
-    return combineLatest([older$, history$(symbol)]).pipe(
-      map(([older, day]) => {
-        const dayStart = day[0]?.t ?? Infinity;
-        return mergeSpreadPoints(older.filter((p) => p.t < dayStart), day, now() - rangeMs);
-      }),
-    );
-  };
-
-  return { sync$, history$, range$ };
+  return { sync$, history$ };
 }

@@ -11,8 +11,6 @@ import { runHistorySync, type HistorySyncEvent } from './history/historySyncRunn
 import type { LocalCoverage } from './history/localTrades';
 import { foldTradePage, pageKey, type TradePage, type TradePageQuery } from './tradePage';
 import { tradeWriterFor } from './tradeWriter';
-import { equity$ as equityOf, tradeDetail } from './tradeDetail';
-import type { EquityPoint } from '../../../contract/figures';
 
 export interface TradesDeps extends DomainDeps {
   /** The browser's online state: the history sync runs only online. */
@@ -28,10 +26,6 @@ export interface TradesService {
   coverage$: Observable<LocalCoverage | null>;
   /** Subscribe once (composition root) to keep the local trade history in step while online. */
   historySync$: Observable<HistorySyncEvent>;
-  /** One trade with its legs (trade detail), from the local copy first. */
-  detail(id: string): Observable<Live<Trade | null>>;
-  /** Cumulative realised P&L over the trades the app holds, oldest first (offline too). */
-  equity$: Observable<EquityPoint[]>;
 }
 
 /** The dashboard's recent trades: one page of this size, kept live. */
@@ -109,7 +103,7 @@ export function createTradesService(deps: TradesDeps): TradesService {
     },
   });
 
-  return { recent$, page, coverage$, historySync$, detail: (id) => tradeDetail(deps, id), equity$: equityOf(deps, recent$) };
+  return { recent$, page, coverage$, historySync$ };
 }
 
 export type { TradePage, TradePageQuery, LocalCoverage };
