@@ -28,9 +28,14 @@ describe('unrealisedPnl', () => {
     expect(unrealisedPnl(trade, undefined)).toBeNull();
   });
 
-  it('counts a leg already closed at its close price and both its fees, and a leg never filled as nothing', () => {
-    const trade = { legs: [leg('binance', 'buy', 100, 1, 0.1, { price: 102, fee: 0.1 }), { ...leg('deriv', 'sell', 0, 0, 0), open: null }] };
+  it('counts a leg already closed at its close price and both its fees, and a leg that failed unfilled as nothing', () => {
+    const trade = { legs: [leg('binance', 'buy', 100, 1, 0.1, { price: 102, fee: 0.1 }), { ...leg('deriv', 'sell', 0, 0, 0), open: null, status: 'failed' as const }] };
     expect(unrealisedPnl(trade, { binance: 50, deriv: null })).toBeCloseTo(1.8, 10);
+  });
+
+  it('is unknown while a leg is still being placed', () => {
+    const trade = { legs: [leg('binance', 'buy', 100, 1, 0.1), { ...leg('deriv', 'sell', 0, 0, 0), open: null, status: 'opening' as const }] };
+    expect(unrealisedPnl(trade, { binance: 100, deriv: 100 })).toBeNull();
   });
 
   it('a long and an equal short on one price add up to minus the fees, whatever the price', () => {

@@ -11,13 +11,18 @@ function legMove(leg: TradeLeg, current: number): number {
 
 /**
  * Unrealised P&L of an open trade at current mid prices, USDT: each leg still open marked to its venue's price, minus
- * every fee already paid (the opening fees; a leg already closed counts its realised move and both fees). Null when a
- * venue the trade holds a leg on has no current price: an unknown mark is not shown as zero.
+ * every fee already paid (the opening fees; a leg already closed counts its realised move and both fees). Null while a
+ * leg is still being placed, or when a venue the trade holds a leg on has no current price: an unknown mark is not
+ * shown as zero.
  */
 export function unrealisedPnl(trade: Pick<Trade, 'legs'>, price: Pick<SymbolPrice, 'binance' | 'deriv'> | undefined): number | null {
   let total = 0;
   for (const leg of trade.legs) {
-    if (!leg.open) continue;
+    // A leg still being placed has no entry yet: the trade's mark is unknown until it fills.
+    if (!leg.open) {
+      if (leg.status === 'opening') return null;
+      continue;
+    }
     total -= leg.open.fee + (leg.close?.fee ?? 0);
     if (leg.close) {
       total += legMove(leg, leg.close.price) * (leg.close.quantity / leg.open.quantity || 0);

@@ -1,6 +1,6 @@
 // The spread chart's drawing, with the chart library: this module is loaded on its own (React.lazy), so only the
 // screens that draw a chart download the library.
-import { createChart, createSeriesMarkers, LineSeries, LineStyle, type IChartApi, type ISeriesApi, type SeriesMarker, type UTCTimestamp } from 'lightweight-charts';
+import { createChart, createSeriesMarkers, LineSeries, LineStyle, type AutoscaleInfo, type IChartApi, type ISeriesApi, type SeriesMarker, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import type { SpreadPoint } from '../../../contract/entities';
 import { toSeconds, type TradeMark } from './chartData';
@@ -66,6 +66,15 @@ export default function SpreadCanvas({ points, marks, minSpread, costFloor, show
     };
     if (minSpread !== null) level(minSpread, 'min spread', colors.warning);
     if (costFloor !== null) level(costFloor, 'cost floor', colors.loss);
+    // The scale always reaches the threshold lines: how far the spread is from trading is the point of the chart.
+    const reach = pct(Math.max(minSpread ?? 0, costFloor ?? 0));
+    s.applyOptions({
+      autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => {
+        const base = original();
+        if (!base?.priceRange || reach === 0) return base;
+        return { ...base, priceRange: { minValue: Math.min(base.priceRange.minValue, -reach), maxValue: Math.max(base.priceRange.maxValue, reach) } };
+      },
+    });
     const first = data[0]?.time ?? Infinity;
     const markers: SeriesMarker<UTCTimestamp>[] = marks
       .filter((m) => Math.floor(m.t / 1000) >= first)

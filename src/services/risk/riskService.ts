@@ -1,4 +1,4 @@
-import { debounceTime, merge, NEVER, type Observable } from 'rxjs';
+import { asyncScheduler, merge, NEVER, throttleTime, type Observable } from 'rxjs';
 import type { RiskResponse } from '../../../contract/api';
 import type { RiskSummary } from '../../../contract/entities';
 import { SERVER_EVENTS } from '../../../contract/events';
@@ -11,13 +11,14 @@ export interface RiskService {
 }
 
 export function createRiskService(deps: DomainDeps & { settleMs?: number; changed$?: Observable<unknown> }): RiskService {
-  // The figures come from the database: read again, at most once per settle period, after anything that moves them.
+  // The figures come from the database: read again after anything that moves them, at most once per settle period
+  // and once more at its end, so a burst of trade updates (opening, open, closing) still ends on a fresh read.
   const changed$ = merge(
     eventsOf(deps.events$, SERVER_EVENTS.newTrade),
     eventsOf(deps.events$, SERVER_EVENTS.tradeUpdated),
     eventsOf(deps.events$, SERVER_EVENTS.notice),
     deps.changed$ ?? NEVER,
-  ).pipe(debounceTime(deps.settleMs ?? 500));
+  ).pipe(throttleTime(deps.settleMs ?? 500, asyncScheduler, { leading: true, trailing: true }));
   const risk$ = replay(
     perUser(deps, idle<RiskSummary | null>(null), (cache) =>
       liveState<RiskSummary | null, never>({
