@@ -74,6 +74,11 @@ export interface Trade {
   /** Why a trade failed, was cancelled or closed (e.g. 'converged', 'time limit'). */
   reason: string | null;
   legs: TradeLeg[];
+  /**
+   * Both venues' best bid and ask the decision to open was made on (each fill's slippage is measured against them);
+   * null or absent for trades decided without quotes or recorded before they were kept.
+   */
+  decision?: Record<VenueId, { bid: number; ask: number }> | null;
   createdAt: string;
   updatedAt: string;
   closedAt: string | null;

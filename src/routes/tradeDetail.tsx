@@ -2,7 +2,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { VENUE_NAMES } from '../../contract/domain';
 import type { Fill } from '../../contract/entities';
-import { entrySlippage, filledOpenSpread, totalFees } from '../features/cockpit/tradeFigures';
+import { entrySlippage, filledOpenSpread, legSlippage, totalFees } from '../features/cockpit/tradeFigures';
 import * as styles from '../features/cockpit/cockpit.css';
 import { Profit, StatusBadge } from '../features/trades/TradeBits';
 import { useTradeDetail } from '../hooks/cockpit';
@@ -33,6 +33,16 @@ function FillText({ fill }: { fill: Fill | null }) {
       {formatCoins(fill.quantity)} at {formatPrice(fill.price)} · fee {formatUsd(fill.fee)}
       <br />
       <span className={ui.muted}>{stamp(fill.at)}</span>
+    </>
+  );
+}
+
+function LegSlippage({ slip, side }: { slip: { quote: number; slippage: number } | null; side: 'buy' | 'sell' }) {
+  if (!slip) return <span className={ui.muted}>— (no quote kept for this trade)</span>;
+  const verdict = slip.slippage > 0 ? 'worse' : slip.slippage < 0 ? 'better' : 'exactly at it';
+  return (
+    <>
+      {side === 'buy' ? 'Ask' : 'Bid'} {formatPrice(slip.quote)} · {formatSpread(Math.abs(slip.slippage))} {verdict}
     </>
   );
 }
@@ -85,6 +95,9 @@ export function TradeDetailScreen() {
               <Item term="Side">{leg.side === 'buy' ? 'Buy (long)' : 'Sell (short)'} · {leg.status}</Item>
               <Item term="Open fill">
                 <FillText fill={leg.open} />
+              </Item>
+              <Item term="Slippage against the decision's quote" testId="detail-leg-slippage">
+                <LegSlippage slip={legSlippage(leg, t.decision)} side={leg.side} />
               </Item>
               <Item term="Close fill">
                 <FillText fill={leg.close} />

@@ -155,6 +155,8 @@ describe.each([
     await expect.poll(() => textOf(page.getByTestId('detail-reason')), { timeout: 10_000 }).not.toBe('still open');
     expect(await textOf(page.getByTestId('detail-slippage'))).toMatch(/%|—/);
     expect(await textOf(detail)).toMatch(/Open fill[\s\S]*at \$[\d,]+\.\d\d · fee \$/);
+    // Each leg's fill against the quote the engine decided on: a buy against the ask, a sell against the bid.
+    for (const text of await page.getByTestId('detail-leg-slippage').allTextContents()) expect(text).toMatch(/^(Ask|Bid) \$[\d,]+\.\d\d · \d+\.\d\d% (worse|better|exactly at it)$/);
     expect(await noSidewaysScroll(page)).toBe(true);
     await shootThemes(page, 'cockpit-trade-detail');
     // And from the Trades list.

@@ -1,5 +1,5 @@
 // What a trade's detail shows beyond its row: fees, fills and the slippage of its entry against the decision.
-import type { Trade } from '../../../contract/entities';
+import type { Trade, TradeLeg } from '../../../contract/entities';
 
 /** Every fee the trade's legs paid, open and close, USDT. */
 export function totalFees(trade: Pick<Trade, 'legs'>): number {
@@ -23,4 +23,16 @@ export function filledOpenSpread(trade: Pick<Trade, 'legs'>): number | null {
 export function entrySlippage(trade: Pick<Trade, 'legs' | 'arbitrageSpread'>): number | null {
   const filled = filledOpenSpread(trade);
   return filled === null ? null : Math.abs(trade.arbitrageSpread) - Math.sign(trade.arbitrageSpread) * filled;
+}
+
+/**
+ * The quote a leg's opening order was decided against (a buy takes the ask, a sell the bid) and the fill's slippage
+ * from it as a fraction, positive when it cost the trade; null without a fill or without the decision's quotes.
+ */
+export function legSlippage(leg: TradeLeg, decision: Trade['decision']): { quote: number; slippage: number } | null {
+  const q = decision?.[leg.venue];
+  if (!q || !leg.open) return null;
+  const quote = leg.side === 'buy' ? q.ask : q.bid;
+  if (!(quote > 0)) return null;
+  return { quote, slippage: leg.side === 'buy' ? (leg.open.price - quote) / quote : (quote - leg.open.price) / quote };
 }
