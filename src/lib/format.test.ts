@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSpread, formatAge, formatCountdown } from './format';
+import { describeSpread, formatAge, formatBp, formatCountdown } from './format';
 
 describe('describeSpread', () => {
   it.each([
@@ -23,5 +23,12 @@ describe('formatCountdown and formatAge', () => {
     expect(formatAge(420)).toBe('0.4 s');
     expect(formatAge(12_400)).toBe('12 s');
     expect(formatAge(null)).toBe('no quote');
+  });
+});
+
+describe('formatBp', () => {
+  it('shows basis points with two decimals', () => {
+    expect(formatBp(0.000123)).toBe('1.23 bp');
+    expect(formatBp(0)).toBe('0.00 bp');
   });
 });

@@ -78,3 +78,8 @@ export function formatAge(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return 'no quote';
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
+
+/** A small fraction in basis points with 2 decimals, e.g. 0.000123 → '1.23 bp' (slippage is far below 0.01 %). */
+export function formatBp(fraction: number): string {
+  return `${(fraction * 10_000).toFixed(2)} bp`;
+}

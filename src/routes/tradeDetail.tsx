@@ -6,7 +6,7 @@ import { entrySlippage, filledOpenSpread, legSlippage, totalFees } from '../feat
 import * as styles from '../features/cockpit/cockpit.css';
 import { Profit, StatusBadge } from '../features/trades/TradeBits';
 import { useTradeDetail } from '../hooks/cockpit';
-import { describeSpread, formatCoins, formatPrice, formatSpread, formatUsd } from '../lib/format';
+import { describeSpread, formatBp, formatCoins, formatPrice, formatUsd } from '../lib/format';
 import { Card } from '../ui/Card';
 import * as page from '../ui/page.css';
 import * as ui from '../ui/ui.css';
@@ -42,7 +42,7 @@ function LegSlippage({ slip, side }: { slip: { quote: number; slippage: number }
   const verdict = slip.slippage > 0 ? 'worse' : slip.slippage < 0 ? 'better' : 'exactly at it';
   return (
     <>
-      {side === 'buy' ? 'Ask' : 'Bid'} {formatPrice(slip.quote)} · {formatSpread(Math.abs(slip.slippage))} {verdict}
+      {side === 'buy' ? 'Ask' : 'Bid'} {formatPrice(slip.quote)} · {formatBp(Math.abs(slip.slippage))} {verdict}
     </>
   );
 }
@@ -77,7 +77,7 @@ export function TradeDetailScreen() {
           <Item term="Decided at spread">{describeSpread(t.arbitrageSpread)}</Item>
           <Item term="Filled at spread">{filled === null ? '—' : describeSpread(filled)}</Item>
           <Item term="Entry slippage" testId="detail-slippage">
-            {slip === null ? '—' : `${formatSpread(slip)} ${slip > 0 ? 'of the edge lost' : slip < 0 ? 'better than decided' : ''}`}
+            {slip === null ? '—' : `${formatBp(Math.abs(slip))} ${slip > 0 ? 'of the edge lost' : slip < 0 ? 'better than decided' : 'exactly as decided'}`}
           </Item>
           <Item term="Fees">{formatUsd(totalFees(t))}</Item>
           <Item term="Origin">{t.origin === 'manual' ? 'Manual' : 'Automated'}</Item>

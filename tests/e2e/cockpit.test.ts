@@ -2,7 +2,8 @@
 // the spread chart drawn with data, an opportunity listed with the engine's outcome, an open position closed from its
 // panel, the equity curve, a trade's detail; and offline, the chart and the opportunities again from IndexedDB.
 // Only playwright-core through tools/pwa-browser is loaded here: the service-worker network switch needs it first.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,11 +62,16 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
 }
 
+/** The scheme is applied and every colour transition it started has ended (axe and screenshots read final colours). */
+async function themeSettled(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme });
+  await page.waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark && document.getAnimations().every((a) => !(a instanceof CSSTransition)), colorScheme === 'dark');
+}
+
 /** Both themes of the current screen, as screenshots; the app follows the system colour scheme. */
 async function shootThemes(page: Page, name: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.waitForFunction((dark) => document.documentElement.className.length > 0 && getComputedStyle(document.body).backgroundColor !== '' && matchMedia('(prefers-color-scheme: dark)').matches === dark, colorScheme === 'dark');
+    await themeSettled(page, colorScheme);
     await shoot(page, `${name}-${colorScheme}`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
@@ -84,6 +90,19 @@ function paintedPixels(page: Page, testId: string): Promise<number> {
   }, testId);
 }
 
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** axe-core's violations inside the cockpit's own panels (the rest of each screen is checked by the screens suite). */
+async function axeViolations(page: Page, selectors: string[]): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  return page.evaluate(async (include) => {
+    const present = include.filter((s) => document.querySelector(s));
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const result = await axe.run({ include: present.map((s) => [s]) }, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  }, selectors);
+}
+const COCKPIT_PANELS = ['[data-testid="risk-strip"]', '[data-testid="open-positions"]', '[data-testid="spread-chart"]', '[data-testid="equity-chart"]', '[data-testid="opportunities"]'];
+
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe.each([
@@ -96,7 +115,8 @@ describe.each([
 
   beforeAll(async () => {
     trader = await newTrader();
-    context = await browser.newContext({ viewport, serviceWorkers: 'block' });
+    // bypassCSP: axe-core is injected as an inline script, which the app's strict CSP refuses.
+    context = await browser.newContext({ viewport, serviceWorkers: 'block', bypassCSP: true });
     page = await context.newPage();
     page.setDefaultTimeout(20_000);
     await signIn(page, server.url, trader.email, trader.password);
@@ -133,6 +153,11 @@ describe.each([
     expect(await textOf(position.getByTestId('position-time-left'))).toMatch(/^Closes in \d:\d\d at the latest$/);
     await shootThemes(page, 'cockpit-open-position');
     expect(await noSidewaysScroll(page)).toBe(true);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await themeSettled(page, colorScheme);
+      expect(await axeViolations(page, COCKPIT_PANELS), colorScheme).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
     const closeButton = position.getByRole('button', { name: `Close position ${trade.tradeId}` });
     const clicked = await closeButton.click({ timeout: 2_000 }).then(() => true, () => false);
     if (clicked) await waitVisible(page.locator('.Toastify').getByText(new RegExp(`^Closing ${trade.symbol.replace('/', '\\/')}: both legs$|open trade can be cancelled|not open|already`)));
@@ -153,12 +178,17 @@ describe.each([
     await waitVisible(detail);
     await expect.poll(() => page.getByTestId('detail-leg').count(), { timeout: 10_000 }).toBe(2);
     await expect.poll(() => textOf(page.getByTestId('detail-reason')), { timeout: 10_000 }).not.toBe('still open');
-    expect(await textOf(page.getByTestId('detail-slippage'))).toMatch(/%|—/);
+    expect(await textOf(page.getByTestId('detail-slippage'))).toMatch(/^(\d+\.\d\d bp (of the edge lost|better than decided|exactly as decided)|—)$/);
     expect(await textOf(detail)).toMatch(/Open fill[\s\S]*at \$[\d,]+\.\d\d · fee \$/);
     // Each leg's fill against the quote the engine decided on: a buy against the ask, a sell against the bid.
-    for (const text of await page.getByTestId('detail-leg-slippage').allTextContents()) expect(text).toMatch(/^(Ask|Bid) \$[\d,]+\.\d\d · \d+\.\d\d% (worse|better|exactly at it)$/);
+    for (const text of await page.getByTestId('detail-leg-slippage').allTextContents()) expect(text).toMatch(/^(Ask|Bid) \$[\d,]+\.\d\d · \d+\.\d\d bp (worse|better|exactly at it)$/);
     expect(await noSidewaysScroll(page)).toBe(true);
     await shootThemes(page, 'cockpit-trade-detail');
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await themeSettled(page, colorScheme);
+      expect(await axeViolations(page, ['[data-testid="trade-detail"]']), colorScheme).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
     // And from the Trades list.
     await page.goto(`${server.url}/trades`);
     await page.getByTestId('trade-link').first().click();
