@@ -189,6 +189,11 @@ describe.each([
       expect(await axeViolations(page, ['[data-testid="trade-detail"]']), colorScheme).toEqual([]);
     }
     await page.emulateMedia({ colorScheme: 'light' });
+    // The equity curve on Balances too.
+    await page.goto(`${server.url}/balances`);
+    await expect.poll(() => textOf(page.getByTestId('equity-summary')), { timeout: 10_000 }).toMatch(/^Realised P&L after 1 finished trade: -?\$\d+\.\d\d/);
+    await expect.poll(() => paintedPixels(page, 'equity-chart'), { timeout: 15_000 }).toBeGreaterThan(100);
+    expect(await noSidewaysScroll(page)).toBe(true);
     // And from the Trades list.
     await page.goto(`${server.url}/trades`);
     await page.getByTestId('trade-link').first().click();

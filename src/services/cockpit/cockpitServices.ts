@@ -5,7 +5,9 @@ import type { EquityPoint } from '../../../contract/figures';
 import type { AppServices } from '../appServices';
 import { createOutcomesService, type OutcomesService } from '../outcomes/outcomesService';
 import { createRiskService, type RiskService } from '../risk/riskService';
-import { spreadRange$ } from '../spreads/spreadRange';
+import { spreadRange$, withLivePrices } from '../spreads/spreadRange';
+import { eventsOf } from '../streams/domainDeps';
+import { SERVER_EVENTS } from '../../../contract/events';
 import type { Live } from '../streams/liveState';
 import { equity$, tradeDetail } from '../trades/tradeDetail';
 
@@ -21,7 +23,7 @@ export interface CockpitServices {
   detail(id: string): Observable<Live<Trade | null>>;
   /** Cumulative realised P&L over the trades the app holds, oldest first (offline too). */
   equity$: Observable<EquityPoint[]>;
-  /** A pair's spread history over a range back from now. */
+  /** A pair's spread history over a range back from now, moving with every live price. */
   spreadRange(symbol: SymbolId, rangeMs: number): Observable<SpreadPoint[]>;
 }
 
@@ -38,7 +40,8 @@ export function cockpitOf(app: AppServices): CockpitServices {
       risk: createRiskService({ ...domain, changed$: app.auth.user$ }),
       detail: (id) => tradeDetail(domain, id),
       equity$: equity$(domain, app.trades.recent$),
-      spreadRange: (symbol, rangeMs) => spreadRange$(domain.http, app.spreads.history$(symbol), symbol, rangeMs),
+      spreadRange: (symbol, rangeMs) =>
+        withLivePrices(spreadRange$(domain.http, app.spreads.history$(symbol), symbol, rangeMs), eventsOf(domain.events$, SERVER_EVENTS.priceUpdate), symbol, () => Date.now() - rangeMs),
     };
     built.set(app, c);
   }
