@@ -2,7 +2,7 @@
 // The server validates with these schemas and documents them in OpenAPI; the client imports the types only.
 import { z } from 'zod';
 import { CURRENCIES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, TRADING_LIMITS, VENUES } from './domain';
-import type { ArbitrageOpportunity, Balances, MarketInfo, Pagination, Prices, PublicUser, SpreadSeries, Stats, Trade } from './entities';
+import type { ArbitrageOpportunity, Balances, MarketInfo, Pagination, Prices, PublicUser, RiskSummary, SpreadSeries, Stats, Trade } from './entities';
 import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
 
 export const API_PREFIX = '/api';
@@ -177,6 +177,7 @@ export interface UsersResponse { success: true; users: PublicUser[] }
 export interface TradesResponse { success: true; trades: Trade[]; pagination: Pagination }
 export interface TradeResponse { success: true; trade: Trade; message?: string }
 export interface StatsResponse { success: true; stats: Stats }
+export interface RiskResponse { success: true; risk: RiskSummary }
 export interface BalancesResponse { success: true; balance: Balances }
 export interface PricesResponse { success: true; prices: Prices; opportunities?: ArbitrageOpportunity[] }
 export interface SpreadsResponse { success: true; series: SpreadSeries }

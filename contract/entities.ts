@@ -74,6 +74,11 @@ export interface Trade {
   /** Why a trade failed, was cancelled or closed (e.g. 'converged', 'time limit'). */
   reason: string | null;
   legs: TradeLeg[];
+  /**
+   * Both venues' best bid and ask the decision to open was made on (each fill's slippage is measured against them);
+   * null or absent for trades decided without quotes or recorded before they were kept.
+   */
+  decision?: Record<VenueId, { bid: number; ask: number }> | null;
   createdAt: string;
   updatedAt: string;
   closedAt: string | null;
@@ -162,6 +167,33 @@ export interface MarketInfo {
   kind: MarketKind;
   /** The simulated market's profile; null on the live market. */
   simProfile: SimProfile | null;
+  /** Longest a trade stays open before the engine closes it (TRADE_MAX_HOLD_MS); absent from an older cached answer. */
+  tradeMaxHoldMs?: number;
+  /** The cost floor (contract/costs.ts costFloor at the default taker fee), a fraction; absent from an older cached answer. */
+  costFloor?: number;
+}
+
+/** Whether the engine trades for the user: on, off by the user, paused by the engine (repeated refusals), halted (maxLoss). */
+export type EngineState = 'running' | 'off' | 'paused' | 'halted';
+
+/** The user's risk figures as the engine judges them, from the database (GET /trades/stats/risk). */
+export interface RiskSummary {
+  state: EngineState;
+  /** Why the engine paused or halted; null otherwise. */
+  reason: string | null;
+  /** When it paused or halted; null otherwise. */
+  since: string | null;
+  /** Realised P&L of the trades finished since trading was last enabled, USDT, and its highest point (at least 0). */
+  realised: number;
+  peak: number;
+  /** peak − realised: the figure maxLoss limits. */
+  drawdown: number;
+  maxLoss: number;
+  /** Notional of open trades (contract/positions.ts exposureUsed) against maxExposure, USDT. */
+  exposure: number;
+  maxExposure: number;
+  /** Start of the maxLoss window: when trading was last enabled; null when never. */
+  windowStart: string | null;
 }
 
 /** One point of a symbol's spread history: a one-second sample, or the average of a bucket of them. */

@@ -46,3 +46,37 @@ export function winRate(winningTrades: number, decidedTrades: number): number {
  * - `totalValue`: USDT plus each coin at its current mid price, over both venues.
  */
 export const FIGURE_NAMES = ['totalTrades', 'successfulTrades', 'failedTrades', 'totalProfit', 'netProfit', 'winRate', 'decidedTrades', 'totalValue'] as const;
+
+/** One point of the equity curve: cumulative realised P&L (net of fees) once a trade finished. */
+export interface EquityPoint {
+  /** When the trade finished, ms since epoch. */
+  t: number;
+  /** Cumulative realised P&L up to and including this trade, USDT. */
+  equity: number;
+}
+
+/**
+ * The equity curve: cumulative realised P&L over time, net of every fee — the running sum of `actualProfit` over
+ * finished trades (the same trades `netProfit` counts), ordered by when they finished (closedAt, else updatedAt).
+ * Its last point equals `netProfit` over the same trades. Open trades are not on it: their result is not realised.
+ */
+export function equityCurve(trades: readonly { status: TradeStatus; actualProfit: number; closedAt: string | null; updatedAt: string }[]): EquityPoint[] {
+  const finished = trades
+    .filter((t) => isFinished(t.status))
+    .map((t) => ({ t: Date.parse(t.closedAt ?? t.updatedAt), p: t.actualProfit }))
+    .filter((x) => Number.isFinite(x.t))
+    .sort((a, b) => a.t - b.t);
+  let equity = 0;
+  return finished.map(({ t, p }) => ({ t, equity: (equity += p) }));
+}
+
+/**
+ * Realised drawdown: how far the equity curve's last point is below its highest point (0 at a new high), USDT. The
+ * engine halts a user when this reaches maxLoss over the trades since trading was last enabled.
+ */
+export function drawdownOf(curve: readonly EquityPoint[]): number {
+  let peak = 0;
+  for (const p of curve) peak = Math.max(peak, p.equity);
+  const last = curve[curve.length - 1]?.equity ?? 0;
+  return peak - last;
+}

@@ -6,3 +6,5 @@ export * from './rules';
 export * from './spreads';
 export * from './figures';
 export * from './backtest';
+export * from './costs';
+export * from './positions';

@@ -1,4 +1,5 @@
 // The engine's cost model and trading constants. Fractions are of the trade's notional.
+import { breakEvenFraction as costBreakEven, openThreshold as costOpenThreshold, TRADING_COSTS } from '../../contract/costs';
 import { DEFAULT_MIN_SPREAD } from '../../contract/domain';
 import { money, type Money } from './decimal';
 
@@ -40,10 +41,8 @@ export interface TradingParams {
 }
 
 export const DEFAULT_TRADING_PARAMS: TradingParams = {
-  defaultTakerFee: 0.001,
-  derivCommission: 0.0005,
-  slippageBuffer: 0.0005,
-  closeBand: 0.0005,
+  // The cost figures are the contract's, so the cockpit draws the very floor the engine trades against.
+  ...TRADING_COSTS,
   stopWidening: 0.01,
   maxHoldMs: 120_000,
   minNotional: money(10),
@@ -61,15 +60,12 @@ export const DEFAULT_TRADING_PARAMS: TradingParams = {
   outcomeEveryMs: 1_000,
 };
 
-/**
- * The convergence a trade must capture to pay for itself: Binance taker fee on open and close, the Deriv commission
- * and a slippage buffer. A trade captures at most |spread| − closeBand, so it opens only when that beats this.
- */
+/** The convergence a trade must capture to pay for itself (contract/costs.ts). */
 export function breakEvenFraction(params: TradingParams, takerFee: number): number {
-  return 2 * takerFee + params.derivCommission + params.slippageBuffer;
+  return costBreakEven(params, takerFee);
 }
 
-/** The smallest |spread| at which a user with this minSpread and fee opens a trade. */
+/** The smallest |spread| at which a user with this minSpread and fee opens a trade (contract/costs.ts). */
 export function openThreshold(params: TradingParams, minSpread: number, takerFee: number): number {
-  return Math.max(minSpread, params.closeBand + breakEvenFraction(params, takerFee));
+  return costOpenThreshold(params, minSpread, takerFee);
 }

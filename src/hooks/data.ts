@@ -8,6 +8,7 @@ import type { Live } from '../services/streams/liveState';
 import type { LocalCoverage, TradePage, TradePageQuery } from '../services/trades/tradesService';
 import { useFrameLive, useLive } from './live';
 import { useServices } from './services';
+import { cockpitOf } from '../services/cockpit/cockpitServices';
 
 // What the screens read from the domain services: one hook a need, so components never hold a pipeline.
 
@@ -18,7 +19,6 @@ export const useBalances = (): Live<Balances | null> => useLive(useServices().ba
 export const useStats = (): Live<Stats | null> => useLive(useServices().stats.stats$, null);
 export const useRecentTrades = (): Live<Trade[]> => useLive(useServices().trades.recent$, []);
 export const useMarket = (): Live<MarketInfo | null> => useLive(useServices().market.market$, null);
-
 const LOADING_PAGE: Live<TradePage | null> = { value: null, loading: true, source: 'initial', updatedAt: null, error: null };
 
 /** One Trades page for these filters; a new query switches to its own page stream. */
@@ -45,11 +45,14 @@ export const useConnectionState = (): ConnectionState => useObservableState(useS
  * stay live and cached while the app is open.
  */
 export function useWarmDomains(): void {
-  const { trades, balances, prices, stats, spreads } = useServices();
+  const services = useServices();
+  const { trades, balances, prices, stats, spreads } = services;
+  const { outcomes } = cockpitOf(services);
   // The spread history's sync runs for as long as someone is signed in, so its cache holds the last day offline.
   const warm$ = useMemo(
-    () => merge(trades.recent$, balances.balances$, prices.prices$, stats.stats$, spreads.sync$),
-    [trades, balances, prices, stats, spreads],
+    () => merge(trades.recent$, balances.balances$, prices.prices$, stats.stats$, spreads.sync$, outcomes.outcomes$),
+    [trades, balances, prices, stats, spreads, outcomes],
   );
   useSubscription(warm$);
 }
+

@@ -64,3 +64,31 @@ export function winRateView(figures: { winRate: number; decidedTrades: number } 
   if (!figures || !(figures.decidedTrades > 0)) return { text: '—', tone: 'neutral' };
   return { text: formatWinRate(figures.winRate), tone: winRateTone(figures.winRate) };
 }
+
+/**
+ * A spread in words, with its sign explained: spread = (Deriv − Binance) / Binance, so 0.0027 reads
+ * 'Deriv 0.27% above Binance' and −0.0027 'Deriv 0.27% below Binance'.
+ */
+export function describeSpread(fraction: number | null | undefined): string {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return 'No spread yet';
+  const size = formatSpread(Math.abs(fraction));
+  if (size === '0.00%') return 'Deriv level with Binance';
+  return `Deriv ${size} ${fraction > 0 ? 'above' : 'below'} Binance`;
+}
+
+/** A duration left, e.g. '1:05' or '0:09'. */
+export function formatCountdown(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** How old a venue's quote is, in words: '0.4 s', '12 s', 'no quote'. */
+export function formatAge(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return 'no quote';
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** A small fraction in basis points with 2 decimals, e.g. 0.000123 → '1.23 bp' (slippage is far below 0.01 %). */
+export function formatBp(fraction: number): string {
+  return `${(fraction * 10_000).toFixed(2)} bp`;
+}

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
+import { EquityChartCard } from '../features/charts/EquityChartCard';
+import { useEquity } from '../hooks/cockpit';
 import { useBalances, usePrices } from '../hooks/data';
 import { useServices } from '../hooks/services';
 import * as styles from '../features/balances/balances.css';
@@ -38,6 +40,7 @@ export function BalancesScreen() {
     }
   }
 
+  const equity = useEquity();
   const b = balances.value;
   if (!b && balances.loading) return <Spinner label="Loading balances..." />;
   // The server's figure, as the Dashboard shows it (contract/figures.ts: one definition of totalValue).
@@ -55,6 +58,7 @@ export function BalancesScreen() {
         <StatCard label="Net Profit" value={formatUsd(b?.netProfit ?? 0)} tone={profitTone(b?.netProfit ?? 0)} testId="balance-net-profit" />
         <StatCard label="Win Rate" value={win.text} tone={win.tone} testId="balance-win-rate" />
       </div>
+      <EquityChartCard points={equity} />
       <div className={common.halves}>
         <VenuePanel title="Binance" balances={b?.binance ?? null} prices={prices.value} testId="venue-binance" />
         <VenuePanel title="Deriv" balances={b?.deriv ?? null} prices={prices.value} testId="venue-deriv" />

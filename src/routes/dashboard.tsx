@@ -1,26 +1,89 @@
-import { useFramePrices, useRecentTrades, useStats } from '../hooks/data';
-import { useAuth } from '../hooks/services';
-import * as common from '../ui/page.css';
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import type { Trade } from '../../contract/entities';
+import { Opportunities } from '../features/cockpit/Opportunities';
+import { OpenPositions } from '../features/cockpit/OpenPositions';
+import { RiskStrip } from '../features/cockpit/RiskStrip';
+import { EquityChartCard } from '../features/charts/EquityChartCard';
+import { SpreadChartCard } from '../features/charts/SpreadChartCard';
+import * as layout from '../features/dashboard/dashboard.css';
 import { LivePrices } from '../features/dashboard/LivePrices';
 import { RecentTrades } from '../features/dashboard/RecentTrades';
 import { DashboardStats } from '../features/dashboard/StatCards';
 import { NextStep } from '../features/dashboard/NextStep';
+import { useEquity, useOutcomes, useRisk } from '../hooks/cockpit';
+import { useFramePrices, useMarket, useRecentTrades, useStats } from '../hooks/data';
+import { useAuth, useServices } from '../hooks/services';
+import { messageOf } from '../services/http';
+import * as common from '../ui/page.css';
 
+/** The trader's cockpit: prices and positions first, then risk, the spread chart, figures, equity and opportunities. */
 export function DashboardScreen() {
   const { user } = useAuth();
+  const { actions } = useServices();
   const stats = useStats();
   const trades = useRecentTrades();
   const prices = useFramePrices();
+  const market = useMarket();
+  const risk = useRisk();
+  const outcomes = useOutcomes();
+  const equity = useEquity();
+  const [closing, setClosing] = useState<ReadonlySet<string>>(new Set());
+
+  // Close is the user's cancel: the engine closes both legs; the trade's update arrives through trade_updated.
+  async function close(t: Trade) {
+    setClosing((s) => new Set(s).add(t._id));
+    try {
+      await actions.updateTradeStatus(t._id, { status: 'cancelled', actualProfit: 0 });
+      toast.success(`Closing ${t.symbol}: both legs`);
+    } catch (err) {
+      toast.error(messageOf(err, 'Failed to close the position'));
+      setClosing((s) => {
+        const next = new Set(s);
+        next.delete(t._id);
+        return next;
+      });
+    }
+  }
+
   return (
     <div className={common.stack}>
       <p className={common.cachedNote} style={{ margin: 0 }}>
         Welcome back{user?.firstName ? `, ${user.firstName}` : ''}. Trading is {user?.tradingEnabled ? 'enabled' : 'disabled'}.
       </p>
       <NextStep user={user} stats={stats.value} />
-      <DashboardStats stats={stats.value} />
-      <div className={common.twoCols}>
-        <RecentTrades trades={trades.value} loading={trades.loading} />
-        <LivePrices prices={prices.value} />
+      <div className={layout.cockpit}>
+        <div className={layout.areaPrices}>
+          <LivePrices prices={prices.value} />
+        </div>
+        <div className={layout.areaPositions}>
+          <OpenPositions
+            trades={trades.value}
+            prices={prices.value}
+            maxExposure={user?.maxExposure ?? null}
+            maxHoldMs={market.value?.tradeMaxHoldMs ?? null}
+            onClose={(t) => void close(t)}
+            closing={closing}
+          />
+        </div>
+        <div className={layout.areaRisk}>
+          <RiskStrip risk={risk.value} prices={prices.value} />
+        </div>
+        <div className={layout.areaSpread}>
+          <SpreadChartCard trades={trades.value} minSpread={user?.minSpread ?? null} costFloor={market.value?.costFloor ?? null} />
+        </div>
+        <div className={layout.areaStats}>
+          <DashboardStats stats={stats.value} />
+        </div>
+        <div className={layout.areaEquity}>
+          <EquityChartCard points={equity} />
+        </div>
+        <div className={layout.areaOpportunities}>
+          <Opportunities outcomes={outcomes.value} minSpread={user?.minSpread ?? null} trades={trades.value} />
+        </div>
+        <div className={layout.areaRecent}>
+          <RecentTrades trades={trades.value} loading={trades.loading} />
+        </div>
       </div>
     </div>
   );

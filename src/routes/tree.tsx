@@ -72,6 +72,11 @@ const tradesRoute = createRoute({
   search: { middlewares: [stripSearchParams(TRADES_SEARCH_DEFAULTS)] },
   component: lazyRouteComponent(() => import('./trades'), 'TradesScreen'),
 });
+const tradeDetailRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/trades/$id',
+  component: lazyRouteComponent(() => import('./tradeDetail'), 'TradeDetailScreen'),
+});
 const balancesRoute = createRoute({ getParentRoute: () => appRoute, path: '/balances', component: lazyRouteComponent(() => import('./balances'), 'BalancesScreen') });
 const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: lazyRouteComponent(() => import('./settings'), 'SettingsScreen') });
 const profileRoute = createRoute({ getParentRoute: () => appRoute, path: '/profile', component: lazyRouteComponent(() => import('./profile'), 'ProfileScreen') });
@@ -89,5 +94,5 @@ export const routeTree = rootRoute.addChildren([
   loginRoute,
   forgotRoute,
   registerRoute,
-  appRoute.addChildren([indexRoute, dashboardRoute, tradesRoute, balancesRoute, settingsRoute, profileRoute, adminUsersRoute, fallbackRoute]),
+  appRoute.addChildren([indexRoute, dashboardRoute, tradesRoute, tradeDetailRoute, balancesRoute, settingsRoute, profileRoute, adminUsersRoute, fallbackRoute]),
 ]);

@@ -41,6 +41,8 @@ export interface AppServices {
   preferences: PreferencesService;
   /** Offline state for the banner (src/services/offline). */
   offline: OfflineServices;
+  /** What every domain service is built from; the cockpit's services are built from it on the screens that use them. */
+  domain: DomainDeps;
   /** Emits when a 401 ended the session: the router goes to /login. */
   sessionExpired$: Observable<void>;
 }
@@ -154,6 +156,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     offline,
     notifier,
     preferences: createPreferencesService(),
+    domain,
     sessionExpired$: fromEvent(expired$, 'expired').pipe(map(() => undefined)),
   };
 }

@@ -54,6 +54,7 @@ export function toTradeDto(row: TradeRow): Trade {
     origin: row.origin,
     reason: row.reason,
     legs: (row.legs ?? []).map(toLeg),
+    decision: row.decisionQuotes ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     closedAt: row.closedAt ? row.closedAt.toISOString() : null,

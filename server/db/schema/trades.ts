@@ -23,6 +23,9 @@ export interface StoredLeg {
   placement?: Record<string, string | number> | null;
 }
 
+/** Best bid and ask per venue at the decision, USDT. */
+export type StoredDecisionQuotes = Record<VenueId, { bid: number; ask: number }>;
+
 export const trades = pgTable(
   'trades',
   {
@@ -38,6 +41,12 @@ export const trades = pgTable(
     actualProfit: money('actual_profit').notNull().default('0'),
     reason: text('reason'),
     legs: jsonb('legs').$type<StoredLeg[]>().notNull().default(sql`'[]'::jsonb`),
+    /**
+     * Both venues' best bid and ask the decision to open was made on, kept for the trade's detail (slippage of each
+     * fill against its quote). Written once with the trade; never read back into the engine (a leg is never placed
+     * late). Null for trades decided without quotes or stored before this column.
+     */
+    decisionQuotes: jsonb('decision_quotes').$type<StoredDecisionQuotes>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),

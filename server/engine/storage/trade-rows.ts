@@ -17,6 +17,8 @@ export function tradeRowOf(state: TradeState, updatedAt: Date): TradeRow {
     arbitrageSpread: state.openSpread.toFixed(10),
     status: statusOf(state.stage),
     legs: state.legs,
+    // Written with the trade for its detail screen; stateFromRow leaves it out (a leg is never placed late).
+    decisionQuotes: state.decision ?? null,
     actualProfit: state.actualProfit,
     reason: state.reason,
     createdAt: state.createdAt,

@@ -2,9 +2,16 @@
 // which profile of it. Answered from the configuration, so every instance (API-only ones too) gives the same answer.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MetaResponse } from '../../../contract/api';
+import { costFloor } from '../../../contract/costs';
 
 export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
-  const market = { kind: app.config.market, simProfile: app.config.market === 'sim' ? app.config.simProfile : null };
+  const market = {
+    kind: app.config.market,
+    simProfile: app.config.market === 'sim' ? app.config.simProfile : null,
+    // What the cockpit needs to draw the engine's limits: the hold limit and the cost floor at the default fee.
+    tradeMaxHoldMs: app.config.tradeMaxHoldMs,
+    costFloor: costFloor(),
+  };
 
   app.get(
     '/meta',

@@ -1,8 +1,10 @@
-// Reads of the caller's trades: the history page by page and the trading statistics.
+// Reads of the caller's trades: the history page by page, one trade, the trading statistics and the risk figures.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { TradesQuery, type StatsResponse, type TradesResponse } from '../../../contract/api';
-import { listTrades } from '../../db/repositories/trades';
+import { IdParams, TradesQuery, type RiskResponse, type StatsResponse, type TradeResponse, type TradesResponse } from '../../../contract/api';
+import { getTrade, listTrades } from '../../db/repositories/trades';
 import { userStats } from '../../engine/figures';
+import { userRisk } from '../../engine/risk';
+import { notFound } from '../plugins/http-error';
 
 export const tradeQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -31,5 +33,32 @@ export const tradeQueryRoutes: FastifyPluginAsyncZod = async (app) => {
       success: true,
       stats: await userStats(app.db, request.user.id, app.priceBook),
     }),
+  );
+
+  app.get(
+    '/trades/stats/risk',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['trades'], summary: "The caller's risk figures: engine state, maxLoss drawdown, exposure against maxExposure" },
+    },
+    async (request): Promise<RiskResponse> => {
+      const risk = await userRisk(app.db, request.user.id);
+      if (!risk) throw notFound('User not found');
+      return { success: true, risk };
+    },
+  );
+
+  app.get(
+    '/trades/:id',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['trades'], summary: "One of the caller's trades, with its legs and fills", params: IdParams },
+    },
+    async (request): Promise<TradeResponse> => {
+      // Scoped by the caller: another user's trade is 'not found', so nobody learns that it exists.
+      const trade = await getTrade(app.db, request.user.id, request.params.id);
+      if (!trade) throw notFound('Trade not found');
+      return { success: true, trade };
+    },
   );
 };

@@ -1,6 +1,6 @@
 import { SYMBOLS, type SymbolId } from '../../../contract/domain';
 import type { Prices } from '../../../contract/entities';
-import { formatPrice, formatSpread } from '../../lib/format';
+import { describeSpread, formatPrice } from '../../lib/format';
 import { Badge } from '../../ui/Badge';
 import { Card } from '../../ui/Card';
 import * as styles from './dashboard.css';
@@ -33,7 +33,8 @@ export function LivePrices({ prices }: { prices: Prices }) {
                 </span>
                 <span>Spread</span>
                 <span className={styles.priceValue} data-testid="price-spread">
-                  {formatSpread(p?.spread)}
+                  {/* The sign explained: spread = (Deriv − Binance) / Binance. */}
+                  {p?.spread === null || p?.spread === undefined ? 'N/A' : describeSpread(p.spread)}
                   {profitable && ' · profitable'}
                 </span>
               </div>

@@ -3,7 +3,7 @@ import type { Trade } from '../../../contract/entities';
 import { formatTradeDate, formatUsd } from '../../lib/format';
 import { Card } from '../../ui/Card';
 import * as ui from '../../ui/ui.css';
-import { Profit, Spread, StatusBadge } from '../trades/TradeBits';
+import { Profit, Spread, StatusBadge, TradeLink } from '../trades/TradeBits';
 import * as styles from './dashboard.css';
 
 export const DASHBOARD_RECENT = 5;
@@ -24,7 +24,7 @@ export function RecentTrades({ trades, loading }: { trades: Trade[]; loading: bo
           {first.map((t) => (
             <li key={t._id} className={styles.tradeRow} data-testid="recent-trade">
               <div className={styles.tradeMain}>
-                <span>{t.symbol}</span>
+                <TradeLink trade={t} />
                 <StatusBadge status={t.status} />
               </div>
               <div className={styles.tradeRight}>

@@ -27,3 +27,31 @@ export const priceSymbol = style({ fontWeight: 700, fontSize: '16px' });
 export const priceName = style({ fontSize: '13px', color: vars.color.textMuted });
 export const priceRows = style({ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: `4px ${space.md}`, fontSize: '14px' });
 export const priceValue = style({ textAlign: 'right', fontVariantNumeric: 'tabular-nums', fontWeight: 600 });
+
+/**
+ * The cockpit's layout. On a phone one column in reading order: prices, positions, then the rest. From `lg` up the
+ * risk strip and stats run across, the spread chart sits beside prices and positions, the equity curve beside the
+ * opportunities.
+ */
+export const cockpit = style({
+  display: 'grid',
+  gap: space.lg,
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  '@media': {
+    'screen and (min-width: 1100px)': {
+      gap: space.xl,
+      gridTemplateColumns: 'minmax(0, 3fr) minmax(0, 2fr)',
+      gridTemplateAreas: `"risk risk" "stats stats" "spread prices" "spread positions" "equity opportunities" "recent opportunities"`,
+      alignItems: 'start',
+    },
+  },
+});
+const area = (name: string) => style({ minWidth: 0, '@media': { 'screen and (min-width: 1100px)': { gridArea: name } } });
+export const areaRisk = area('risk');
+export const areaStats = area('stats');
+export const areaSpread = style([area('spread'), { '@media': { 'screen and (min-width: 1100px)': { alignSelf: 'stretch' } } }]);
+export const areaPrices = area('prices');
+export const areaPositions = area('positions');
+export const areaEquity = area('equity');
+export const areaOpportunities = area('opportunities');
+export const areaRecent = area('recent');

@@ -1,4 +1,5 @@
 import type { TradeStatus } from '../../../contract/domain';
+import { Link } from '@tanstack/react-router';
 import type { Trade } from '../../../contract/entities';
 import { isFinished } from '../../../contract/figures';
 import { formatSpread, formatUsd, profitTone } from '../../lib/format';
@@ -35,4 +36,13 @@ export function Profit({ trade }: { trade: Pick<Trade, 'status' | 'actualProfit'
 
 export function Spread({ trade }: { trade: Trade }) {
   return <span className={ui.numeric}>{formatSpread(trade.arbitrageSpread)}</span>;
+}
+
+/** The trade's pair as a link to its detail screen (/trades/$id), from every list that shows trades. */
+export function TradeLink({ trade }: { trade: Trade }) {
+  return (
+    <Link to="/trades/$id" params={{ id: trade._id }} title={`Trade ${trade.tradeId}: legs, fills and fees`} data-testid="trade-link">
+      {trade.symbol}
+    </Link>
+  );
 }

@@ -4,7 +4,7 @@ import { Button } from '../../ui/Button';
 import * as cards from '../../ui/cardTable.css';
 import * as ui from '../../ui/ui.css';
 import type { Sort, SortKey } from './sortTrades';
-import { Profit, Spread, StatusBadge } from './TradeBits';
+import { Profit, Spread, StatusBadge, TradeLink } from './TradeBits';
 import * as styles from './trades.css';
 
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
@@ -45,7 +45,7 @@ export function TradesTable({ trades, sort, onSort, onCancel }: { trades: Trade[
           {trades.map((t) => (
             <tr key={t._id} data-testid="trade-row" className={styles.tradeCardRow}>
               <td className={`${ui.td} ${styles.cell.pair}`} style={{ fontWeight: 600 }}>
-                {t.symbol}
+                <TradeLink trade={t} />
               </td>
               <td className={`${ui.td} ${styles.cell.status}`}>
                 <StatusBadge status={t.status} />

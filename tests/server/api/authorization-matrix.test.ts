@@ -95,6 +95,9 @@ const ROWS: Row[] = [
     expect: { anonymous: 401, owner: 400, other: 404, admin: 404 },
   },
   { method: 'GET', route: '/api/trades/stats/summary', expect: OK_FOR_SIGNED_IN },
+  { method: 'GET', route: '/api/trades/stats/risk', expect: OK_FOR_SIGNED_IN },
+  // Only the owner sees the trade; anyone else (an admin too) is told it does not exist.
+  { method: 'GET', route: '/api/trades/:id', id: (ctx) => ctx.ownerTradeId, expect: { anonymous: 401, owner: 200, other: 404, admin: 404 } },
   { method: 'GET', route: '/api/balances', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/balances/stats/portfolio', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/exchanges/prices', expect: OK_FOR_SIGNED_IN },

@@ -45,6 +45,8 @@ export const SPEC_ENDPOINTS: Endpoint[] = [
   { method: 'POST', route: '/api/trades', bodyFields: keys(CreateTradeBody) },
   { method: 'PUT', route: '/api/trades/:id/status', bodyFields: keys(TradeStatusBody) },
   { method: 'GET', route: '/api/trades/stats/summary' },
+  { method: 'GET', route: '/api/trades/stats/risk' },
+  { method: 'GET', route: '/api/trades/:id' },
   { method: 'GET', route: '/api/balances' },
   { method: 'GET', route: '/api/balances/stats/portfolio' },
   { method: 'GET', route: '/api/exchanges/prices', queryFields: keys(PricesQuery) },

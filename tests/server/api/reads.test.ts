@@ -1,7 +1,9 @@
 // The read endpoints through the real app: trades pages and filters, statistics, balances — scoped to the caller.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SymbolId, TradeStatus } from '../../../contract/domain';
-import type { Balances, Pagination, Stats, Trade } from '../../../contract/entities';
+import type { Balances, Pagination, RiskSummary, Stats, Trade } from '../../../contract/entities';
+import { drawdownOf, equityCurve } from '../../../contract/figures';
+import { updateUser } from '../../../server/db/repositories/users';
 import { PAPER_SEED } from '../../../server/venues/types';
 import { backends, createTestApp, type SignedIn, type TestApp } from '../helpers/app';
 import { insertTrades, type TradeSeed } from './seed';
@@ -133,6 +135,34 @@ describe.each(backends)('trade and balance reads on %s', (backend) => {
     const summary = await get<{ stats: Stats }>('/api/trades/stats/summary', alice);
     expect(portfolio.stats).toEqual(summary.stats);
     expect(portfolio.stats.totalValue).toBeCloseTo(value, 8);
+  });
+
+  it("answers one of the caller's trades with its legs, and 'not found' for anyone else's", async () => {
+    const id = aliceIds[3] as string;
+    const { trade } = await get<{ trade: Trade }>(`/api/trades/${id}`, alice);
+    expect(trade._id).toBe(id);
+    expect(Array.isArray(trade.legs)).toBe(true);
+    const other = await t.request('GET', `/api/trades/${id}`, { token: bob.token });
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toMatchObject({ success: false, message: 'Trade not found' });
+    const bad = await t.request('GET', '/api/trades/not-an-id', { token: alice.token });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('reads the risk figures as the engine judges them: drawdown over the realised window, open exposure, state', async () => {
+    const { risk } = await get<{ risk: RiskSummary }>('/api/trades/stats/risk', alice);
+    // Never enabled: the window is every finished trade, in the order they closed (the seeds close in order).
+    const curve = equityCurve(aliceSeeds.map((s, i) => ({ status: s.status ?? 'completed', actualProfit: Number(s.actualProfit ?? 0), closedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000 + 500).toISOString(), updatedAt: '' })));
+    expect(risk.realised).toBeCloseTo(curve.at(-1)?.equity ?? 0, 8);
+    expect(risk.drawdown).toBeCloseTo(Math.max(0, drawdownOf(curve)), 8);
+    expect(risk.exposure).toBe(aliceSeeds.filter((s) => s.status === 'pending').length * 100);
+    expect(risk).toMatchObject({ state: 'off', reason: null, maxLoss: 100, maxExposure: 1000, windowStart: null });
+
+    await updateUser(t.db, bob.user._id, { tradingEnabled: false, tradingPausedAt: new Date(), tradingPauseReason: 'Max loss reached: 120 USDT below its peak' });
+    const halted = (await get<{ risk: RiskSummary }>('/api/trades/stats/risk', bob)).risk;
+    expect(halted).toMatchObject({ state: 'halted', reason: 'Max loss reached: 120 USDT below its peak', exposure: 0 });
+    await updateUser(t.db, bob.user._id, { tradingPauseReason: 'Binance refused the order three times' });
+    expect((await get<{ risk: RiskSummary }>('/api/trades/stats/risk', bob)).risk.state).toBe('paused');
   });
 
   it('answers 401 without a token', async () => {

@@ -110,6 +110,14 @@ describe.each(backends)('trading routes on %s', (backend) => {
     const res = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: 120 } });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ success: true, trade: { status: 'pending', origin: 'manual', totalAmount: 120, symbol: 'ETH/USDT' } });
+    // The quotes the decision was made on are kept with the trade, for its detail (each fill's slippage).
+    const detail = await t.request('GET', `/api/trades/${res.json().trade._id}`, { token: bob.token });
+    expect(detail.statusCode).toBe(200);
+    const decision = detail.json().trade.decision;
+    for (const venue of ['binance', 'deriv'] as const) {
+      expect(decision[venue].bid).toBeGreaterThan(0);
+      expect(decision[venue].ask).toBeGreaterThanOrEqual(decision[venue].bid);
+    }
     const second = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: 20 } });
     expect(second.statusCode).toBe(409);
   });

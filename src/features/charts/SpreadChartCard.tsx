@@ -1,0 +1,74 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import type { Trade } from '../../../contract/entities';
+import { useSpreadRange } from '../../hooks/cockpit';
+import { useNow } from '../../hooks/clock';
+import { Button } from '../../ui/Button';
+import { Card } from '../../ui/Card';
+import { bucketPoints, SPREAD_RANGES, spreadSummary, tradeMarks, type SpreadRangeId } from './chartData';
+import { useChartColors } from './chartTheme';
+import * as styles from './charts.css';
+
+// The chart library is its own chunk, fetched only when a chart is drawn.
+const SpreadCanvas = lazy(() => import('./SpreadCanvas'));
+
+interface Props {
+  trades: Trade[];
+  minSpread: number | null;
+  costFloor: number | null;
+}
+
+/** Spread history per pair over 15 min / 1 h / 24 h / 7 d, live, with the user's threshold, the cost floor and trades. */
+export function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
+  const [symbol, setSymbol] = useState<SymbolId>('BTC/USDT');
+  const [rangeId, setRangeId] = useState<SpreadRangeId>('1h');
+  const [showVenues, setShowVenues] = useState(false);
+  const range = SPREAD_RANGES.find((r) => r.id === rangeId) ?? SPREAD_RANGES[1];
+  const raw = useSpreadRange(symbol, range.ms);
+  // The window's end moves with the clock (every 5 s is plenty for a chart), the points with each live sample.
+  const now = useNow(5000);
+  const to = Math.max(now, raw[raw.length - 1]?.t ?? 0);
+  const points = useMemo(() => bucketPoints(raw, to - range.ms, to), [raw, to, range.ms]);
+  const marks = useMemo(() => tradeMarks(trades, symbol, to - range.ms, to), [trades, symbol, to, range.ms]);
+  const colors = useChartColors();
+  const summary = spreadSummary(points, range.label);
+
+  return (
+    <Card title="Spread history" data-testid="spread-chart">
+      <div className={styles.controls}>
+        <div role="group" aria-label="Pair" className={styles.controls} style={{ margin: 0 }}>
+          {SYMBOLS.map((s) => (
+            <Button key={s} small variant={s === symbol ? 'primary' : 'secondary'} aria-pressed={s === symbol} onClick={() => setSymbol(s)}>
+              {s}
+            </Button>
+          ))}
+        </div>
+        <div role="group" aria-label="Range" className={styles.controls} style={{ margin: 0 }}>
+          {SPREAD_RANGES.map((r) => (
+            <Button key={r.id} small variant={r.id === rangeId ? 'primary' : 'secondary'} aria-pressed={r.id === rangeId} onClick={() => setRangeId(r.id)}>
+              {r.label}
+            </Button>
+          ))}
+        </div>
+        <Button small variant="ghost" aria-pressed={showVenues} onClick={() => setShowVenues((v) => !v)}>
+          {showVenues ? 'Hide venue prices' : 'Show venue prices'}
+        </Button>
+      </div>
+      {points.length === 0 ? (
+        <div className={styles.placeholder}>No spread history for this range yet</div>
+      ) : (
+        <Suspense fallback={<div className={styles.placeholder}>Loading chart…</div>}>
+          <SpreadCanvas points={points} marks={marks} minSpread={minSpread} costFloor={costFloor} showVenues={showVenues} colors={colors} />
+        </Suspense>
+      )}
+      <div className={styles.legend} aria-hidden="true">
+        <span>Spread = (Deriv − Binance) / Binance: above 0, Deriv is above Binance</span>
+        <span>Dashed: your min spread and the cost floor, either way</span>
+        <span>▲ open · ▼ close</span>
+      </div>
+      <p className={styles.summary} data-testid="spread-summary" aria-live="polite">
+        {symbol}: {summary}
+      </p>
+    </Card>
+  );
+}

@@ -1,0 +1,49 @@
+import type { Observable } from 'rxjs';
+import type { SymbolId } from '../../../contract/domain';
+import type { SpreadPoint, Trade } from '../../../contract/entities';
+import type { EquityPoint } from '../../../contract/figures';
+import type { AppServices } from '../appServices';
+import { createOutcomesService, type OutcomesService } from '../outcomes/outcomesService';
+import { createRiskService, type RiskService } from '../risk/riskService';
+import { spreadRange$, withLivePrices } from '../spreads/spreadRange';
+import { eventsOf } from '../streams/domainDeps';
+import { SERVER_EVENTS } from '../../../contract/events';
+import type { Live } from '../streams/liveState';
+import { equity$, tradeDetail } from '../trades/tradeDetail';
+
+// The cockpit's services: built from the app's services on the first screen that uses them (the app layout keeps the
+// opportunity outcomes warm), so none of this code is part of /login's first load.
+
+export interface CockpitServices {
+  /** What the engine did with each opportunity for this user, the recent ones kept (offline too). */
+  outcomes: OutcomesService;
+  /** The engine's reading of the user's risk: state, drawdown against maxLoss, exposure against maxExposure. */
+  risk: RiskService;
+  /** One trade with its legs (trade detail), from the local copy first. */
+  detail(id: string): Observable<Live<Trade | null>>;
+  /** Cumulative realised P&L over the trades the app holds, oldest first (offline too). */
+  equity$: Observable<EquityPoint[]>;
+  /** A pair's spread history over a range back from now, moving with every live price. */
+  spreadRange(symbol: SymbolId, rangeMs: number): Observable<SpreadPoint[]>;
+}
+
+const built = new WeakMap<AppServices, CockpitServices>();
+
+/** The cockpit services of this app, built once. */
+export function cockpitOf(app: AppServices): CockpitServices {
+  let c = built.get(app);
+  if (!c) {
+    const { domain } = app;
+    c = {
+      outcomes: createOutcomesService(domain),
+      // Saving the trading settings (maxLoss, maxExposure, trading on or off) changes the figures too.
+      risk: createRiskService({ ...domain, changed$: app.auth.user$ }),
+      detail: (id) => tradeDetail(domain, id),
+      equity$: equity$(domain, app.trades.recent$),
+      spreadRange: (symbol, rangeMs) =>
+        withLivePrices(spreadRange$(domain.http, app.spreads.history$(symbol), symbol, rangeMs), eventsOf(domain.events$, SERVER_EVENTS.priceUpdate), symbol, () => Date.now() - rangeMs),
+    };
+    built.set(app, c);
+  }
+  return c;
+}
