@@ -25,6 +25,7 @@ import type { TradingFacade } from './http/plugins/engine-port';
 import { tradingRoutes } from './http/trading';
 import { tradeCommandRoutes } from './http/trades/commands';
 import { tradeQueryRoutes } from './http/trades/queries';
+import { tradeExportRoutes } from './http/trades/export';
 import { balanceRoutes } from './http/balances';
 import { metaRoutes } from './http/meta';
 
@@ -100,6 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tradingRoutes, { prefix: '/api' });
   await app.register(tradeCommandRoutes, { prefix: '/api' });
   await app.register(tradeQueryRoutes, { prefix: '/api' });
+  await app.register(tradeExportRoutes, { prefix: '/api' });
   await app.register(balanceRoutes, { prefix: '/api' });
   await app.register(metaRoutes, { prefix: '/api' });
   // Realtime: the Socket.IO gateway attaches to app.server (see process/run.ts), using app.verifyToken.

@@ -18,6 +18,7 @@ import { createSpreadsService, type SpreadsService } from './spreads/spreadsServ
 import { createStatsService, type StatsService } from './stats/statsService';
 import { eventsOf, type DomainDeps } from './streams/domainDeps';
 import { createTradesService, type TradesService } from './trades/tradesService';
+import { createTradesExport, type TradesExport } from './trades/tradesExport';
 
 /** Everything the screens use, built once by the composition root and handed to routes through router context. */
 export interface AppServices {
@@ -30,6 +31,8 @@ export interface AppServices {
   balances: BalancesService;
   stats: StatsService;
   trades: TradesService;
+  /** Trades as CSV: the server's export online, the device's copy offline. */
+  tradesExport: TradesExport;
   /** The last day of spread history per symbol, kept in IndexedDB. */
   spreads: SpreadsService;
   /** Which market the server trades on, for the label every screen shows. */
@@ -135,6 +138,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     balances,
     stats,
     trades,
+    tradesExport: createTradesExport({ http, cacheFor }),
     spreads,
     market,
     // Writes are refused offline (never queued): the screens show the refusal as the error toast, forms keep input.

@@ -28,6 +28,8 @@ interface Row {
   expect: Record<ActorName, number | readonly number[]>;
   /** The request ends the session it uses: sign in afresh for it. */
   endsSession?: boolean;
+  /** A successful answer is this content type rather than the API's JSON. */
+  contentType?: string;
 }
 
 const OK_FOR_SIGNED_IN = { anonymous: 401, owner: 200, other: 200, admin: 200 } as const;
@@ -94,6 +96,8 @@ const ROWS: Row[] = [
     expect: { anonymous: 401, owner: 400, other: 404, admin: 404 },
   },
   { method: 'GET', route: '/api/trades/stats/summary', expect: OK_FOR_SIGNED_IN },
+  // Each caller gets a file of their own trades only (tests/server/api/trade-export.test.ts checks whose rows).
+  { method: 'GET', route: '/api/trades/export.csv', expect: OK_FOR_SIGNED_IN, contentType: 'text/csv; charset=utf-8' },
   { method: 'GET', route: '/api/balances', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/balances/stats/portfolio', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/exchanges/prices', expect: OK_FOR_SIGNED_IN },
@@ -153,6 +157,10 @@ describe.each(backends)('authorization matrix on %s', (backend) => {
         const body = row.body?.(ctx, actor);
         const res = await t.request(row.method, url, { ...(actor && { token: actor.token }), ...(body !== undefined && { body }) });
         expect(wanted, `${res.statusCode} ${res.body.slice(0, 300)}`).toContain(res.statusCode);
+        if (row.contentType && res.statusCode < 400) {
+          expect(res.headers['content-type']).toBe(row.contentType);
+          return;
+        }
         const json = res.json() as { success?: boolean; message?: string };
         if (res.statusCode >= 400) {
           expect(json.success).toBe(false);
