@@ -6,3 +6,4 @@ export * from './rules';
 export * from './spreads';
 export * from './figures';
 export * from './csv';
+export * from './notifications';

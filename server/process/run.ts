@@ -9,6 +9,7 @@ import { openDatabase } from '../db/client';
 import { venueAccountLoader } from '../db/repositories/credentials';
 import { createEngine, type EngineSetup } from '../engine';
 import { attachRealtimeToApp } from '../realtime';
+import { startPushBridge } from '../notifications';
 import { loadSecrets } from '../security/secrets';
 import { pricesOf, startSpreadRecorder } from '../spread-history/recorder';
 import { SIM_PROFILE_PARAMS } from '../venues/sim/profiles';
@@ -77,6 +78,9 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
       logger: app.log,
     });
     stoppers.push(recorder.stop);
+    // Web push for trade outcomes, pauses and halts: sent by the instance that leads the engine, once per event.
+    const pushBridge = startPushBridge({ events$: trading.engine.events$, isLeader: () => trading.engine.isTrading, push: app.push, logger: app.log });
+    stoppers.push(async () => pushBridge.unsubscribe());
   }
 
   let shuttingDown = false;

@@ -38,6 +38,12 @@ const ADMIN_ONLY = (ok: number) => ({ anonymous: 401, owner: 403, other: 403, ad
 const TRADE_ANSWERS = [201, 400, 409] as const;
 let created = 0;
 
+/** A subscription of the actor's own (never sent to: the next row removes it). */
+const matrixSubscription = (actor: Actor | null) => ({
+  endpoint: `https://push.example.test/matrix/${actor?.user._id ?? 'anonymous'}`,
+  keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) },
+});
+
 const ROWS: Row[] = [
   {
     method: 'POST',
@@ -121,6 +127,19 @@ const ROWS: Row[] = [
   { method: 'PUT', route: '/api/admin/users/:id/toggle-active', id: (ctx) => ctx.victims.toggle as string, expect: ADMIN_ONLY(200) },
   { method: 'DELETE', route: '/api/admin/users/:id', id: (ctx) => ctx.victims.delete as string, expect: ADMIN_ONLY(200) },
   { method: 'GET', route: '/api/meta', expect: OK_FOR_SIGNED_IN },
+  // Web push: every signed-in user manages their own devices and choices; nobody reaches another's.
+  { method: 'GET', route: '/api/notifications/vapid-public-key', expect: OK_FOR_SIGNED_IN },
+  {
+    method: 'POST',
+    route: '/api/notifications/subscriptions',
+    body: (_ctx, actor) => matrixSubscription(actor),
+    expect: { anonymous: 401, owner: 201, other: 201, admin: 201 },
+  },
+  { method: 'POST', route: '/api/notifications/subscriptions/remove', body: (_ctx, actor) => ({ endpoint: matrixSubscription(actor).endpoint }), expect: OK_FOR_SIGNED_IN },
+  { method: 'GET', route: '/api/notifications/preferences', expect: OK_FOR_SIGNED_IN },
+  { method: 'PUT', route: '/api/notifications/preferences', body: () => ({ tradeCompleted: true }), expect: OK_FOR_SIGNED_IN },
+  // Signed in, past authorization: no device left (the row above removed it), so nothing to send to.
+  { method: 'POST', route: '/api/notifications/test', expect: { anonymous: 401, owner: 409, other: 409, admin: 409 } },
   { method: 'GET', route: '/api/docs', expect: { anonymous: 200, owner: 200, other: 200, admin: 200 } },
 ];
 
