@@ -2,12 +2,14 @@ import { useState, type KeyboardEvent } from 'react';
 import { useAuth } from '../hooks/services';
 import { ApiKeysForm } from '../features/settings/ApiKeysForm';
 import * as styles from '../features/settings/settings.css';
+import { NotificationsForm } from '../features/settings/NotificationsForm';
 import { TradingSettingsForm } from '../features/settings/TradingSettingsForm';
 import { Card } from '../ui/Card';
 
 const TABS = [
   { id: 'keys', label: 'API Keys' },
   { id: 'trading', label: 'Trading' },
+  { id: 'notifications', label: 'Notifications' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
@@ -19,7 +21,8 @@ export function SettingsScreen() {
   // Arrow keys move between tabs (WAI-ARIA tabs pattern).
   const onKey = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-    const next = tab === 'keys' ? 'trading' : 'keys';
+    const at = TABS.findIndex((t) => t.id === tab);
+    const next = TABS[(at + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length]?.id ?? 'keys';
     setTab(next);
     document.getElementById(`tab-${next}`)?.focus();
   };
@@ -44,7 +47,7 @@ export function SettingsScreen() {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'keys' ? <ApiKeysForm user={user} /> : <TradingSettingsForm user={user} />}
+        {tab === 'keys' ? <ApiKeysForm user={user} /> : tab === 'trading' ? <TradingSettingsForm user={user} /> : <NotificationsForm user={user} />}
       </div>
     </Card>
   );
