@@ -90,7 +90,7 @@ export function NotificationsForm({ user }: { user: PublicUser }) {
         </h3>
         <p className={styles.note} role="status" data-testid="push-device-state">
           {deviceText(device)}
-          {devices !== null && ` ${devices === 0 ? 'No device of yours' : devices === 1 ? 'One device of yours' : `${devices} devices of yours`} receive${devices === 1 ? 's' : ''} notifications.`}
+          {devices !== null && ` ${devices === 0 ? 'No device of yours' : devices === 1 ? 'One device of yours' : `${devices} devices of yours`} receive${devices <= 1 ? 's' : ''} notifications.`}
         </p>
         <div className={styles.actions}>
           <Button variant="secondary" onClick={() => void sendTest()} disabled={busy}>

@@ -9,6 +9,9 @@ export const tab = style({
   fontWeight: 600,
   color: vars.color.textMuted,
   cursor: 'pointer',
+  // Three tabs fit a 390 px phone on one line each; the bar scrolls sideways before a label wraps.
+  whiteSpace: 'nowrap',
+  '@media': { 'screen and (max-width: 480px)': { padding: `${space.sm} ${space.md}` } },
   borderBottom: '2px solid transparent',
   marginBottom: '-1px',
   borderRadius: `${radius.sm} ${radius.sm} 0 0`,

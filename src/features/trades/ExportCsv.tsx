@@ -8,6 +8,7 @@ import { dayRange, type ExportResult } from '../../services/trades/tradesExport'
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import * as common from '../../ui/page.css';
+import * as ui from '../../ui/ui.css';
 import { coverageText } from '../offline/offlineText';
 
 /** Hands a file to the browser's download (the bearer token rules out a plain link to the API). */
@@ -59,16 +60,23 @@ export function ExportCsv({ status, symbol, offline }: { status: TradeStatus | '
   }
 
   return (
-    <form className={common.toolbar} onSubmit={submit} aria-label="Export trades as CSV" noValidate>
-      <div className={common.toolbarItem}>
-        <TextField label="From (day)" type="date" value={fromDay} max={toDay || undefined} onChange={(e) => setFromDay(e.target.value)} />
+    <form onSubmit={submit} aria-label="Export trades as CSV" noValidate>
+      <div className={common.toolbar}>
+        <div className={common.toolbarItem}>
+          <TextField label="From (day)" type="date" value={fromDay} max={toDay || undefined} onChange={(e) => setFromDay(e.target.value)} />
+        </div>
+        <div className={common.toolbarItem}>
+          <TextField label="To (day)" type="date" value={toDay} min={fromDay || undefined} onChange={(e) => setToDay(e.target.value)} aria-invalid={error ? true : undefined} />
+        </div>
+        <Button type="submit" variant="secondary" disabled={busy}>
+          {busy ? 'Exporting...' : offline ? 'Export CSV (this device)' : 'Export CSV'}
+        </Button>
       </div>
-      <div className={common.toolbarItem}>
-        <TextField label="To (day)" type="date" value={toDay} min={fromDay || undefined} onChange={(e) => setToDay(e.target.value)} error={error} />
-      </div>
-      <Button type="submit" variant="secondary" disabled={busy}>
-        {busy ? 'Exporting...' : offline ? 'Export CSV (this device)' : 'Export CSV'}
-      </Button>
+      {error && (
+        <p className={ui.fieldError} role="alert">
+          {error}
+        </p>
+      )}
       {offline && coverage !== undefined && (
         <p className={common.cachedNote} data-testid="export-coverage">
           Offline, the file holds only the trades saved on this device. {coverageText(coverage)}
