@@ -54,4 +54,11 @@ describe('push on this device', () => {
     await expect(createPushDevice(denied.http, denied.platform, denied.owners).enable('alice')).rejects.toThrow(new PushSetupError(MESSAGES.denied));
     await expect(createPushDevice(f.http, null, f.owners).enable('alice')).rejects.toThrow(MESSAGES.unsupported);
   });
+
+  it('gives up with a clear message when the browser never reaches its push service', async () => {
+    const f = fakes();
+    const stuck = { ...f.platform, registration: async () => ({ pushManager: { subscribe: () => new Promise(() => undefined), getSubscription: async () => null } }) as unknown as ServiceWorkerRegistration };
+    await expect(createPushDevice(f.http, stuck, f.owners, 20).enable('alice')).rejects.toThrow(new PushSetupError(MESSAGES.subscribeFailed));
+    expect(f.posts).toEqual([]);
+  });
 });

@@ -37,7 +37,7 @@ export const MESSAGES = {
   unsupported: 'This browser cannot receive notifications. On iPhone and iPad, add the app to the Home Screen first.',
   denied: 'Notifications are blocked for this site. Allow them in the browser’s site settings, then try again.',
   noWorker: 'The app is still installing its offline support. Reload the page and try again.',
-  subscribeFailed: 'The browser could not subscribe to its push service. Check the connection and try again.',
+  subscribeFailed: 'The browser could not reach its push service to subscribe. Check the connection and try again.',
 } as const;
 
 /** base64url (the server's VAPID public key) → bytes, as pushManager.subscribe wants its applicationServerKey. */
@@ -65,7 +65,34 @@ export const localOwnerStore = (): OwnerStore => ({
   },
 });
 
-export function createPushDevice(http: Http, platform: PushPlatform | null = browserPushPlatform(), owner: OwnerStore = localOwnerStore()) {
+/**
+ * How long the browser may take to reach its push service when subscribing. Without a connection to it (a network
+ * that blocks it, a browser build without one) subscribe() never settles, and the button would wait forever.
+ */
+export const SUBSCRIBE_TIMEOUT_MS = 20_000;
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new PushSetupError(MESSAGES.subscribeFailed)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+export function createPushDevice(
+  http: Http,
+  platform: PushPlatform | null = browserPushPlatform(),
+  owner: OwnerStore = localOwnerStore(),
+  subscribeTimeoutMs = SUBSCRIBE_TIMEOUT_MS,
+) {
   const subscriptionNow = async () => (await platform?.registration())?.pushManager.getSubscription() ?? null;
 
   async function state(): Promise<DeviceState> {
@@ -84,13 +111,14 @@ export function createPushDevice(http: Http, platform: PushPlatform | null = bro
     const applicationServerKey = keyBytes(publicKey);
     let subscription: PushSubscription;
     try {
-      subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
-    } catch {
+      subscription = await within(registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }), subscribeTimeoutMs);
+    } catch (error) {
+      if (error instanceof PushSetupError) throw error;
       // A subscription made with another server key (the keys were replaced) must go before a new one can be made.
       const old = await registration.pushManager.getSubscription();
       if (!old) throw new PushSetupError(MESSAGES.subscribeFailed);
       await old.unsubscribe();
-      subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }).catch(() => {
+      subscription = await within(registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }), subscribeTimeoutMs).catch(() => {
         throw new PushSetupError(MESSAGES.subscribeFailed);
       });
     }
