@@ -105,6 +105,12 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
+  if (config.databaseUrl && !config.vapidPublicKey) {
+    // Each instance would generate its own pair in its own DATA_DIR; a device subscribed through one instance's key is
+    // refused when the engine leader signs with another's.
+    app.log.warn('DATABASE_URL is set but VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY are not: with more than one instance, give them all the same pair (README, Notifications)');
+  }
+
   const address = await app.listen({ host: config.host, port: config.port });
   console.log(`Arbitrage app listening on ${address} (database: ${database.kind}, market: ${config.market === 'sim' ? `simulated, ${config.simProfile}` : 'live'})`);
   if (trading) await trading.start(app.log);
