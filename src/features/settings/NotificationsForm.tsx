@@ -85,9 +85,9 @@ export function NotificationsForm({ user }: { user: PublicUser }) {
   return (
     <div className={styles.section}>
       <section className={styles.section} aria-labelledby="push-device">
-        <h3 id="push-device" className={styles.sectionTitle}>
+        <h2 id="push-device" className={styles.sectionTitle}>
           This device
-        </h3>
+        </h2>
         <p className={styles.note} role="status" data-testid="push-device-state">
           {deviceText(device)}
           {devices !== null && ` ${devices === 0 ? 'No device of yours' : devices === 1 ? 'One device of yours' : `${devices} devices of yours`} receive${devices <= 1 ? 's' : ''} notifications.`}
@@ -102,9 +102,9 @@ export function NotificationsForm({ user }: { user: PublicUser }) {
         </div>
       </section>
       <section className={styles.section} aria-labelledby="push-kinds">
-        <h3 id="push-kinds" className={styles.sectionTitle}>
+        <h2 id="push-kinds" className={styles.sectionTitle}>
           Notify me when
-        </h3>
+        </h2>
         {prefs &&
           NOTIFICATION_KINDS.map((kind) => (
             <div key={kind}>
