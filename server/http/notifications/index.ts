@@ -1,6 +1,7 @@
 // Web push for the caller: the server's public VAPID key, this device's subscription, the caller's preferences, and a
 // test notification to every device of theirs.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { MessageResponse } from '../../../contract/api';
 import {
   NotificationPreferencesBody,
@@ -13,7 +14,7 @@ import {
 import { deviceCount, preferencesOf, removeSubscription, savePreferences, saveSubscription } from '../../db/repositories/push';
 import { testMessage } from '../../notifications/messages';
 import type { PushService } from '../../notifications/push-service';
-import { conflict } from '../plugins/http-error';
+import { conflict, HttpError } from '../plugins/http-error';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,8 +26,16 @@ declare module 'fastify' {
 /** The device's description as the browser sends it, without control characters, for the user's list of devices. */
 const userAgentOf = (header: string | undefined) => (header ?? '').replace(/\p{Cc}/gu, '').slice(0, 200);
 
+/**
+ * Test notifications per user and minute. Push services throttle a sender that floods them, and that sender is this
+ * server for every user: one person pressing the button in a loop must not delay everyone's trade notifications.
+ * Counted per instance (a test is a button press, not money).
+ */
+export const TEST_NOTIFICATIONS_PER_MINUTE = 5;
+
 export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['notifications'];
+  const testLimiter = new RateLimiterMemory({ points: TEST_NOTIFICATIONS_PER_MINUTE, duration: 60, keyPrefix: 'push-test' });
 
   app.get(
     '/notifications/vapid-public-key',
@@ -79,6 +88,12 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     '/notifications/test',
     { preHandler: app.authenticate, schema: { tags, summary: "Sends a test notification to every device of the caller's" } },
     async (request): Promise<TestNotificationResponse> => {
+      try {
+        await testLimiter.consume(request.user.id);
+      } catch (refusal) {
+        const seconds = refusal instanceof RateLimiterRes ? Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) : 60;
+        throw new HttpError(429, `That is a lot of test notifications. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, { 'retry-after': String(seconds) });
+      }
       if ((await deviceCount(app.db, request.user.id)) === 0) {
         throw conflict('No device of yours receives notifications yet. Turn notifications on for this device first.');
       }

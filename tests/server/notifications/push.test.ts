@@ -10,6 +10,7 @@ import type { PushMessage } from '../../../contract/notifications';
 import type { Trade } from '../../../contract/entities';
 import { loadConfig } from '../../../server/config';
 import type { EngineEvent } from '../../../server/engine/events';
+import { TEST_NOTIFICATIONS_PER_MINUTE } from '../../../server/http/notifications';
 import { killSwitchMessage, loadVapidKeys, startPushBridge, VAPID_KEY_FILE } from '../../../server/notifications';
 import { backends, createTestApp, type SignedIn, type TestApp } from '../helpers/app';
 import { decryptPayload, startPushEndpoint, verifyVapid, type Device, type PushEndpoint } from './push-endpoint';
@@ -114,6 +115,18 @@ describe.each(backends)('web push on %s', (backend) => {
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('The push service could not be reached. Try again in a moment.');
     expect((await t.request('GET', '/api/notifications/preferences', { token: carol.token })).json().devices).toBe(1);
+  });
+
+  it('limits test notifications per user, saying when to try again', async () => {
+    const frank = await t.createUser();
+    const statuses: number[] = [];
+    for (let i = 0; i < TEST_NOTIFICATIONS_PER_MINUTE + 1; i++) statuses.push((await t.request('POST', '/api/notifications/test', { token: frank.token })).statusCode);
+    expect(statuses).toEqual([...Array(TEST_NOTIFICATIONS_PER_MINUTE).fill(409), 429]);
+    const refused = await t.request('POST', '/api/notifications/test', { token: frank.token });
+    expect(refused.json().message).toMatch(/^That is a lot of test notifications\. Try again in \d+ seconds?\.$/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Another user is not held up by it.
+    expect((await t.request('POST', '/api/notifications/test', { token: alice.token })).statusCode).toBe(200);
   });
 
   it('saves preferences field by field and refuses unknown or non-boolean ones', async () => {
