@@ -45,7 +45,8 @@ self.addEventListener('notificationclick', (event) => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
       const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
       if (open) {
-        await open.focus();
+        // Each on its own: a browser that refuses one (focus needs the click's user activation) still does the other.
+        await open.focus().catch(() => undefined);
         await open.navigate(target).catch(() => undefined);
         return;
       }

@@ -119,6 +119,23 @@ describe('web push in the browser', () => {
     await expect.poll(shown, { timeout: 15_000 }).toEqual(['trade-1: T-1 · 100 USDT automated trade · closed: converged', 'trading-state: Max loss reached again.']);
   });
 
+  it('a click on a notification takes the open app to the screen it is about', async () => {
+    await page.goto(`${server.url}/dashboard`);
+    const worker = context.serviceWorkers()[0];
+    if (!worker) throw new Error('no service worker');
+    // The click a user would make, dispatched in the worker on the halt notification shown above.
+    await worker.evaluate(async () => {
+      const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
+      const [halt] = await scope.registration.getNotifications({ tag: 'trading-state' });
+      if (!halt) throw new Error('the halt notification is not shown');
+      const Click = (globalThis as unknown as { NotificationEvent: new (type: string, init: { notification: Notification }) => Event }).NotificationEvent;
+      scope.dispatchEvent(new Click('notificationclick', { notification: halt }));
+    });
+    await page.waitForURL(`${server.url}/settings`, { timeout: 15_000 });
+    // The click also closes the notification it was on.
+    await expect.poll(async () => (await shownNotifications()).map((n) => n.tag)).toEqual(['trade-1']);
+  });
+
   it('Settings → Notifications saves each choice for the account and answers the test button', async () => {
     await page.goto(`${server.url}/settings`);
     await page.getByRole('tab', { name: 'Notifications' }).click();
