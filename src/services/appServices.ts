@@ -80,6 +80,8 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   auth = createAuthService({
     http,
     store: createLocalSessionStore(),
+    // Signing out of this device ends its notifications too (a session that merely expired keeps them).
+    beforeLogout: () => push.disable(),
     onSignedOut: (userId) => {
       if (userId) {
         caches.get(userId)?.close();

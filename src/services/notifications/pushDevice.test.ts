@@ -61,4 +61,14 @@ describe('push on this device', () => {
     await expect(createPushDevice(f.http, stuck, f.owners, 20).enable('alice')).rejects.toThrow(new PushSetupError(MESSAGES.subscribeFailed));
     expect(f.posts).toEqual([]);
   });
+
+  it('drops the browser’s subscription even when the server cannot be told (signing out offline)', async () => {
+    const f = fakes();
+    const device = createPushDevice(f.http, f.platform, f.owners);
+    await device.enable('alice');
+    const unreachable = { ...f.http, post: async () => Promise.reject(new Error('offline')) } as unknown as Http;
+    await expect(createPushDevice(unreachable, f.platform, f.owners).disable()).rejects.toThrow('offline');
+    expect(f.current()).toBeNull();
+    expect(f.owners.read()).toBeNull();
+  });
 });

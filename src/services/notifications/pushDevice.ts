@@ -127,12 +127,20 @@ export function createPushDevice(
     return state();
   }
 
-  /** Tells the server first (while the endpoint is known), then drops the browser's subscription. */
+  /**
+   * Tells the server first (while the endpoint is known), then drops the browser's subscription either way: if the
+   * server did not hear, its next push to this device is answered 410 and it forgets the device then.
+   */
   async function disable(): Promise<DeviceState> {
-    const subscription = await subscriptionNow();
+    const subscription = await subscriptionNow().catch(() => null);
     if (subscription) {
-      await http.post<MessageResponse>('/notifications/subscriptions/remove', { endpoint: subscription.endpoint });
-      await subscription.unsubscribe();
+      const told = http.post<MessageResponse>('/notifications/subscriptions/remove', { endpoint: subscription.endpoint });
+      try {
+        await told;
+      } finally {
+        await subscription.unsubscribe().catch(() => false);
+        owner.write(null);
+      }
     }
     owner.write(null);
     return state();
