@@ -98,6 +98,23 @@ export const TradesQuery = z.object({
   page: intFromQuery(1, 1_000_000, 1, 'page'),
   limit: intFromQuery(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, 'limit'),
 });
+const isoInstant = (label: string) =>
+  z.iso.datetime({ offset: true, message: `${label} must be a date and time such as 2026-01-31T00:00:00Z` }).optional();
+/**
+ * The CSV export: the trade list's filters and a date range on the opening time, `from` inclusive, `to` exclusive.
+ * A range that ends before it starts is refused; a valid range without trades gives a file with the header only.
+ */
+export const TradesExportQuery = z
+  .object({
+    status: oneOf(TRADE_STATUSES, 'status').optional(),
+    symbol: oneOf(SYMBOLS, 'symbol').optional(),
+    from: isoInstant('from'),
+    to: isoInstant('to'),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || Date.parse(q.from) < Date.parse(q.to), {
+    message: 'The date range is empty: "from" must be before "to"',
+    path: ['to'],
+  });
 export const CreateTradeBody = z.object({
   symbol: oneOf(SYMBOLS, 'symbol'),
   /** Notional in USDT. */
@@ -157,6 +174,7 @@ export type ProfileBody = z.infer<typeof ProfileBody>;
 export type TradingSettingsBody = z.infer<typeof TradingSettingsBody>;
 export type ApiKeysBody = z.infer<typeof ApiKeysBody>;
 export type TradesQuery = z.input<typeof TradesQuery>;
+export type TradesExportQuery = z.infer<typeof TradesExportQuery>;
 export type CreateTradeBody = z.infer<typeof CreateTradeBody>;
 export type TradeStatusBody = z.input<typeof TradeStatusBody>;
 export type TestConnectionBody = z.infer<typeof TestConnectionBody>;

@@ -8,3 +8,5 @@ export * from './figures';
 export * from './backtest';
 export * from './costs';
 export * from './positions';
+export * from './csv';
+export * from './notifications';

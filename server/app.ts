@@ -1,5 +1,6 @@
 // The Fastify application as a plugin tree, built without listening so tests can `inject` into it and the process can
 // serve it. Order: context decorators → security headers → docs → error handling → auth hooks → routes.
+import type { Agent } from 'node:https';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from './http/plugins/validation';
@@ -27,8 +28,11 @@ import type { TradingFacade } from './http/plugins/engine-port';
 import { tradingRoutes } from './http/trading';
 import { tradeCommandRoutes } from './http/trades/commands';
 import { tradeQueryRoutes } from './http/trades/queries';
+import { tradeExportRoutes } from './http/trades/export';
 import { balanceRoutes } from './http/balances';
 import { metaRoutes } from './http/meta';
+import { notificationRoutes } from './http/notifications';
+import { createPushService, loadVapidKeys, type PushService } from './notifications';
 
 export interface BuildAppOptions {
   config: Config;
@@ -46,6 +50,10 @@ export interface BuildAppOptions {
   clientBuild?: ClientBuildStatus;
   /** The trading engine of this process; null/omitted on an API-only instance (ENGINE=off). */
   engine?: TradingFacade | null;
+  /** Web push; built on the database with the configured or generated VAPID keys when omitted. */
+  push?: PushService;
+  /** TLS agent the built push service reaches push services with (tests trust a local endpoint's certificate). */
+  pushAgent?: Agent;
 }
 
 /** Emitted after sessions were revoked, so live sockets of that user can be re-checked at once. */
@@ -82,6 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('revocations$', new Subject<Revocation>());
   app.decorate('engine', options.engine ?? null);
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
+  app.decorate('push', options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, agent: options.pushAgent }));
 
   await registerSecurityHeaders(app);
   await registerDocs(app);
@@ -102,9 +111,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tradingRoutes, { prefix: '/api' });
   await app.register(tradeCommandRoutes, { prefix: '/api' });
   await app.register(tradeQueryRoutes, { prefix: '/api' });
+  await app.register(tradeExportRoutes, { prefix: '/api' });
   await app.register(balanceRoutes, { prefix: '/api' });
   await app.register(metaRoutes, { prefix: '/api' });
   await app.register(backtestRoutes, { prefix: '/api' });
+  await app.register(notificationRoutes, { prefix: '/api' });
   // Realtime: the Socket.IO gateway attaches to app.server (see process/run.ts), using app.verifyToken.
 
   return app;

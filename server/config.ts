@@ -49,6 +49,11 @@ export interface Config {
   quoteMaxSkewMs: number;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
+  /** Web push VAPID key pair (base64url); generated into dataDir when both are absent. */
+  vapidPublicKey: string | undefined;
+  vapidPrivateKey: string | undefined;
+  /** Who push services contact about this sender: a mailto: or https: URL (RFC 8292). */
+  vapidSubject: string;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +152,10 @@ const EnvSchema = z.object({
   QUOTE_MAX_AGE_MS: int('QUOTE_MAX_AGE_MS', 100, 600_000).default(2000),
   QUOTE_MAX_SKEW_MS: int('QUOTE_MAX_SKEW_MS', 0, 60_000).default(200),
   BODY_LIMIT: int('BODY_LIMIT', 1024, 50 * 1024 * 1024).default(65_536),
+  // Uncompressed P-256 public key (65 bytes) and private scalar (32 bytes), base64url as `web-push generate-vapid-keys` prints them.
+  VAPID_PUBLIC_KEY: z.string().trim().regex(/^[A-Za-z0-9_-]{86,88}$/, 'VAPID_PUBLIC_KEY must be the base64url public key that web-push generate-vapid-keys prints').optional(),
+  VAPID_PRIVATE_KEY: z.string().trim().regex(/^[A-Za-z0-9_-]{42,44}$/, 'VAPID_PRIVATE_KEY must be the base64url private key that web-push generate-vapid-keys prints').optional(),
+  VAPID_SUBJECT: z.string().trim().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'VAPID_SUBJECT must be a mailto: address or an https:// URL').optional(),
 });
 
 /** Empty strings count as unset, so `FOO=` in a shell or an env file falls back to the default. */
@@ -165,6 +174,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
   }
   const e = parsed.data;
+  if ((e.VAPID_PUBLIC_KEY === undefined) !== (e.VAPID_PRIVATE_KEY === undefined)) {
+    throw new ConfigError(['VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to have a pair generated into DATA_DIR)']);
+  }
   return {
     host: e.HOST,
     port: e.PORT,
@@ -192,5 +204,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     quoteMaxAgeMs: e.QUOTE_MAX_AGE_MS,
     quoteMaxSkewMs: e.QUOTE_MAX_SKEW_MS,
     bodyLimit: e.BODY_LIMIT,
+    vapidPublicKey: e.VAPID_PUBLIC_KEY,
+    vapidPrivateKey: e.VAPID_PRIVATE_KEY,
+    vapidSubject: e.VAPID_SUBJECT ?? `mailto:${e.ADMIN_EMAIL}`,
   };
 }

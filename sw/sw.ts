@@ -1,6 +1,7 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { clientsClaim } from 'workbox-core';
+import { clickTarget, notificationFor } from './push';
 import { isNeverCached, SKIP_WAITING_MESSAGE } from './routes';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
@@ -28,3 +29,28 @@ self.addEventListener('message', (event) => {
 
 // On the very first install take control of the open page at once, so it works offline without a second visit.
 clientsClaim();
+
+// Web push: the server encrypts a PushMessage for this device (RFC 8291); show it, replacing one with the same tag.
+self.addEventListener('push', (event) => {
+  const { title, options } = notificationFor(event.data?.text() ?? null);
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
+// A click opens the screen the notification is about: an open window of the app navigates there, else a new one.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = clickTarget((event.notification.data as { url?: unknown } | null)?.url, self.location.origin);
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+      if (open) {
+        // Each on its own: a browser that refuses one (focus needs the click's user activation) still does the other.
+        await open.focus().catch(() => undefined);
+        await open.navigate(target).catch(() => undefined);
+        return;
+      }
+      await self.clients.openWindow(target);
+    })(),
+  );
+});

@@ -9,6 +9,7 @@ import { openDatabase } from '../db/client';
 import { venueAccountLoader } from '../db/repositories/credentials';
 import { createEngine, type EngineSetup } from '../engine';
 import { attachRealtimeToApp } from '../realtime';
+import { startPushBridge } from '../notifications';
 import { loadSecrets } from '../security/secrets';
 import { pricesOf, startSpreadRecorder } from '../spread-history/recorder';
 import { SIM_PROFILE_PARAMS } from '../venues/sim/profiles';
@@ -77,6 +78,9 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
       logger: app.log,
     });
     stoppers.push(recorder.stop);
+    // Web push for trade outcomes, pauses and halts: sent by the instance that leads the engine, once per event.
+    const pushBridge = startPushBridge({ events$: trading.engine.events$, isLeader: () => trading.engine.isTrading, push: app.push, logger: app.log });
+    stoppers.push(async () => pushBridge.unsubscribe());
   }
 
   let shuttingDown = false;
@@ -100,6 +104,12 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  if (config.databaseUrl && !config.vapidPublicKey) {
+    // Each instance would generate its own pair in its own DATA_DIR; a device subscribed through one instance's key is
+    // refused when the engine leader signs with another's.
+    app.log.warn('DATABASE_URL is set but VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY are not: with more than one instance, give them all the same pair (README, Notifications)');
+  }
 
   const address = await app.listen({ host: config.host, port: config.port });
   console.log(`Arbitrage app listening on ${address} (database: ${database.kind}, market: ${config.market === 'sim' ? `simulated, ${config.simProfile}` : 'live'})`);

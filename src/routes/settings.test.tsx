@@ -134,4 +134,28 @@ describe('Settings screen', () => {
     expect(await screen.findByText('Deriv rejected the token')).toBeTruthy();
     expect(calls.filter((c) => c.path === '/api/exchanges/test-connection').map((c) => c.body)).toEqual([{ exchange: 'binance' }, { exchange: 'deriv' }]);
   });
+
+  it('notifications tab: says this browser cannot receive push, saves each choice at once, and relays the test button’s answer', async () => {
+    const ui = userEvent.setup();
+    const prefs = { tradeCompleted: true, tradeFailed: true, tradingPaused: true, maxLoss: true, killSwitch: true };
+    const { calls } = renderApp('/settings', {
+      user: testUser(),
+      handler: (m, p, body) => {
+        if (p === '/api/notifications/preferences' && m === 'GET') return { body: { success: true, preferences: prefs, devices: 0 } };
+        if (p === '/api/notifications/preferences' && m === 'PUT') return { body: { success: true, preferences: { ...prefs, ...(body as object) }, devices: 0 } };
+        if (p === '/api/notifications/test') return { status: 409, body: { success: false, message: 'No device of yours receives notifications yet. Turn notifications on for this device first.' } };
+        return undefined;
+      },
+    });
+    await ui.click(await screen.findByRole('tab', { name: 'Notifications' }));
+    // jsdom has no service worker or PushManager: the device cannot subscribe, and says so.
+    expect(await screen.findByText(/This browser cannot receive notifications/)).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Turn on notifications' }) as HTMLButtonElement).disabled).toBe(true);
+    await ui.click(await screen.findByLabelText('Trade completed'));
+    expect(await screen.findByText('Notification preferences saved')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ tradeCompleted: false });
+    expect((screen.getByLabelText('Trade completed') as HTMLInputElement).checked).toBe(false);
+    await ui.click(screen.getByRole('button', { name: 'Send a test notification' }));
+    expect(await screen.findByText('No device of yours receives notifications yet. Turn notifications on for this device first.')).toBeTruthy();
+  });
 });

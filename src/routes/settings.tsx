@@ -3,6 +3,7 @@ import { useAuth } from '../hooks/services';
 import { BacktestPanel } from '../features/backtest/BacktestPanel';
 import { ApiKeysForm } from '../features/settings/ApiKeysForm';
 import * as styles from '../features/settings/settings.css';
+import { NotificationsForm } from '../features/settings/NotificationsForm';
 import { TradingSettingsForm } from '../features/settings/TradingSettingsForm';
 import { DeviceNotifications } from '../features/settings/DeviceNotifications';
 import { Card } from '../ui/Card';
@@ -10,6 +11,7 @@ import { Card } from '../ui/Card';
 const TABS = [
   { id: 'keys', label: 'API Keys' },
   { id: 'trading', label: 'Trading' },
+  { id: 'notifications', label: 'Notifications' },
   { id: 'backtest', label: 'Backtest' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
@@ -23,7 +25,7 @@ export function SettingsScreen() {
   const onKey = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
     const at = TABS.findIndex((t) => t.id === tab);
-    const next = TABS[(at + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length]!.id;
+    const next = TABS[(at + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length]?.id ?? 'keys';
     setTab(next);
     document.getElementById(`tab-${next}`)?.focus();
   };
@@ -51,8 +53,10 @@ export function SettingsScreen() {
         {tab === 'keys' ? (
           <ApiKeysForm user={user} />
         ) : tab === 'trading' ? (
+          <TradingSettingsForm user={user} />
+        ) : tab === 'notifications' ? (
           <div className={styles.section}>
-            <TradingSettingsForm user={user} />
+            <NotificationsForm user={user} />
             <DeviceNotifications />
           </div>
         ) : (

@@ -4,6 +4,7 @@ import { toast } from 'react-toastify';
 import { PAGE_SIZES, SYMBOLS, TRADE_STATUSES, type SymbolId, type TradeStatus } from '../../contract/domain';
 import type { Trade } from '../../contract/entities';
 import { TradesOfflineNote } from '../features/offline/TradesOfflineNote';
+import { ExportCsv } from '../features/trades/ExportCsv';
 import { ManualTradeForm } from '../features/trades/ManualTradeForm';
 import { Pagination } from '../features/trades/Pagination';
 import { nextSort, sortTrades, type Sort, type SortKey } from '../features/trades/sortTrades';
@@ -102,6 +103,9 @@ export function TradesScreen() {
         {rows.length > 0 && <TradesTable trades={rows} sort={sort} onSort={sortBy} onCancel={(t) => void cancel(t)} />}
         {tradePage.value && <Pagination info={tradePage.value.pagination} limit={limit} onPage={(p) => go((prev) => ({ ...prev, page: p }))} />}
         <TradesOfflineNote offline={offline} />
+      </Card>
+      <Card title="Export">
+        <ExportCsv status={status} symbol={symbol} offline={offline} />
       </Card>
     </div>
   );

@@ -19,6 +19,8 @@ import { createSpreadsService, type SpreadsService } from './spreads/spreadsServ
 import { createStatsService, type StatsService } from './stats/statsService';
 import { eventsOf, type DomainDeps } from './streams/domainDeps';
 import { createTradesService, type TradesService } from './trades/tradesService';
+import { createTradesExport, type TradesExport } from './trades/tradesExport';
+import { createPushDevice, type PushDevice } from './notifications/pushDevice';
 
 /** Everything the screens use, built once by the composition root and handed to routes through router context. */
 export interface AppServices {
@@ -31,6 +33,10 @@ export interface AppServices {
   balances: BalancesService;
   stats: StatsService;
   trades: TradesService;
+  /** Web push on this device: subscribe, preferences, a test notification. */
+  push: PushDevice;
+  /** Trades as CSV: the server's export online, the device's copy offline. */
+  tradesExport: TradesExport;
   /** The last day of spread history per symbol, kept in IndexedDB. */
   spreads: SpreadsService;
   /** Which market the server trades on, for the label every screen shows. */
@@ -77,9 +83,12 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
       expiredHandler();
     },
   });
+  const push = createPushDevice(http);
   auth = createAuthService({
     http,
     store: createLocalSessionStore(),
+    // Signing out of this device ends its notifications too (a session that merely expired keeps them).
+    beforeLogout: () => push.disable(),
     onSignedOut: (userId) => {
       if (userId) {
         caches.get(userId)?.close();
@@ -92,6 +101,8 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   // The profile is cached with the rest of the user's data. Debounce before the null check, so a logout that follows
   // an edit writes nothing into the database being deleted.
   a.user$.pipe(debounceTime(400), filter((u): u is PublicUser => u !== null)).subscribe((u) => void cacheFor(u._id).writeSnapshot('profile', u));
+
+  a.session$.pipe(filter((s) => s !== null)).subscribe((s) => void push.signedIn(s.userId));
 
   const backOnline$ = typeof window === 'undefined' ? undefined : fromEvent(window, 'online');
   const realtime = createRealtimeService({ session$: a.session$, connect: opts.connect ?? ((s) => socketLink(s)), online$: backOnline$ });
@@ -149,6 +160,8 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     balances,
     stats,
     trades,
+    tradesExport: createTradesExport({ http, cacheFor }),
+    push,
     spreads,
     market,
     // Writes are refused offline (never queued): the screens show the refusal as the error toast, forms keep input.

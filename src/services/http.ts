@@ -33,6 +33,19 @@ export interface Http {
   post<T>(path: string, body?: unknown): Promise<T>;
   put<T>(path: string, body?: unknown): Promise<T>;
   del<T>(path: string): Promise<T>;
+  /** A file the server streams (not JSON), with the name its Content-Disposition gives. */
+  download(path: string, query?: Query): Promise<Downloaded>;
+}
+
+export interface Downloaded {
+  blob: Blob;
+  fileName: string | null;
+}
+
+/** filename="x.csv" from a Content-Disposition header. */
+export function fileNameOf(disposition: string | null): string | null {
+  const match = /filename="([^"]+)"/.exec(disposition ?? '');
+  return match?.[1] ?? null;
 }
 
 function buildUrl(base: string, path: string, query?: Query): string {
@@ -67,7 +80,25 @@ export function createHttp(deps: HttpDeps): Http {
     return json as T;
   }
 
+  async function download(path: string, query?: Query): Promise<Downloaded> {
+    const token = deps.getToken();
+    let res: Response;
+    try {
+      res = await doFetch(buildUrl(base, path, query), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    } catch {
+      throw new ApiError(0, 'Network error: the server could not be reached');
+    }
+    if (!res.ok) {
+      const json = (await res.json().catch(() => null)) as { message?: unknown } | null;
+      const serverMessage = typeof json?.message === 'string' ? json.message : null;
+      if (res.status === 401) deps.onUnauthorized(serverMessage);
+      throw new ApiError(res.status, serverMessage ?? `Request failed (${res.status})`, [], serverMessage);
+    }
+    return { blob: await res.blob(), fileName: fileNameOf(res.headers.get('content-disposition')) };
+  }
+
   return {
+    download,
     get: (path, query) => request('GET', path, undefined, query),
     post: (path, body) => request('POST', path, body ?? {}),
     put: (path, body) => request('PUT', path, body ?? {}),

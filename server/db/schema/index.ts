@@ -5,3 +5,5 @@ export * from './trades';
 export * from './balances';
 export * from './spread-samples';
 export * from './spread-minutes';
+export * from './push-subscriptions';
+export * from './notification-preferences';

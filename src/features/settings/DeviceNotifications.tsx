@@ -10,7 +10,7 @@ export function DeviceNotifications() {
   return (
     <section className={styles.section} aria-labelledby="device-notifications">
       <h2 id="device-notifications" className={styles.sectionTitle}>
-        Notifications on this device
+        Toasts on this device
       </h2>
       <Checkbox
         label="Show a toast for each arbitrage opportunity"

@@ -9,6 +9,9 @@ export const tab = style({
   fontWeight: 600,
   color: vars.color.textMuted,
   cursor: 'pointer',
+  // Three tabs fit a 390 px phone on one line each; the bar scrolls sideways before a label wraps.
+  whiteSpace: 'nowrap',
+  '@media': { 'screen and (max-width: 480px)': { padding: `${space.sm} ${space.md}` } },
   borderBottom: '2px solid transparent',
   marginBottom: '-1px',
   borderRadius: `${radius.sm} ${radius.sm} 0 0`,
@@ -25,3 +28,4 @@ export const sectionTitle = style({ fontSize: '15px', fontWeight: 650 });
 export const actions = style({ display: 'flex', gap: space.sm, justifyContent: 'flex-end', flexWrap: 'wrap' });
 export const saved = style({ fontSize: '12.5px', color: vars.color.profit, fontWeight: 600 });
 export const paused = style({ margin: 0, padding: `${space.sm} ${space.md}`, borderRadius: radius.sm, background: vars.color.warningSoft, color: vars.color.warning, fontSize: '13px', fontWeight: 600 });
+export const note = style({ margin: 0, fontSize: '13px', color: vars.color.textMuted, overflowWrap: 'anywhere' });

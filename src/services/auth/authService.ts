@@ -33,6 +33,8 @@ export interface AuthService {
 export interface AuthDeps {
   http: Http;
   store: SessionStore;
+  /** Runs on an explicit logout while the session still holds, before the server ends it (a failure is ignored). */
+  beforeLogout?: () => Promise<unknown>;
   /** Runs after the session ended (logout or 401): wipe caches, disconnect. */
   onSignedOut?: (userId: string | null) => void;
 }
@@ -99,6 +101,7 @@ export function createAuthService(deps: AuthDeps): AuthService {
     },
     async logout() {
       try {
+        await deps.beforeLogout?.().catch(() => undefined);
         await deps.http.post<MessageResponse>('/auth/logout');
       } catch {
         // Logout always clears the session, even when the server call fails.

@@ -28,6 +28,8 @@ interface Row {
   expect: Record<ActorName, number | readonly number[]>;
   /** The request ends the session it uses: sign in afresh for it. */
   endsSession?: boolean;
+  /** A successful answer is this content type rather than the API's JSON. */
+  contentType?: string;
 }
 
 const OK_FOR_SIGNED_IN = { anonymous: 401, owner: 200, other: 200, admin: 200 } as const;
@@ -35,6 +37,12 @@ const ADMIN_ONLY = (ok: number) => ({ anonymous: 401, owner: 403, other: 403, ad
 /** The engine decides a manual trade (created, or refused by a limit); only authorization is asserted here. */
 const TRADE_ANSWERS = [201, 400, 409] as const;
 let created = 0;
+
+/** A subscription of the actor's own (never sent to: the next row removes it). */
+const matrixSubscription = (actor: Actor | null) => ({
+  endpoint: `https://push.example.test/matrix/${actor?.user._id ?? 'anonymous'}`,
+  keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) },
+});
 
 const ROWS: Row[] = [
   {
@@ -98,6 +106,8 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/trades/stats/risk', expect: OK_FOR_SIGNED_IN },
   // Only the owner sees the trade; anyone else (an admin too) is told it does not exist.
   { method: 'GET', route: '/api/trades/:id', id: (ctx) => ctx.ownerTradeId, expect: { anonymous: 401, owner: 200, other: 404, admin: 404 } },
+  // Each caller gets a file of their own trades only (tests/server/api/trade-export.test.ts checks whose rows).
+  { method: 'GET', route: '/api/trades/export.csv', expect: OK_FOR_SIGNED_IN, contentType: 'text/csv; charset=utf-8' },
   { method: 'GET', route: '/api/balances', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/balances/stats/portfolio', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/exchanges/prices', expect: OK_FOR_SIGNED_IN },
@@ -128,6 +138,19 @@ const ROWS: Row[] = [
     expect: { anonymous: 401, owner: [200, 400], other: [200, 400], admin: [200, 400] },
   },
   { method: 'GET', route: '/api/meta', expect: OK_FOR_SIGNED_IN },
+  // Web push: every signed-in user manages their own devices and choices; nobody reaches another's.
+  { method: 'GET', route: '/api/notifications/vapid-public-key', expect: OK_FOR_SIGNED_IN },
+  {
+    method: 'POST',
+    route: '/api/notifications/subscriptions',
+    body: (_ctx, actor) => matrixSubscription(actor),
+    expect: { anonymous: 401, owner: 201, other: 201, admin: 201 },
+  },
+  { method: 'POST', route: '/api/notifications/subscriptions/remove', body: (_ctx, actor) => ({ endpoint: matrixSubscription(actor).endpoint }), expect: OK_FOR_SIGNED_IN },
+  { method: 'GET', route: '/api/notifications/preferences', expect: OK_FOR_SIGNED_IN },
+  { method: 'PUT', route: '/api/notifications/preferences', body: () => ({ tradeCompleted: true }), expect: OK_FOR_SIGNED_IN },
+  // Signed in, past authorization: no device left (the row above removed it), so nothing to send to.
+  { method: 'POST', route: '/api/notifications/test', expect: { anonymous: 401, owner: 409, other: 409, admin: 409 } },
   { method: 'GET', route: '/api/docs', expect: { anonymous: 200, owner: 200, other: 200, admin: 200 } },
 ];
 
@@ -164,6 +187,10 @@ describe.each(backends)('authorization matrix on %s', (backend) => {
         const body = row.body?.(ctx, actor);
         const res = await t.request(row.method, url, { ...(actor && { token: actor.token }), ...(body !== undefined && { body }) });
         expect(wanted, `${res.statusCode} ${res.body.slice(0, 300)}`).toContain(res.statusCode);
+        if (row.contentType && res.statusCode < 400) {
+          expect(res.headers['content-type']).toBe(row.contentType);
+          return;
+        }
         const json = res.json() as { success?: boolean; message?: string };
         if (res.statusCode >= 400) {
           expect(json.success).toBe(false);

@@ -1,0 +1,74 @@
+import type { SymbolId, TradeStatus } from '../../../contract/domain';
+import type { UserCache } from '../../cache/db';
+import { ApiError, type Http } from '../http';
+import { readHistoryMeta } from './history/historyMeta';
+import { localTradesCsv } from './history/localExport';
+import type { LocalCoverage } from './history/localTrades';
+
+/** The Trades screen's filters and a range of opening times: `from` inclusive, `to` exclusive, ISO instants. */
+export interface ExportFilter {
+  status?: TradeStatus | '';
+  symbol?: SymbolId | '';
+  from?: string;
+  to?: string;
+}
+
+export interface ExportResult {
+  blob: Blob;
+  fileName: string;
+  /** 'server': streamed by the server from the database; 'device': built from the trades kept on this device. */
+  source: 'server' | 'device';
+  /** For a device export: how far back the local copy reaches. */
+  coverage?: LocalCoverage;
+}
+
+export const EMPTY_RANGE_MESSAGE = 'The start date must be on or before the end date';
+
+/**
+ * Calendar days picked in the user's time zone as the export's instants: from the start of `fromDay` to the end of
+ * `toDay` (the next day's midnight, exclusive). Throws on a range that ends before it starts.
+ */
+export function dayRange(fromDay: string, toDay: string): Pick<ExportFilter, 'from' | 'to'> {
+  const start = (day: string) => new Date(`${day}T00:00:00`);
+  const from = fromDay ? start(fromDay) : undefined;
+  let to: Date | undefined;
+  if (toDay) {
+    to = start(toDay);
+    to.setDate(to.getDate() + 1);
+  }
+  if (from && to && from >= to) throw new Error(EMPTY_RANGE_MESSAGE);
+  return { from: from?.toISOString(), to: to?.toISOString() };
+}
+
+export interface TradesExportDeps {
+  http: Http;
+  cacheFor: (userId: string) => UserCache;
+}
+
+const CSV_TYPE = 'text/csv;charset=utf-8';
+
+/** Online the server's streamed export; offline the same file from IndexedDB (never queued, never half of both). */
+export function createTradesExport(deps: TradesExportDeps) {
+  async function fromDevice(userId: string, filter: ExportFilter): Promise<ExportResult> {
+    const cache = deps.cacheFor(userId);
+    const db = await cache.db();
+    if (!db) throw new ApiError(0, 'No trades are saved on this device, so there is nothing to export offline.');
+    const csv = await localTradesCsv(db, filter, await readHistoryMeta(cache));
+    return { blob: new Blob([csv.text], { type: CSV_TYPE }), fileName: csv.fileName, source: 'device', coverage: csv.coverage };
+  }
+
+  async function fromServer(filter: ExportFilter): Promise<ExportResult> {
+    const { blob, fileName } = await deps.http.download('/trades/export.csv', {
+      status: filter.status || undefined,
+      symbol: filter.symbol || undefined,
+      from: filter.from,
+      to: filter.to,
+    });
+    return { blob, fileName: fileName ?? 'trades.csv', source: 'server' };
+  }
+
+  return {
+    exportCsv: (userId: string, filter: ExportFilter, online: boolean): Promise<ExportResult> => (online ? fromServer(filter) : fromDevice(userId, filter)),
+  };
+}
+export type TradesExport = ReturnType<typeof createTradesExport>;
