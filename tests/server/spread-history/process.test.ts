@@ -48,7 +48,7 @@ describe.each(backends)('spread history of the real server on %s', (backend) => 
     let token = await signIn(server.url);
 
     const meta = await api(server.url, 'GET', '/api/meta', token);
-    expect((meta.json as unknown as MetaResponse).market).toEqual({ kind: 'sim', simProfile: 'calibrated' });
+    expect((meta.json as unknown as MetaResponse).market).toMatchObject({ kind: 'sim', simProfile: 'calibrated' });
 
     const spreads = async (base: string) => {
       const res = await api(base, 'GET', `/api/exchanges/spreads?symbol=ETH%2FUSDT&from=${started}&to=${new Date(Date.now() + 60_000).toISOString()}`, token);
