@@ -5,3 +5,4 @@ export * from './api';
 export * from './rules';
 export * from './spreads';
 export * from './figures';
+export * from './guard';

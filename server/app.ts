@@ -27,6 +27,8 @@ import { tradeCommandRoutes } from './http/trades/commands';
 import { tradeQueryRoutes } from './http/trades/queries';
 import { balanceRoutes } from './http/balances';
 import { metaRoutes } from './http/meta';
+import { auditRoutes } from './http/audit';
+import { scheduleAuditRetention } from './audit/retention';
 
 export interface BuildAppOptions {
   config: Config;
@@ -102,6 +104,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tradeQueryRoutes, { prefix: '/api' });
   await app.register(balanceRoutes, { prefix: '/api' });
   await app.register(metaRoutes, { prefix: '/api' });
+  await app.register(auditRoutes, { prefix: '/api' });
+  scheduleAuditRetention(app);
   // Realtime: the Socket.IO gateway attaches to app.server (see process/run.ts), using app.verifyToken.
 
   return app;

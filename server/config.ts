@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../contract/api';
 import { DEFAULT_SIM_PROFILE, SIM_PROFILES, type SimProfile } from '../contract/domain';
+import { AUDIT_RETENTION_DEFAULT_DAYS } from '../contract/guard';
 import { SPREAD_HISTORY_DEFAULT_DAYS, SPREAD_HISTORY_MAX_DAYS } from '../contract/spreads';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -49,6 +50,10 @@ export interface Config {
   quoteMaxSkewMs: number;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
+  /** Days of audit events kept; older ones are pruned daily. */
+  auditRetentionDays: number;
+  /** Admins must enrol in two-factor sign-in before admin routes answer them. */
+  adminRequire2fa: boolean;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +152,8 @@ const EnvSchema = z.object({
   QUOTE_MAX_AGE_MS: int('QUOTE_MAX_AGE_MS', 100, 600_000).default(2000),
   QUOTE_MAX_SKEW_MS: int('QUOTE_MAX_SKEW_MS', 0, 60_000).default(200),
   BODY_LIMIT: int('BODY_LIMIT', 1024, 50 * 1024 * 1024).default(65_536),
+  AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 1, 36_500).default(AUDIT_RETENTION_DEFAULT_DAYS),
+  ADMIN_REQUIRE_2FA: bool('ADMIN_REQUIRE_2FA').default(false),
 });
 
 /** Empty strings count as unset, so `FOO=` in a shell or an env file falls back to the default. */
@@ -192,5 +199,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     quoteMaxAgeMs: e.QUOTE_MAX_AGE_MS,
     quoteMaxSkewMs: e.QUOTE_MAX_SKEW_MS,
     bodyLimit: e.BODY_LIMIT,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    adminRequire2fa: e.ADMIN_REQUIRE_2FA,
   };
 }

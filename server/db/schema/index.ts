@@ -5,3 +5,6 @@ export * from './trades';
 export * from './balances';
 export * from './spread-samples';
 export * from './spread-minutes';
+export * from './audit-events';
+export * from './trading-halt';
+export * from './two-factor';

@@ -10,6 +10,7 @@ import { createAccount, takenMessage } from '../users/create-account';
 import { loadPublicUser } from '../users/load-public-user';
 import { LoginAnswer, MessageAnswer, TokenMessageAnswer, UserAnswer } from '../plugins/response-schemas';
 import { issueToken } from './issue-token';
+import { audit } from '../../audit/audit';
 import type { LoginLimiter } from './login-limiter';
 
 export const INVALID_LOGIN = 'Invalid email or password';
@@ -32,20 +33,30 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
       const user = await findUserByLogin(app.db, login);
       // Count an existing account by its id, so switching between its e-mail and username gains no attempts.
       const account = user ? `user:${user.id}` : `login:${login}`;
+      const failed = (reason: string) =>
+        audit(app, request, 'sign_in_failed', { actorId: null, subjectId: user?.id ?? null, subjectName: login, details: { reason } });
       const blockedMs = await limiter.blockedFor(account, request.ip);
-      if (blockedMs > 0) throw tooManyAttempts(blockedMs);
+      if (blockedMs > 0) {
+        await failed('too many attempts');
+        throw tooManyAttempts(blockedMs);
+      }
 
       const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
       if (!user || !valid) {
         await limiter.recordFailure(account, request.ip);
+        await failed(user ? 'wrong password' : 'unknown account');
         throw unauthorized(INVALID_LOGIN);
       }
       // Only someone who knows the password learns that the account is deactivated.
-      if (!user.isActive) throw forbidden(DEACTIVATED);
+      if (!user.isActive) {
+        await failed('account deactivated');
+        throw forbidden(DEACTIVATED);
+      }
       await limiter.recordSuccess(account);
 
       const signedIn = (await touchLastLogin(app.db, user.id)) ?? user;
       const token = await issueToken(app, request, signedIn);
+      await audit(app, request, 'sign_in', { actorId: user.id, details: { secondFactor: false } });
       return { success: true, user: await loadPublicUser(app.db, signedIn), token, message: 'Login successful' };
     },
   );
@@ -72,6 +83,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
     { preHandler: app.authenticate, schema: { tags: ['auth'], summary: 'End this session', response: { 200: MessageAnswer } } },
     async (request): Promise<MessageResponse> => {
       await revokeSession(app.db, request.user.sessionId);
+      await audit(app, request, 'sign_out');
       app.revocations$.next({ userId: request.user.id });
       return { success: true, message: 'Logged out successfully' };
     },
@@ -95,6 +107,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
         return issueToken(app, request, user, tx);
       });
       app.revocations$.next({ userId: user.id });
+      await audit(app, request, 'password_changed');
       return { success: true, message: 'Password changed successfully', token };
     },
   );
@@ -125,6 +138,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
         ...(body.bio !== undefined && { bio: body.bio }),
       });
       if (!user) throw notFound('User not found');
+      await audit(app, request, 'profile_updated', { details: { fields: Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined) } });
       return { success: true, user: await loadPublicUser(app.db, user), message: 'Profile updated successfully' };
     },
   );

@@ -117,6 +117,8 @@ const ROWS: Row[] = [
   { method: 'PUT', route: '/api/admin/users/:id/toggle-active', id: (ctx) => ctx.victims.toggle as string, expect: ADMIN_ONLY(200) },
   { method: 'DELETE', route: '/api/admin/users/:id', id: (ctx) => ctx.victims.delete as string, expect: ADMIN_ONLY(200) },
   { method: 'GET', route: '/api/meta', expect: OK_FOR_SIGNED_IN },
+  { method: 'GET', route: '/api/admin/audit', query: () => '?action=sign_in&page=1', expect: ADMIN_ONLY(200) },
+  { method: 'GET', route: '/api/auth/activity', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/docs', expect: { anonymous: 200, owner: 200, other: 200, admin: 200 } },
 ];
 
