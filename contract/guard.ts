@@ -101,8 +101,8 @@ export const AuditQuery = z
   })
   .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { message: 'from must not be after to', path: ['from'] });
 export const OwnActivityQuery = z.object({ page: pageParam(1_000_000, 1, 'page'), limit: pageParam(MAX_PAGE_SIZE, 10, 'limit') });
-export type AuditQuery = z.input<typeof AuditQuery>;
-export type OwnActivityQuery = z.input<typeof OwnActivityQuery>;
+/** What the client sends (the schema coerces page and limit from the query string). */
+export interface AuditQuery { user?: string | undefined; action?: AuditAction | '' | undefined; from?: string | undefined; to?: string | undefined; page?: number; limit?: number }
 export interface AuditResponse { success: true; events: AuditEvent[]; pagination: Pagination }
 
 // ---- kill switches ----

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Subject } from 'rxjs';
 import type { Config } from './config';
+import type { TradingHaltState } from '../contract/guard';
 import type { Db } from './db/client';
 import { venueAccountLoader } from './db/repositories/credentials';
 import { loadSecrets, type ServerSecrets } from './security/secrets';
@@ -28,6 +29,7 @@ import { tradeQueryRoutes } from './http/trades/queries';
 import { balanceRoutes } from './http/balances';
 import { metaRoutes } from './http/meta';
 import { auditRoutes } from './http/audit';
+import { killSwitchRoutes } from './http/kill-switch';
 import { scheduleAuditRetention } from './audit/retention';
 
 export interface BuildAppOptions {
@@ -57,6 +59,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every revocation (logout, password change, deactivation, deletion). */
     revocations$: Subject<Revocation>;
+    /** Every change of the global kill switch saved through this instance; the realtime gateway announces it. */
+    haltChanges$: Subject<TradingHaltState>;
   }
 }
 
@@ -80,6 +84,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('tokens', createTokenService(secrets.tokenKey));
   app.decorate('priceBook', options.priceBook ?? NO_PRICES);
   app.decorate('revocations$', new Subject<Revocation>());
+  app.decorate('haltChanges$', new Subject<TradingHaltState>());
   app.decorate('engine', options.engine ?? null);
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
 
@@ -92,6 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await limiter.close();
     app.revocations$.complete();
+    app.haltChanges$.complete();
   });
 
   await app.register(authRoutes, { prefix: '/api', limiter });
@@ -105,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(balanceRoutes, { prefix: '/api' });
   await app.register(metaRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
+  await app.register(killSwitchRoutes, { prefix: '/api' });
   scheduleAuditRetention(app);
   // Realtime: the Socket.IO gateway attaches to app.server (see process/run.ts), using app.verifyToken.
 

@@ -67,6 +67,9 @@ export interface UserDirectory {
   stopTrading(userId: string, reason: string): Promise<void>;
 }
 
+/** The admin's global kill switch as stored (server/db/repositories/trading-halt.ts). */
+export type HaltSource = () => Promise<boolean>;
+
 export interface EngineLogger {
   info(obj: object | string, msg?: string): void;
   warn(obj: object | string, msg?: string): void;

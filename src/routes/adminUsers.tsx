@@ -7,6 +7,7 @@ import type { PublicUser } from '../../contract/entities';
 import { AddUserModal } from '../features/admin/AddUserModal';
 import { ConfirmDialog } from '../features/admin/ConfirmDialog';
 import { UsersTable } from '../features/admin/UsersTable';
+import { GlobalHaltCard } from '../features/kill-switch/GlobalHaltCard';
 import { useAuth, useServices } from '../hooks/services';
 import * as common from '../ui/page.css';
 import { ApiError } from '../services/http';
@@ -91,6 +92,7 @@ function UserManagement({ selfId }: { selfId: string }) {
 
   return (
     <div className={common.stack}>
+      <GlobalHaltCard />
       <Card title="Users" action={<Button onClick={() => setAdding(true)}>Add User</Button>}>
         <div className={common.toolbar} style={{ marginBottom: '16px' }}>
           <div className={common.toolbarItem} style={{ maxWidth: '320px', flexGrow: 2 }}>

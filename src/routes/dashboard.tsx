@@ -4,6 +4,7 @@ import * as common from '../ui/page.css';
 import { LivePrices } from '../features/dashboard/LivePrices';
 import { RecentTrades } from '../features/dashboard/RecentTrades';
 import { DashboardStats } from '../features/dashboard/StatCards';
+import { StopAndFlatten } from '../features/kill-switch/StopAndFlatten';
 
 export function DashboardScreen() {
   const { user } = useAuth();
@@ -16,6 +17,7 @@ export function DashboardScreen() {
         Welcome back{user?.firstName ? `, ${user.firstName}` : ''}. Trading is {user?.tradingEnabled ? 'enabled' : 'disabled'}.
       </p>
       <DashboardStats stats={stats.value} />
+      <StopAndFlatten />
       <div className={common.twoCols}>
         <RecentTrades trades={trades.value} loading={trades.loading} />
         <LivePrices prices={prices.value} />

@@ -3,6 +3,7 @@ import { toast } from 'react-toastify';
 import type { PublicUser } from '../../contract/entities';
 import { useAuth, useServices } from '../hooks/services';
 import * as common from '../ui/page.css';
+import { RecentActivity } from '../features/audit/RecentActivity';
 import { ChangePasswordModal } from '../features/profile/ChangePasswordModal';
 import { ErrorListToast } from '../features/profile/ErrorListToast';
 import * as styles from '../features/profile/profile.css';
@@ -125,6 +126,7 @@ function ProfileView({ user }: { user: PublicUser }) {
           )}
         </form>
       </Card>
+      <RecentActivity />
       {pwOpen && <ChangePasswordModal onClose={() => setPwOpen(false)} />}
     </div>
   );

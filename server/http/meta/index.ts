@@ -2,6 +2,7 @@
 // which profile of it. Answered from the configuration, so every instance (API-only ones too) gives the same answer.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MetaResponse } from '../../../contract/api';
+import { readTradingHalt } from '../../db/repositories/trading-halt';
 
 export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
   const market = { kind: app.config.market, simProfile: app.config.market === 'sim' ? app.config.simProfile : null };
@@ -10,8 +11,8 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
     '/meta',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['meta'], summary: 'Which market this server trades on (live, or simulated with its profile)' },
+      schema: { tags: ['meta'], summary: 'Which market this server trades on (live, or simulated with its profile), and whether an admin halted trading' },
     },
-    async (): Promise<MetaResponse> => ({ success: true, market }),
+    async (): Promise<MetaResponse> => ({ success: true, market, halt: await readTradingHalt(app.db) }),
   );
 };

@@ -119,6 +119,10 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/meta', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/admin/audit', query: () => '?action=sign_in&page=1', expect: ADMIN_ONLY(200) },
   { method: 'GET', route: '/api/auth/activity', expect: OK_FOR_SIGNED_IN },
+  { method: 'POST', route: '/api/exchanges/trading/stop-and-flatten', expect: OK_FOR_SIGNED_IN },
+  // Halt then resume at once, so the rows after these trade as before.
+  { method: 'POST', route: '/api/admin/trading/halt', body: () => ({ reason: 'authorization matrix' }), expect: ADMIN_ONLY(200) },
+  { method: 'POST', route: '/api/admin/trading/resume', expect: ADMIN_ONLY(200) },
   { method: 'GET', route: '/api/docs', expect: { anonymous: 200, owner: 200, other: 200, admin: 200 } },
 ];
 
