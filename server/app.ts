@@ -30,6 +30,7 @@ import { balanceRoutes } from './http/balances';
 import { metaRoutes } from './http/meta';
 import { auditRoutes } from './http/audit';
 import { killSwitchRoutes } from './http/kill-switch';
+import { twoFactorRoutes } from './http/two-factor';
 import { scheduleAuditRetention } from './audit/retention';
 
 export interface BuildAppOptions {
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metaRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
   await app.register(killSwitchRoutes, { prefix: '/api' });
+  await app.register(twoFactorRoutes, { prefix: '/api' });
   scheduleAuditRetention(app);
   // Realtime: the Socket.IO gateway attaches to app.server (see process/run.ts), using app.verifyToken.
 

@@ -9,6 +9,7 @@ import { OfflineBanner } from '../features/offline/OfflineBanner';
 import * as styles from '../features/layout/layout.css';
 import { MarketLabel } from '../features/layout/MarketLabel';
 import { HaltBanner } from '../features/kill-switch/HaltBanner';
+import { EnrolReminder } from '../features/two-factor/EnrolReminder';
 import { UserMenu } from '../features/layout/UserMenu';
 import { Button } from '../ui/Button';
 
@@ -121,6 +122,7 @@ export function AppLayout() {
           )}
         </header>
         <HaltBanner />
+        <EnrolReminder isAdmin={isAdmin} />
         <MarketLabel />
         <OfflineBanner status$={services.offline.status$} />
         <GaveUpBanner />

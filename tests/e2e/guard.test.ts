@@ -1,8 +1,13 @@
 // The guard features in real Chromium against the real server: the audit screen and a user's recent activity,
 // at phone and desktop widths.
+import { Secret, TOTP } from 'otpauth';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, api, apiLogin, createUser, gone, launch, newPage, PHONE, screenshot, signIn, textOf, toast, visible } from './helpers';
+
+/** What an authenticator app shows for this secret, `steps` periods from now (the server's own library). */
+const codeFor = (secret: string, steps = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + steps * 30_000 });
 
 describe('guard: audit log, kill switches, two-factor sign-in', () => {
   let browser: Browser;
@@ -90,6 +95,51 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
       await api('POST', '/admin/trading/resume', { token: admin.token });
     }
     await context.close();
+  });
+
+  it('two-factor: enrol from Profile with the QR code and a code, then sign in with the password and a code', async () => {
+    const u = await createUser({ prefix: 'totp' });
+    const { page, context } = await newPage(browser, PHONE);
+    await signIn(page, u.email, u.password);
+    await page.goto('/profile');
+    const card = page.getByTestId('two-factor');
+    await card.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    await visible(card.getByRole('img', { name: 'QR code for your authenticator app' }));
+    const secret = (await textOf(card.getByTestId('totp-secret'))).trim();
+    // A wrong code is answered in the user's words.
+    await card.getByLabel('Code from the app').fill(codeFor(secret, 5));
+    await card.getByRole('button', { name: 'Confirm' }).click();
+    await visible(card.getByText('That code is not right.', { exact: false }));
+    await card.getByLabel('Code from the app').fill(codeFor(secret));
+    await card.getByRole('button', { name: 'Confirm' }).click();
+    await visible(card.getByTestId('recovery-codes'));
+    const recovery = await card.getByTestId('recovery-codes').locator('li').allTextContents();
+    expect(recovery).toHaveLength(10);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(390);
+    await screenshot(page, 'two-factor-codes');
+    await card.getByRole('button', { name: 'I have saved them' }).click();
+    await visible(card.getByText('Recovery codes left: 10', { exact: false }));
+    await context.close();
+
+    for (const viewport of [undefined, PHONE]) {
+      const second = await newPage(browser, viewport);
+      await second.page.goto('/login');
+      await second.page.getByLabel('Email').fill(u.email);
+      await second.page.getByLabel('Password', { exact: true }).fill(u.password);
+      await second.page.getByRole('button', { name: 'Sign in' }).click();
+      const field = second.page.getByLabel('Authentication code');
+      await visible(field);
+      await screenshot(second.page, 'two-factor-sign-in');
+      await field.fill('000000' === codeFor(secret, 8) ? '111111' : codeFor(secret, 8));
+      await second.page.getByRole('button', { name: 'Verify' }).click();
+      await visible(second.page.getByText('That code is not right.', { exact: false }));
+      // Each code is accepted once: the desktop run uses the app's next code, the phone run a recovery code.
+      await field.fill(viewport ? (recovery[0] ?? '') : codeFor(secret, 1));
+      await second.page.getByRole('button', { name: 'Verify' }).click();
+      await second.page.waitForURL(/\/(dashboard|settings)$/);
+      await second.context.close();
+    }
   });
 });
 

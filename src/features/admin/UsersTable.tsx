@@ -4,7 +4,20 @@ import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import * as ui from '../../ui/ui.css';
 
-export function UsersTable({ users, selfId, onToggle, onDelete }: { users: PublicUser[]; selfId: string; onToggle: (u: PublicUser) => void; onDelete: (u: PublicUser) => void }) {
+export function UsersTable({
+  users,
+  selfId,
+  onToggle,
+  onDelete,
+  onResetTwoFactor,
+}: {
+  users: PublicUser[];
+  selfId: string;
+  onToggle: (u: PublicUser) => void;
+  onDelete: (u: PublicUser) => void;
+  /** A user who lost their phone: their two-factor sign-in is removed (the server says if they had none). */
+  onResetTwoFactor: (u: PublicUser) => void;
+}) {
   return (
     <div className={ui.tableWrap}>
       <table className={ui.table} data-testid="users-table">
@@ -39,7 +52,10 @@ export function UsersTable({ users, selfId, onToggle, onDelete }: { users: Publi
                 <Badge tone={u.isActive ? 'profit' : 'loss'}>{u.isActive ? 'active' : 'inactive'}</Badge>
               </td>
               <td className={`${ui.td} ${ui.muted} ${ui.hideSm}`}>{formatRelative(u.lastLogin)}</td>
-              <td className={ui.td} style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+              <td className={ui.td} style={{ textAlign: 'right' }}>
+                <Button small variant="secondary" onClick={() => onResetTwoFactor(u)} disabled={u._id === selfId} aria-label={`Reset two-factor sign-in of ${u.username}`}>
+                  Reset 2FA
+                </Button>{' '}
                 <Button small variant="secondary" onClick={() => onToggle(u)} disabled={u._id === selfId} aria-label={`${u.isActive ? 'Deactivate' : 'Activate'} ${u.username}`}>
                   {u.isActive ? 'Deactivate' : 'Activate'}
                 </Button>{' '}
