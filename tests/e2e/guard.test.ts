@@ -25,6 +25,8 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
 
     for (const viewport of [undefined, PHONE]) {
       const { page, context } = await newPage(browser, viewport);
+      // Phone in dark, desktop in light: both schemes get a screenshot.
+      await page.emulateMedia({ colorScheme: viewport ? 'dark' : 'light' });
       await signIn(page, ADMIN().email, ADMIN().password);
       await page.goto('/admin/audit');
       await visible(page.getByTestId('audit-row'));
@@ -55,6 +57,7 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
   it('kill switches: a user stops and flattens in two taps; the admin halt shows a banner to everyone until resumed', async () => {
     const u = await createUser({ prefix: 'flat' });
     const { page, context } = await newPage(browser, PHONE);
+    await page.emulateMedia({ colorScheme: 'dark' });
     await signIn(page, u.email, u.password);
     await page.goto('/dashboard');
     // Tap 1: the button; tap 2: Confirm.
@@ -86,6 +89,8 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
       const adminPage = await newPage(browser);
       await signIn(adminPage.page, ADMIN().email, ADMIN().password);
       await adminPage.page.goto('/admin/users');
+      await visible(adminPage.page.getByTestId('global-halt').getByText('Trading is halted for every user', { exact: false }));
+      await screenshot(adminPage.page, 'global-halt');
       await adminPage.page.getByTestId('global-halt').getByRole('button', { name: 'Resume trading' }).click();
       await adminPage.page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
       await visible(toast(adminPage.page, 'Trading resumed for every user.'));
@@ -100,6 +105,7 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
   it('two-factor: enrol from Profile with the QR code and a code, then sign in with the password and a code', async () => {
     const u = await createUser({ prefix: 'totp' });
     const { page, context } = await newPage(browser, PHONE);
+    await page.emulateMedia({ colorScheme: 'dark' });
     await signIn(page, u.email, u.password);
     await page.goto('/profile');
     const card = page.getByTestId('two-factor');

@@ -1,6 +1,6 @@
 // Sign-in, registration, sign-out, password change and the caller's own profile (spec section 7, /auth/*).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ChangePasswordBody, LoginBody, ProfileBody, RegisterBody } from '../../../contract/api';
+import { ChangePasswordBody, EMAIL_PATTERN, LoginBody, ProfileBody, RegisterBody } from '../../../contract/api';
 import type { LoginResponse, MessageResponse, UserResponse } from '../../../contract/api';
 import { findTakenField, findUserById, findUserByLogin, touchLastLogin, updateUser } from '../../db/repositories/users';
 import { revokeSession, revokeUserSessions } from '../../db/repositories/sessions';
@@ -38,8 +38,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
       const user = await findUserByLogin(app.db, login);
       // Count an existing account by its id, so switching between its e-mail and username gains no attempts.
       const account = user ? `user:${user.id}` : `login:${login}`;
+      // An unknown login is kept only when it is an e-mail address: people do type their password into this field.
       const failed = (reason: string) =>
-        audit(app, request, 'sign_in_failed', { actorId: null, subjectId: user?.id ?? null, subjectName: login, details: { reason } });
+        audit(app, request, 'sign_in_failed', { actorId: null, subjectId: user?.id ?? null, subjectName: EMAIL_PATTERN.test(login.trim()) ? login.trim() : '', details: { reason } });
       const blockedMs = await limiter.blockedFor(account, request.ip);
       if (blockedMs > 0) {
         await failed('too many attempts');

@@ -53,11 +53,16 @@ describe.each(backends)('audit log on %s', (backend) => {
 
   it('never stores a password or key value', async () => {
     const u = await t.createUser();
+    // A password typed into the e-mail field is not kept; an unknown e-mail is.
+    await t.login('Typed-Into-The-Wrong-Field-1', 'whatever-else');
+    await t.login('nobody@example.test', 'whatever-else');
+    const unknown = (await t.db.select().from(auditEvents)).filter((r) => r.action === 'sign_in_failed' && r.subjectId === null);
+    expect(unknown.map((r) => r.subjectName)).toEqual(expect.arrayContaining(['', 'nobody@example.test']));
     await t.request('PUT', `/api/users/${u.user._id}/api-keys`, { token: u.token, body: { binanceApiKey: 'SECRETKEYVALUE123', derivToken: '' } });
     await t.request('PUT', '/api/auth/change-password', { token: u.token, body: { currentPassword: u.password, newPassword: 'brand-new-password-9' } });
     const rows = await t.db.select().from(auditEvents);
     const text = JSON.stringify(rows);
-    for (const secret of ['SECRETKEYVALUE123', u.password, 'brand-new-password-9']) expect(text).not.toContain(secret);
+    for (const secret of ['SECRETKEYVALUE123', u.password, 'brand-new-password-9', 'Typed-Into-The-Wrong-Field-1', 'whatever-else']) expect(text).not.toContain(secret);
     const saved = rows.find((r) => r.action === 'api_keys_saved' && r.subjectId === u.user._id);
     expect(saved?.details).toEqual({ fields: { binanceApiKey: 'saved', derivToken: 'removed' } });
     expect(rows.some((r) => r.action === 'password_changed' && r.subjectId === u.user._id)).toBe(true);
