@@ -15,7 +15,7 @@ import { newTradeIds } from './ids';
 import { alwaysLeader, type Leadership } from './leader';
 import { FigureRefresh } from './figure-refresh';
 import { outcomeOf } from './opportunity-outcomes';
-import type { AccountLoader, EngineLogger, FigureSources, HaltSource, PriceBook, RecoverableStore, TradingSettings, UserDirectory } from './ports';
+import type { AccountLoader, EngineLogger, FigureSources, FlattenQueue, HaltSource, PriceBook, RecoverableStore, TradingSettings, UserDirectory } from './ports';
 import { SILENT_LOGGER } from './ports';
 import { PositionWatch } from './position-watch';
 import { preTradeCheck, type PreTradeResult } from './pretrade';
@@ -38,6 +38,8 @@ export interface EngineDeps {
    * settings sync, and again before each trade is placed, so a halt saved through any instance stops the next open.
    */
   halted?: HaltSource;
+  /** Stop & flatten requests taken by other instances (or before a restart): carried out on every settings sync. */
+  flattens?: FlattenQueue;
   params?: Partial<TradingParams>;
   now?: () => number;
   newIds?: () => { id: string; tradeId: string };
@@ -321,6 +323,7 @@ export class ArbitrageEngine implements PriceBook {
   private async syncUsers(): Promise<void> {
     if (!this.trading) return;
     await this.readHalt();
+    await this.carryOutFlattens();
     try {
       const enabled = await this.deps.users.tradingUsers();
       const ids = new Set(enabled.map((s) => s.userId));
@@ -364,6 +367,22 @@ export class ArbitrageEngine implements PriceBook {
     }
     this.fees.set(userId, fee);
     return fee;
+  }
+
+  /** Closes the open trades of every user whose Stop & flatten is waiting, then marks it done. */
+  private async carryOutFlattens(): Promise<void> {
+    if (!this.deps.flattens) return;
+    try {
+      for (const userId of await this.deps.flattens.pending()) {
+        // Asked to close at once (waitMs 0): the executor keeps closing and retries a failed close on its sweep.
+        const result = await this.closeUserTrades(userId, 'stop & flatten', 0);
+        if ('ok' in result) return;
+        this.logger.warn({ event: 'stop_and_flatten', userId, open: result.open }, 'closing every open trade of the user (stop & flatten)');
+        await this.deps.flattens.done(userId);
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'could not carry out the waiting stop & flatten requests; will try again');
+    }
   }
 
   // ---- the global kill switch ----

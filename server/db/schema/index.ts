@@ -8,3 +8,4 @@ export * from './spread-minutes';
 export * from './audit-events';
 export * from './trading-halt';
 export * from './two-factor';
+export * from './flatten-requests';

@@ -1,5 +1,6 @@
-// The kill switches. A user's "Stop & flatten" turns their automated trading off (saved first, so no instance opens
-// a new trade for them) and has the engine close every open trade, answering each trade's fate. An admin's global
+// The kill switches. A user's "Stop & flatten" turns their automated trading off and queues the flatten (both saved
+// first, so no instance opens a new trade for them and the leading engine closes the trades even if this instance
+// does not trade or dies), then, when this instance leads, closes every open trade and answers each trade's fate. An admin's global
 // halt is saved in the database (a restart or a failover stays halted), applied at once by this instance's engine,
 // read by any other engine before its next trade, and announced to every signed-in user.
 import type { FastifyRequest } from 'fastify';
@@ -8,10 +9,9 @@ import { HaltBody, type FlattenResponse, type FlattenResult, type HaltResponse }
 import type { Trade } from '../../../contract/entities';
 import { getTrade, listTrades } from '../../db/repositories/trades';
 import { setTradingHalt } from '../../db/repositories/trading-halt';
+import { flattenDone, requestFlatten } from '../../db/repositories/flatten-requests';
 import { findUserById, setTradingEnabled } from '../../db/repositories/users';
 import { audit } from '../../audit/audit';
-import { API_ONLY_MESSAGE } from '../plugins/engine-port';
-import { HttpError } from '../plugins/http-error';
 
 /** How long Stop & flatten waits for the trades to close before answering (they keep closing afterwards). */
 export const FLATTEN_WAIT_MS = 15_000;
@@ -27,19 +27,29 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.authenticate,
       schema: { tags: ['exchanges'], summary: "Kill switch: stops the caller's automated trading and closes every open trade, answering each one's result" },
     },
-    async (request): Promise<FlattenResponse> => {
+    async (request, reply): Promise<FlattenResponse> => {
       const userId = request.user.id;
+      // Both saved first: whichever instance leads the engine (now, or after a restart or failover) carries them out.
       await setTradingEnabled(app.db, userId, false);
+      await requestFlatten(app.db, userId);
       const open = (await listTrades(app.db, userId, { status: 'pending', page: 1, limit: OPEN_LIMIT })).trades;
-      if (!app.engine) {
-        await audit(app, request, 'stop_and_flatten', { details: { open: open.length, closed: 0, error: 'API-only instance' } });
-        throw new HttpError(503, `Automated trading is stopped, but open trades could not be closed from here. ${API_ONLY_MESSAGE}`);
+      const outcome = app.engine ? await app.engine.closeUserTrades(userId, 'stop & flatten', FLATTEN_WAIT_MS) : null;
+      if (!outcome || 'ok' in outcome) {
+        // This instance does not trade (API-only or standing by): the leading engine closes them within seconds.
+        await audit(app, request, 'stop_and_flatten', { details: { open: open.length, handedTo: 'engine instance' } });
+        reply.code(202);
+        return {
+          success: true,
+          message:
+            open.length === 0
+              ? 'Automated trading stopped. You had no open trades.'
+              : `Automated trading stopped. The engine instance is closing your ${open.length} open trade${open.length === 1 ? '' : 's'} now.`,
+          closed: 0,
+          stillClosing: open.length,
+          trades: open.map(resultOf),
+        };
       }
-      const outcome = await app.engine.closeUserTrades(userId, 'stop & flatten', FLATTEN_WAIT_MS);
-      if ('ok' in outcome) {
-        await audit(app, request, 'stop_and_flatten', { details: { open: open.length, closed: 0, error: outcome.message } });
-        throw new HttpError(503, `Automated trading is stopped, but open trades could not be closed yet: ${outcome.message}`);
-      }
+      await flattenDone(app.db, userId);
       const trades = (await Promise.all(open.map((t) => getTrade(app.db, userId, t._id)))).filter((t): t is Trade => t !== null).map(resultOf);
       const stillClosing = trades.filter((t) => t.status === 'pending').length;
       const closed = trades.length - stillClosing;

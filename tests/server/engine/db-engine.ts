@@ -1,6 +1,7 @@
 // The real app on a real database with the engine over scripted venues, the database paper book, trade store and
 // user directory: for route tests that need trades to happen. The engine's log lines are kept.
 import { isTradingHalted } from '../../../server/db/repositories/trading-halt';
+import { flattenDone, pendingFlattens } from '../../../server/db/repositories/flatten-requests';
 import { DbPaperBook } from '../../../server/db/repositories/paper-book';
 import { ArbitrageEngine, type EngineDeps } from '../../../server/engine/engine';
 import type { EngineEvent } from '../../../server/engine/events';
@@ -57,6 +58,7 @@ export async function createDbEngine(backend: Backend, options: TestAppOptions =
     account: (id) => t.app.loadVenueAccount(id),
     figures: { stats: (id, prices) => userStats(t.db, id, prices) },
     halted: () => isTradingHalted(t.db),
+    flattens: { pending: () => pendingFlattens(t.db), done: (userId) => flattenDone(t.db, userId) },
     housekeepingMs: 50,
     ...engineDeps,
   });

@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trade } from '../../../contract/entities';
 import { HALTED_MESSAGE, type FlattenResponse, type HaltResponse } from '../../../contract/guard';
 import { isTradingHalted, setTradingHalt } from '../../../server/db/repositories/trading-halt';
+import { pendingFlattens, requestFlatten } from '../../../server/db/repositories/flatten-requests';
 import { auditEvents, paperOrders, trades, users } from '../../../server/db/schema';
 import { ArbitrageEngine } from '../../../server/engine/engine';
 import { DbTradeStore } from '../../../server/engine/storage/trade-store';
 import { DbUserDirectory } from '../../../server/engine/storage/user-directory';
 import type { EngineEvent } from '../../../server/engine/events';
-import { backends, type SignedIn, type TestApp } from '../helpers/app';
+import { backends, createTestApp, type SignedIn, type TestApp } from '../helpers/app';
 import { createDbEngine, type DbEngine } from '../engine/db-engine';
 
 describe.each(backends)('kill switches on %s', (backend) => {
@@ -23,7 +24,8 @@ describe.each(backends)('kill switches on %s', (backend) => {
   const newTrades = (userId: string) => events.filter((e) => e.type === 'new_trade' && e.userId === userId);
 
   beforeAll(async () => {
-    d = await createDbEngine(backend);
+    // Settings (and waiting flattens) are re-read every 100 ms instead of 5 s, so a test need not wait long.
+    d = await createDbEngine(backend, {}, { userSyncMs: 100 });
     ({ t, events } = d);
     alice = await t.createUser();
     bob = await t.createUser();
@@ -59,6 +61,31 @@ describe.each(backends)('kill switches on %s', (backend) => {
     expect(again).toMatchObject({ closed: 0, trades: [], message: 'Automated trading stopped. You had no open trades.' });
     const audited = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'stop_and_flatten'));
     expect(audited[0]?.details).toMatchObject({ open: 2, closed: 2, stillClosing: 0 });
+  });
+
+  it('a Stop & flatten taken by an instance that does not trade is carried out by the leading engine', async () => {
+    const carol = await t.createUser();
+    d.quote('ETH/USDT', 3_000, 0);
+    const manual = await t.request('POST', '/api/trades', { token: carol.token, body: { symbol: 'ETH/USDT', totalAmount: 40 } });
+    expect(manual.statusCode, manual.body).toBe(201);
+    const id = (manual.json() as { trade: Trade }).trade._id;
+    await d.until('legs open', async () => (await tradeRow(id))?.legs.every((l) => l.status === 'open') ?? false);
+
+    // An API-only instance (no engine) takes a request: it saves it and says the engine instance closes the trades.
+    const apiOnly = await createTestApp(backend);
+    try {
+      const res = await apiOnly.request('POST', '/api/exchanges/trading/stop-and-flatten', { token: apiOnly.admin.token });
+      expect(res.statusCode, res.body).toBe(202);
+      expect(res.json()).toMatchObject({ success: true, closed: 0, message: 'Automated trading stopped. You had no open trades.' });
+      expect(await pendingFlattens(apiOnly.db)).toEqual([apiOnly.admin.user._id]);
+    } finally {
+      await apiOnly.close();
+    }
+    // The same request for carol, saved as that instance would on the shared database: the engine here carries it out.
+    await requestFlatten(t.db, carol.user._id);
+    await d.until('closed by the engine', async () => (await tradeRow(id))?.status === 'cancelled', 10_000);
+    expect((await tradeRow(id))?.reason).toBe('stop & flatten');
+    await d.until('request done', async () => !(await pendingFlattens(t.db)).includes(carol.user._id));
   });
 
   it('refuses the global switch to a non-admin, and validates the reason', async () => {
