@@ -98,6 +98,8 @@ export class ArbitrageEngine implements PriceBook {
   private priceTimer: NodeJS.Timeout | null = null;
   private trading = false;
   private stopped = false;
+  /** Whether the stored kill switch has been read (or set by the API) since this process started. */
+  private haltKnown = false;
 
   constructor(private readonly deps: EngineDeps) {
     this.params = { ...DEFAULT_TRADING_PARAMS, ...deps.params };
@@ -403,8 +405,6 @@ export class ArbitrageEngine implements PriceBook {
       return this.core.globallyHalted;
     }
   }
-
-  private haltKnown = false;
 
   /** Called by the API on this instance right after the switch was saved (other instances read it from the database). */
   setGlobalHalt(halted: boolean): void {
