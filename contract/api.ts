@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CURRENCIES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, TRADING_LIMITS, VENUES } from './domain';
 import type { ArbitrageOpportunity, Balances, MarketInfo, Pagination, Prices, PublicUser, RiskSummary, SpreadSeries, Stats, Trade } from './entities';
 import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
+import type { TradingHaltState } from './guard';
 
 export const API_PREFIX = '/api';
 
@@ -199,7 +200,8 @@ export interface RiskResponse { success: true; risk: RiskSummary }
 export interface BalancesResponse { success: true; balance: Balances }
 export interface PricesResponse { success: true; prices: Prices; opportunities?: ArbitrageOpportunity[] }
 export interface SpreadsResponse { success: true; series: SpreadSeries }
-export interface MetaResponse { success: true; market: MarketInfo }
+/** `halt`: the admin's global kill switch, so the client can show its banner from the first screen. */
+export interface MetaResponse { success: true; market: MarketInfo; halt: TradingHaltState }
 export interface TestConnectionResponse { success: true; exchange: (typeof VENUES)[number]; message: string }
 export interface TradingMembershipResponse { success: true; tradingEnabled: boolean; message: string }
 

@@ -1,4 +1,5 @@
 // Socket.IO event map, shared by the gateway and the client. No runtime dependencies.
+import type { TradingHaltState } from './guard';
 import type { ArbitrageOpportunity, Balances, OpportunityOutcome, PublicUser, Stats, SymbolPrice, Trade } from './entities';
 
 export const SERVER_EVENTS = {
@@ -12,6 +13,8 @@ export const SERVER_EVENTS = {
   notice: 'notice',
   /** Per user: what the engine did with an opportunity (taken, or skipped and why); rate-limited per symbol. */
   opportunityOutcome: 'opportunity_outcome',
+  /** To every signed-in user: the admin's global kill switch changed. */
+  tradingHalt: 'trading_halt',
 } as const;
 
 export const CLIENT_EVENTS = { joinRoom: 'join_room', leaveRoom: 'leave_room' } as const;
@@ -38,6 +41,7 @@ export interface ServerToClientEvents {
   arbitrage_opportunity: (opportunity: ArbitrageOpportunity) => void;
   notice: (notice: Notice) => void;
   opportunity_outcome: (outcome: OpportunityOutcome) => void;
+  trading_halt: (halt: TradingHaltState) => void;
 }
 
 export interface ClientToServerEvents {

@@ -10,3 +10,4 @@ export * from './costs';
 export * from './positions';
 export * from './csv';
 export * from './notifications';
+export * from './guard';

@@ -6,6 +6,7 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 import { validatorCompiler } from './http/plugins/validation';
 import { Subject } from 'rxjs';
 import type { Config } from './config';
+import type { TradingHaltState } from '../contract/guard';
 import type { Db } from './db/client';
 import { venueAccountLoader } from './db/repositories/credentials';
 import { loadSecrets, type ServerSecrets } from './security/secrets';
@@ -33,6 +34,10 @@ import { balanceRoutes } from './http/balances';
 import { metaRoutes } from './http/meta';
 import { notificationRoutes } from './http/notifications';
 import { createPushService, loadVapidKeys, type PushService } from './notifications';
+import { auditRoutes } from './http/audit';
+import { killSwitchRoutes } from './http/kill-switch';
+import { twoFactorRoutes } from './http/two-factor';
+import { scheduleAuditRetention } from './audit/retention';
 
 export interface BuildAppOptions {
   config: Config;
@@ -65,6 +70,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every revocation (logout, password change, deactivation, deletion). */
     revocations$: Subject<Revocation>;
+    /** Every change of the global kill switch saved through this instance; the realtime gateway announces it. */
+    haltChanges$: Subject<TradingHaltState>;
   }
 }
 
@@ -88,6 +95,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('tokens', createTokenService(secrets.tokenKey));
   app.decorate('priceBook', options.priceBook ?? NO_PRICES);
   app.decorate('revocations$', new Subject<Revocation>());
+  app.decorate('haltChanges$', new Subject<TradingHaltState>());
   app.decorate('engine', options.engine ?? null);
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
   app.decorate('push', options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, agent: options.pushAgent }));
@@ -101,6 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await limiter.close();
     app.revocations$.complete();
+    app.haltChanges$.complete();
   });
 
   await app.register(authRoutes, { prefix: '/api', limiter });
@@ -116,6 +125,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metaRoutes, { prefix: '/api' });
   await app.register(backtestRoutes, { prefix: '/api' });
   await app.register(notificationRoutes, { prefix: '/api' });
+  await app.register(auditRoutes, { prefix: '/api' });
+  await app.register(killSwitchRoutes, { prefix: '/api' });
+  await app.register(twoFactorRoutes, { prefix: '/api' });
+  scheduleAuditRetention(app);
   // Realtime: the Socket.IO gateway attaches to app.server (see process/run.ts), using app.verifyToken.
 
   return app;

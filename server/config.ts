@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../contract/api';
 import { DEFAULT_SIM_PROFILE, SIM_PROFILES, type SimProfile } from '../contract/domain';
+import { AUDIT_RETENTION_DEFAULT_DAYS } from '../contract/guard';
 import { SPREAD_HISTORY_DEFAULT_DAYS, SPREAD_HISTORY_MAX_DAYS } from '../contract/spreads';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -54,6 +55,10 @@ export interface Config {
   vapidPrivateKey: string | undefined;
   /** Who push services contact about this sender: a mailto: or https: URL (RFC 8292). */
   vapidSubject: string;
+  /** Days of audit events kept; older ones are pruned daily. */
+  auditRetentionDays: number;
+  /** Admins must enrol in two-factor sign-in before admin routes answer them. */
+  adminRequire2fa: boolean;
 }
 
 export class ConfigError extends Error {
@@ -156,6 +161,8 @@ const EnvSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().trim().regex(/^[A-Za-z0-9_-]{86,88}$/, 'VAPID_PUBLIC_KEY must be the base64url public key that web-push generate-vapid-keys prints').optional(),
   VAPID_PRIVATE_KEY: z.string().trim().regex(/^[A-Za-z0-9_-]{42,44}$/, 'VAPID_PRIVATE_KEY must be the base64url private key that web-push generate-vapid-keys prints').optional(),
   VAPID_SUBJECT: z.string().trim().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'VAPID_SUBJECT must be a mailto: address or an https:// URL').optional(),
+  AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 1, 36_500).default(AUDIT_RETENTION_DEFAULT_DAYS),
+  ADMIN_REQUIRE_2FA: bool('ADMIN_REQUIRE_2FA').default(false),
 });
 
 /** Empty strings count as unset, so `FOO=` in a shell or an env file falls back to the default. */
@@ -207,5 +214,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     vapidPublicKey: e.VAPID_PUBLIC_KEY,
     vapidPrivateKey: e.VAPID_PRIVATE_KEY,
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${e.ADMIN_EMAIL}`,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    adminRequire2fa: e.ADMIN_REQUIRE_2FA,
   };
 }

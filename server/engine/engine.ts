@@ -15,7 +15,7 @@ import { newTradeIds } from './ids';
 import { alwaysLeader, type Leadership } from './leader';
 import { FigureRefresh } from './figure-refresh';
 import { outcomeOf } from './opportunity-outcomes';
-import type { AccountLoader, EngineLogger, FigureSources, PriceBook, RecoverableStore, TradingSettings, UserDirectory } from './ports';
+import type { AccountLoader, EngineLogger, FigureSources, FlattenQueue, HaltSource, PriceBook, RecoverableStore, TradingSettings, UserDirectory } from './ports';
 import { SILENT_LOGGER } from './ports';
 import { PositionWatch } from './position-watch';
 import { preTradeCheck, type PreTradeResult } from './pretrade';
@@ -33,6 +33,13 @@ export interface EngineDeps {
   users: UserDirectory;
   account: AccountLoader;
   figures: FigureSources;
+  /**
+   * The stored global kill switch. Read when trading begins (a restart or a failover stays halted), with every
+   * settings sync, and again before each trade is placed, so a halt saved through any instance stops the next open.
+   */
+  halted?: HaltSource;
+  /** Stop & flatten requests taken by other instances (or before a restart): carried out on every settings sync. */
+  flattens?: FlattenQueue;
   params?: Partial<TradingParams>;
   now?: () => number;
   newIds?: () => { id: string; tradeId: string };
@@ -91,6 +98,8 @@ export class ArbitrageEngine implements PriceBook {
   private priceTimer: NodeJS.Timeout | null = null;
   private trading = false;
   private stopped = false;
+  /** Whether the stored kill switch has been read (or set by the API) since this process started. */
+  private haltKnown = false;
 
   constructor(private readonly deps: EngineDeps) {
     this.params = { ...DEFAULT_TRADING_PARAMS, ...deps.params };
@@ -183,6 +192,7 @@ export class ArbitrageEngine implements PriceBook {
     this.logger.info('trading engine is the leader: recovering unfinished trades');
     const recovered = new Set<string>();
     let unreconciled = await this.recover(() => this.deps.store.unfinished(), recovered);
+    await this.readHalt();
     this.trading = true;
     await this.syncUsers();
     void this.positions.audit(new Set([...recovered, ...this.autoUsers]), (userId, venue) => this.trackedOrderIds(userId, venue), (userId, notice) =>
@@ -314,6 +324,8 @@ export class ArbitrageEngine implements PriceBook {
 
   private async syncUsers(): Promise<void> {
     if (!this.trading) return;
+    await this.readHalt();
+    await this.carryOutFlattens();
     try {
       const enabled = await this.deps.users.tradingUsers();
       const ids = new Set(enabled.map((s) => s.userId));
@@ -357,6 +369,52 @@ export class ArbitrageEngine implements PriceBook {
     }
     this.fees.set(userId, fee);
     return fee;
+  }
+
+  /** Closes the open trades of every user whose Stop & flatten is waiting, then marks it done. */
+  private async carryOutFlattens(): Promise<void> {
+    if (!this.deps.flattens) return;
+    try {
+      for (const userId of await this.deps.flattens.pending()) {
+        // Asked to close at once (waitMs 0): the executor keeps closing and retries a failed close on its sweep.
+        const result = await this.closeUserTrades(userId, 'stop & flatten', 0);
+        if ('ok' in result) return;
+        this.logger.warn({ event: 'stop_and_flatten', userId, open: result.open }, 'closing every open trade of the user (stop & flatten)');
+        await this.deps.flattens.done(userId);
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'could not carry out the waiting stop & flatten requests; will try again');
+    }
+  }
+
+  // ---- the global kill switch ----
+
+  /**
+   * Applies the stored kill switch to decisions. A failed read keeps the last known state, except at the first read
+   * after start, where not knowing means halted: money is not put at risk on a guess.
+   */
+  private async readHalt(): Promise<boolean> {
+    if (!this.deps.halted) return false;
+    try {
+      const halted = await this.deps.halted();
+      this.setGlobalHalt(halted);
+      return halted;
+    } catch (error) {
+      this.logger.error({ err: error }, 'could not read the global kill switch; keeping the last known state');
+      if (!this.haltKnown) this.core.setGlobalHalt(true);
+      return this.core.globallyHalted;
+    }
+  }
+
+  /** Called by the API on this instance right after the switch was saved (other instances read it from the database). */
+  setGlobalHalt(halted: boolean): void {
+    this.haltKnown = true;
+    if (halted !== this.core.globallyHalted) this.logger.warn({ event: halted ? 'global_halt' : 'global_resume' }, halted ? 'trading halted for every user by an admin' : 'trading resumed by an admin');
+    this.core.setGlobalHalt(halted);
+  }
+
+  get globallyHalted(): boolean {
+    return this.core.globallyHalted;
   }
 
   // ---- commands from the API ----
@@ -467,6 +525,11 @@ export class ArbitrageEngine implements PriceBook {
 
   /** Pre-trade checks, then the write-ahead insert and the orders; a trade that cannot be placed is never opened. */
   private async openChecked(trade: NewTrade): Promise<{ trade: Trade | null } | { refused: string }> {
+    // Read again at the last moment: a halt saved through another instance stops this trade too.
+    if (await this.readHalt()) {
+      this.execute(this.core.onSkipped(trade.tradeId, 'trading is halted by an admin', trade.openSpread, false));
+      return { refused: 'trading is halted by an admin' };
+    }
     const check = await this.preTrade(trade);
     if (!check.ok) {
       this.logger.info({ event: 'pretrade_refused', tradeId: trade.tradeId, userId: trade.userId, symbol: trade.symbol, reason: check.reason }, 'trade not placed: pre-trade check');

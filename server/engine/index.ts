@@ -5,6 +5,8 @@ import type { VenueId } from '../../contract/domain';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { setVenueBalances } from '../db/repositories/balances';
+import { isTradingHalted } from '../db/repositories/trading-halt';
+import { flattenDone, pendingFlattens } from '../db/repositories/flatten-requests';
 import { DbPaperBook } from '../db/repositories/paper-book';
 import { createVenues, type Venues } from '../venues';
 import type { SimParams } from '../venues/sim/params';
@@ -45,6 +47,8 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
     store: new DbTradeStore(db),
     users: new DbUserDirectory(db),
     account: setup.account,
+    halted: () => isTradingHalted(db),
+    flattens: { pending: () => pendingFlattens(db), done: (userId) => flattenDone(db, userId) },
     params: { maxHoldMs: config.tradeMaxHoldMs, quoteMaxAgeMs: config.quoteMaxAgeMs, quoteMaxSkewMs: config.quoteMaxSkewMs },
     figures: {
       stats: (userId, prices) => userStats(db, userId, prices),

@@ -67,6 +67,15 @@ export interface UserDirectory {
   stopTrading(userId: string, reason: string): Promise<void>;
 }
 
+/** The admin's global kill switch as stored (server/db/repositories/trading-halt.ts). */
+export type HaltSource = () => Promise<boolean>;
+
+/** Users' Stop & flatten requests saved by any instance, for the leading engine to carry out. */
+export interface FlattenQueue {
+  pending(): Promise<string[]>;
+  done(userId: string): Promise<void>;
+}
+
 export interface EngineLogger {
   info(obj: object | string, msg?: string): void;
   warn(obj: object | string, msg?: string): void;

@@ -4,6 +4,7 @@
 // paths and no real time.
 import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId, type TradeOrigin, type TradeStatus } from '../../contract/domain';
 import type { OpportunityOutcome } from '../../contract/entities';
+import { HALTED_MESSAGE as GLOBAL_HALT_MESSAGE } from '../../contract/guard';
 import { activeBlock, newBreaker, recordFailure, recordSkip, recordSuccess, resetBreaker, type Breaker } from './circuit-breaker';
 import { breakEvenFraction, openThreshold, type TradingParams } from './costs';
 import { Money, money } from './decimal';
@@ -102,6 +103,11 @@ const percent = (fraction: number): string => `${(fraction * 100).toFixed(2)} %`
 
 export class TradingCore {
   private readonly users = new Map<string, UserBook>();
+  /**
+   * The admin's global kill switch: while set, no trade is opened for anyone (automated or manual); trades already
+   * open keep being closed as usual (convergence, stops, time limits), so exposure only shrinks.
+   */
+  private globalHalt = false;
   private readonly trades = new Map<string, TrackedTrade>();
   private readonly waiting = new Map<SymbolId, ThresholdIndex>(SYMBOLS.map((s) => [s, new ThresholdIndex()]));
   /** Open trades per symbol and direction: they all converge together. */
@@ -199,6 +205,14 @@ export class TradingCore {
     return [...(this.users.get(userId)?.trades.values() ?? [])];
   }
 
+  setGlobalHalt(halted: boolean): void {
+    this.globalHalt = halted;
+  }
+
+  get globallyHalted(): boolean {
+    return this.globalHalt;
+  }
+
   // ---- market ----
 
   /** Everything one price tick decides: closes first (they free exposure), then time limits, then opens. */
@@ -212,6 +226,8 @@ export class TradingCore {
     const level = Math.abs(tick.spread);
     const quotes = checkQuotes(tick.binance, tick.deriv, now, this.deps.params);
     const taken = new Set<string>();
+    // Halted: the users stay in line (opensFor is not asked), so trading resumes exactly where it was.
+    if (this.globalHalt) return commands;
     if (quotes.ok) commands.push(...this.opensFor(tick, taken));
     else {
       // Nobody opens on a stale or torn pair; those who would have are told why (and stay in line).
@@ -324,6 +340,7 @@ export class TradingCore {
     // book now would drop that read and leave the user refused for good.
     if (!book) return { ok: false, status: 409, message: REALISED_PENDING };
     const now = this.deps.now();
+    if (this.globalHalt) return { ok: false, status: 409, message: GLOBAL_HALT_MESSAGE };
     if (book.limits.stopped === 'halted' || (book.realised && maxLossReached(book.realised, book.maxLoss))) {
       return { ok: false, status: 409, message: `Trading is stopped: your realised loss reached your max loss (${book.maxLoss.toFixed()} USDT). Save your trading settings to trade again.` };
     }

@@ -5,6 +5,8 @@ import type { Observable } from 'rxjs';
 import type { EngineEvent } from '../engine/events';
 import { attachRealtime } from './gateway';
 import type { Realtime } from './gateway';
+import { SERVER_EVENTS } from '../../contract/events';
+import { SIGNED_IN_ROOM } from './types';
 
 /** Call before `app.listen()` (it adds a preClose hook). Omit `events$` on an instance that runs no engine. */
 export function attachRealtimeToApp(app: FastifyInstance, events$?: Observable<EngineEvent>): Realtime {
@@ -17,8 +19,11 @@ export function attachRealtimeToApp(app: FastifyInstance, events$?: Observable<E
   });
   // Logout, password change, deactivation, deletion: drop the affected sockets now rather than at the next minute.
   const revocations = app.revocations$.subscribe(({ userId }) => void realtime.revalidate(userId));
+  // The global kill switch: every signed-in user sees the banner at once (through Redis, on every instance).
+  const halts = app.haltChanges$.subscribe((halt) => realtime.io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.tradingHalt, halt));
   app.addHook('preClose', async () => {
     revocations.unsubscribe();
+    halts.unsubscribe();
     await realtime.close();
   });
   return realtime;

@@ -1,3 +1,4 @@
+import type { TradingHaltState } from '../../contract/guard';
 import { useObservable, useObservableState, useSubscription } from 'observable-hooks';
 import { useMemo } from 'react';
 import { map, merge, of, switchMap } from 'rxjs';
@@ -19,6 +20,8 @@ export const useBalances = (): Live<Balances | null> => useLive(useServices().ba
 export const useStats = (): Live<Stats | null> => useLive(useServices().stats.stats$, null);
 export const useRecentTrades = (): Live<Trade[]> => useLive(useServices().trades.recent$, []);
 export const useMarket = (): Live<MarketInfo | null> => useLive(useServices().market.market$, null);
+export const useTradingHalt = (): Live<TradingHaltState | null> => useLive(useServices().market.halt$, null);
+
 const LOADING_PAGE: Live<TradePage | null> = { value: null, loading: true, source: 'initial', updatedAt: null, error: null };
 
 /** One Trades page for these filters; a new query switches to its own page stream. */

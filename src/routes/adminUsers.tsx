@@ -7,6 +7,7 @@ import type { PublicUser } from '../../contract/entities';
 import { AddUserModal } from '../features/admin/AddUserModal';
 import { ConfirmDialog } from '../features/admin/ConfirmDialog';
 import { UsersTable } from '../features/admin/UsersTable';
+import { GlobalHaltCard } from '../features/kill-switch/GlobalHaltCard';
 import { useAuth, useServices } from '../hooks/services';
 import * as common from '../ui/page.css';
 import { ApiError } from '../services/http';
@@ -41,6 +42,7 @@ function UserManagement({ selfId }: { selfId: string }) {
   const [deleting, setDeleting] = useState<PublicUser | null>(null);
   /** The server's refusal (the user has open trades): shown in the dialog, which then offers to close them. */
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [resetting, setResetting] = useState<PublicUser | null>(null);
   const [overrides, setOverrides] = useState<Record<string, PublicUser>>({});
 
   // A failed list load gives an empty list (spec section 8).
@@ -73,6 +75,16 @@ function UserManagement({ selfId }: { selfId: string }) {
     setRefusal(null);
   };
 
+  async function resetTwoFactor() {
+    if (!resetting) return;
+    try {
+      toast.success((await actions.resetUserTwoFactor(resetting._id)).message);
+    } catch (err) {
+      toast.error(failed(err, 'Failed to reset two-factor sign-in. Please try again.', 'Error resetting two-factor sign-in. Please try again.'));
+    }
+    setResetting(null);
+  }
+
   async function remove() {
     if (!deleting) return;
     try {
@@ -91,6 +103,7 @@ function UserManagement({ selfId }: { selfId: string }) {
 
   return (
     <div className={common.stack}>
+      <GlobalHaltCard />
       <Card title="Users" action={<Button onClick={() => setAdding(true)}>Add User</Button>}>
         <div className={common.toolbar} style={{ marginBottom: '16px' }}>
           <div className={common.toolbarItem} style={{ maxWidth: '320px', flexGrow: 2 }}>
@@ -104,9 +117,18 @@ function UserManagement({ selfId }: { selfId: string }) {
             </SelectField>
           </div>
         </div>
-        {loaded === null ? <div className={ui.empty}>Loading users...</div> : users.length === 0 ? <div className={ui.empty}>No users found</div> : <UsersTable users={users} selfId={selfId} onToggle={(u) => void toggle(u)} onDelete={setDeleting} />}
+        {loaded === null ? <div className={ui.empty}>Loading users...</div> : users.length === 0 ? <div className={ui.empty}>No users found</div> : <UsersTable users={users} selfId={selfId} onToggle={(u) => void toggle(u)} onDelete={setDeleting} onResetTwoFactor={setResetting} />}
       </Card>
       {adding && <AddUserModal onClose={() => setAdding(false)} onCreated={reload} />}
+      {resetting && (
+        <ConfirmDialog
+          title="Reset two-factor sign-in"
+          text={`${resetting.username} will sign in with the password alone and can set up two-factor sign-in again. Continue?`}
+          confirmLabel="Reset"
+          onConfirm={() => void resetTwoFactor()}
+          onCancel={() => setResetting(null)}
+        />
+      )}
       {deleting && (
         <ConfirmDialog
           title="Delete User"

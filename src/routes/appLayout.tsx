@@ -8,6 +8,8 @@ import { ConnectionDot, GaveUpBanner } from '../features/layout/ConnectionStatus
 import { OfflineBanner } from '../features/offline/OfflineBanner';
 import * as styles from '../features/layout/layout.css';
 import { MarketLabel } from '../features/layout/MarketLabel';
+import { HaltBanner } from '../features/kill-switch/HaltBanner';
+import { EnrolReminder } from '../features/two-factor/EnrolReminder';
 import { UserMenu } from '../features/layout/UserMenu';
 import { Button } from '../ui/Button';
 
@@ -25,7 +27,13 @@ const TITLES: Record<string, string> = {
   '/settings': 'Settings',
   '/profile': 'Profile',
   '/admin/users': 'User Management',
+  '/admin/audit': 'Audit Log',
 };
+
+const ADMIN_LINKS = [
+  { to: '/admin/users', label: 'User Management', icon: '◈' },
+  { to: '/admin/audit', label: 'Audit Log', icon: '☰' },
+] as const;
 
 export function AppLayout() {
   const services = useServices();
@@ -66,10 +74,12 @@ export function AppLayout() {
           {isAdmin && (
             <>
               <div className={styles.navSection}>Administration</div>
-              <Link to="/admin/users" className={styles.navLink}>
-                <span aria-hidden="true">◈</span>
-                User Management
-              </Link>
+              {ADMIN_LINKS.map((l) => (
+                <Link key={l.to} to={l.to} className={styles.navLink}>
+                  <span aria-hidden="true">{l.icon}</span>
+                  {l.label}
+                </Link>
+              ))}
             </>
           )}
         </nav>
@@ -102,7 +112,7 @@ export function AppLayout() {
           <UserMenu user={user} onLogout={() => void logout()} />
           {mobileOpen && (
             <nav id="mobile-menu" className={styles.mobileMenu} aria-label="Mobile" onKeyDown={(e) => e.key === 'Escape' && (setMobileOpen(false), hamburgerRef.current?.focus())}>
-              {MAIN_LINKS.map((l) => (
+              {[...MAIN_LINKS, ...(isAdmin ? ADMIN_LINKS : [])].map((l) => (
                 <Link key={l.to} to={l.to} className={styles.navLink}>
                   <span aria-hidden="true">{l.icon}</span>
                   {l.label}
@@ -113,6 +123,8 @@ export function AppLayout() {
         </header>
         {/* A landmark of its own: every piece of the page sits in one (axe 'region'). */}
         <div role="region" aria-label="Market and connection status">
+          <HaltBanner />
+          <EnrolReminder isAdmin={isAdmin} />
           <MarketLabel />
           <OfflineBanner status$={services.offline.status$} />
           <GaveUpBanner />

@@ -16,6 +16,7 @@ import { useFramePrices, useMarket, useRecentTrades, useStats } from '../hooks/d
 import { useAuth, useServices } from '../hooks/services';
 import { messageOf } from '../services/http';
 import * as common from '../ui/page.css';
+import { StopAndFlatten } from '../features/kill-switch/StopAndFlatten';
 
 /** The trader's cockpit: prices and positions first, then risk, the spread chart, figures, equity and opportunities. */
 export function DashboardScreen() {
@@ -68,6 +69,7 @@ export function DashboardScreen() {
         </div>
         <div className={layout.areaRisk}>
           <RiskStrip risk={risk.value} prices={prices.value} />
+          <StopAndFlatten />
         </div>
         <div className={layout.areaSpread}>
           <SpreadChartCard trades={trades.value} minSpread={user?.minSpread ?? null} costFloor={market.value?.costFloor ?? null} />

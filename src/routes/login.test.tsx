@@ -45,6 +45,45 @@ describe('Login screen', () => {
     expect(await screen.findByText('Login successful!')).toBeTruthy();
   });
 
+  it('asks for the two-factor code after a right password, answers a wrong code, and signs in with a right one', async () => {
+    const ui = userEvent.setup();
+    const user = testUser({ hasBinanceApiKey: true, hasBinanceSecretKey: true, hasDerivToken: true });
+    const { router, calls } = renderApp('/login', {
+      handler: (m, p, body) => {
+        if (m === 'POST' && p === '/api/auth/login') return { body: { success: true, twoFactorRequired: true, challenge: 'chal', message: 'Enter the code' } };
+        if (m === 'POST' && p === '/api/auth/login/2fa') {
+          return (body as { code: string }).code === '123456'
+            ? { body: { success: true, user, token: 'tok2' } }
+            : { status: 401, body: { success: false, message: 'That code is not right.' } };
+        }
+        return undefined;
+      },
+    });
+    await ui.type(await screen.findByLabelText('Email'), 'trader@example.com');
+    await ui.type(screen.getByLabelText('Password'), 'secret-pass');
+    await ui.click(screen.getByRole('button', { name: 'Sign in' }));
+    const code = await screen.findByLabelText('Authentication code');
+    expect(localStorage.getItem('token')).toBeNull();
+    await ui.type(code, '12');
+    await ui.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Enter the 6-digit code from your authenticator app or a recovery code')).toBeTruthy();
+    await ui.clear(code);
+    await ui.type(code, '654321');
+    await ui.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('That code is not right.')).toBeTruthy();
+    // A refused code does not end anything: still on the second step.
+    expect(router.state.location.pathname).toBe('/login');
+    await ui.clear(code);
+    await ui.type(code, '123456');
+    await ui.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(calls.filter((c) => c.path === '/api/auth/login/2fa').map((c) => c.body)).toEqual([
+      { challenge: 'chal', code: '654321' },
+      { challenge: 'chal', code: '123456' },
+    ]);
+    expect(localStorage.getItem('token')).toBe('tok2');
+  });
+
   it('goes to /dashboard when the key pair and the token are saved', async () => {
     const ui = userEvent.setup();
     const user = testUser({ hasBinanceApiKey: true, hasBinanceSecretKey: true, hasDerivToken: true });

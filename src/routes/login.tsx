@@ -7,6 +7,7 @@ import { hasErrors, validateLogin, type Errors, type LoginInput } from '../lib/v
 import { landingPathFor } from '../services/auth/authState';
 import { Button } from '../ui/Button';
 import { Checkbox, TextField } from '../ui/Field';
+import { SecondStep } from '../features/auth/SecondStep';
 
 export function LoginScreen() {
   const { auth } = useServices();
@@ -17,6 +18,8 @@ export function LoginScreen() {
   const [showPassword, setShowPassword] = useState(false);
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** Set after a right password for an account with two-factor sign-in: the form then asks for the code. */
+  const [challenge, setChallenge] = useState<string | null>(null);
 
   const change = (k: keyof LoginInput) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [k]: e.target.value }));
@@ -32,6 +35,10 @@ export function LoginScreen() {
     setBusy(true);
     try {
       const result = await auth.login(values.email, values.password);
+      if (result.ok === 'challenge') {
+        setChallenge(result.challenge);
+        return;
+      }
       if (!result.ok) {
         if (result.unexpected) toast.error(<LoginFailed text="An unexpected error occurred. Please try again." />);
         else toast.error(result.message);
@@ -57,6 +64,16 @@ export function LoginScreen() {
         </div>
         <h1 className={styles.title}>Sign in</h1>
         <p className={styles.subtitle}>Binance ⇄ Deriv arbitrage, live.</p>
+        {challenge ? (
+          <SecondStep
+            challenge={challenge}
+            onDone={(user) => navigate({ to: search.redirect ?? landingPathFor(user) })}
+            onRestart={() => {
+              setChallenge(null);
+              setValues((v) => ({ ...v, password: '' }));
+            }}
+          />
+        ) : (
         <form className={styles.form} onSubmit={submit} noValidate>
           <TextField label="Email" name="email" type="email" autoComplete="username" inputMode="email" value={values.email} onChange={change('email')} error={errors.email} placeholder="you@example.com" />
           <div className={styles.passwordWrap}>
@@ -82,6 +99,7 @@ export function LoginScreen() {
             {busy ? 'Signing in...' : 'Sign in'}
           </Button>
         </form>
+        )}
         <p className={styles.footnote}>
           No account? Contact an admin for access. <Link to="/register">Request access</Link>
         </p>

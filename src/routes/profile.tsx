@@ -3,6 +3,8 @@ import { toast } from 'react-toastify';
 import type { PublicUser } from '../../contract/entities';
 import { useAuth, useServices } from '../hooks/services';
 import * as common from '../ui/page.css';
+import { RecentActivity } from '../features/audit/RecentActivity';
+import { TwoFactorCard } from '../features/two-factor/TwoFactorCard';
 import { ChangePasswordModal } from '../features/profile/ChangePasswordModal';
 import { ErrorListToast } from '../features/profile/ErrorListToast';
 import * as styles from '../features/profile/profile.css';
@@ -156,6 +158,8 @@ function ProfileView({ user }: { user: PublicUser }) {
           )}
         </form>
       </Card>
+      <TwoFactorCard />
+      <RecentActivity />
       {pwOpen && <ChangePasswordModal onClose={() => setPwOpen(false)} />}
     </div>
   );

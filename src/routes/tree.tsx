@@ -81,6 +81,7 @@ const balancesRoute = createRoute({ getParentRoute: () => appRoute, path: '/bala
 const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: lazyRouteComponent(() => import('./settings'), 'SettingsScreen') });
 const profileRoute = createRoute({ getParentRoute: () => appRoute, path: '/profile', component: lazyRouteComponent(() => import('./profile'), 'ProfileScreen') });
 const adminUsersRoute = createRoute({ getParentRoute: () => appRoute, path: '/admin/users', component: lazyRouteComponent(() => import('./adminUsers'), 'AdminUsersScreen') });
+const adminAuditRoute = createRoute({ getParentRoute: () => appRoute, path: '/admin/audit', component: lazyRouteComponent(() => import('./adminAudit'), 'AdminAuditScreen') });
 /** Any other path goes to the dashboard (after sign-in, if needed). */
 const fallbackRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -94,5 +95,5 @@ export const routeTree = rootRoute.addChildren([
   loginRoute,
   forgotRoute,
   registerRoute,
-  appRoute.addChildren([indexRoute, dashboardRoute, tradesRoute, tradeDetailRoute, balancesRoute, settingsRoute, profileRoute, adminUsersRoute, fallbackRoute]),
+  appRoute.addChildren([indexRoute, dashboardRoute, tradesRoute, tradeDetailRoute, balancesRoute, settingsRoute, profileRoute, adminUsersRoute, adminAuditRoute, fallbackRoute]),
 ]);

@@ -16,6 +16,15 @@ import type {
   UsersResponse,
 } from '../../contract/api';
 import type { Role } from '../../contract/domain';
+import type {
+  AuditQuery,
+  AuditResponse,
+  FlattenResponse,
+  HaltResponse,
+  TwoFactorEnabledResponse,
+  TwoFactorSetupResponse,
+  TwoFactorStatusResponse,
+} from '../../contract/guard';
 import type { Http } from './http';
 
 /** The write calls of spec section 7, one function each; screens own the toasts. */
@@ -37,6 +46,16 @@ export function createActions(http: Http) {
     /** `closeTrades`: the server closes the user's open trades first (otherwise it refuses while any are open). */
     deleteUser: (id: string, options: { closeTrades?: boolean } = {}) =>
       http.del<MessageResponse>(`/admin/users/${encodeURIComponent(id)}${options.closeTrades ? '?closeTrades=true' : ''}`),
+    stopAndFlatten: () => http.post<FlattenResponse>('/exchanges/trading/stop-and-flatten'),
+    haltTrading: (reason: string) => http.post<HaltResponse>('/admin/trading/halt', reason ? { reason } : {}),
+    resumeTrading: () => http.post<HaltResponse>('/admin/trading/resume'),
+    twoFactorStatus: () => http.get<TwoFactorStatusResponse>('/auth/2fa'),
+    setupTwoFactor: () => http.post<TwoFactorSetupResponse>('/auth/2fa/setup'),
+    enableTwoFactor: (code: string) => http.post<TwoFactorEnabledResponse>('/auth/2fa/enable', { code }),
+    disableTwoFactor: (code: string) => http.post<MessageResponse>('/auth/2fa/disable', { code }),
+    resetUserTwoFactor: (id: string) => http.post<MessageResponse>(`/admin/users/${encodeURIComponent(id)}/2fa/reset`),
+    listAudit: (query: AuditQuery) => http.get<AuditResponse>('/admin/audit', { ...query }),
+    ownActivity: (page: number, limit = 10) => http.get<AuditResponse>('/auth/activity', { page, limit }),
     toggleUserActive: (id: string) => http.put<UserResponse>(`/admin/users/${encodeURIComponent(id)}/toggle-active`),
   };
 }

@@ -74,7 +74,8 @@ export function createHttp(deps: HttpDeps): Http {
     if (!res.ok || json?.success === false) {
       const serverMessage = typeof json?.message === 'string' ? json.message : null;
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [];
-      if (res.status === 401 && path !== '/auth/login') deps.onUnauthorized(serverMessage);
+      // A refused sign-in (either step) is an answer, not the end of a session.
+      if (res.status === 401 && !path.startsWith('/auth/login')) deps.onUnauthorized(serverMessage);
       throw new ApiError(res.ok ? 400 : res.status, serverMessage ?? `Request failed (${res.status})`, errors, serverMessage);
     }
     return json as T;

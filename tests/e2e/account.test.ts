@@ -69,7 +69,8 @@ describe('profile and administration', () => {
       await page.getByLabel('Search').fill(name);
       const row = page.locator(`[data-testid="user-row"][data-username="${name}"]`);
       await visible(row);
-      expect(await page.getByTestId('user-row').count()).toBe(1);
+      // The list follows the search after a short debounce: wait for the filtered answer.
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 1);
       expect(await textOf(row)).toContain('active');
       await row.getByRole('button', { name: `Deactivate ${name}` }).click();
       await visible(row.getByText('inactive').filter({ visible: true }));

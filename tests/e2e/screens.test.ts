@@ -32,6 +32,7 @@ describe('screens at 390×844 and 1440×900', () => {
         ['/settings', 'text=Save Keys'],
         ['/profile', 'text=Personal Details'],
         ['/admin/users', '[data-testid="users-table"]'],
+        ['/admin/audit', '[data-testid="audit-row"]'],
       ] as const) {
         await page.goto(path);
         await page.locator(ready).first().waitFor();

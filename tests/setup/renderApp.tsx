@@ -48,7 +48,7 @@ function defaults(method: string, path: string): { status?: number; body: unknow
   if (method === 'GET' && path.startsWith('/api/balances')) return { body: { success: true, balance: null } };
   if (method === 'GET' && path.startsWith('/api/exchanges/prices')) return { body: { success: true, prices: {} } };
   if (method === 'GET' && path.startsWith('/api/admin/users')) return { body: { success: true, users: [] } };
-  if (method === 'GET' && path === '/api/meta') return { body: { success: true, market: { kind: 'sim', simProfile: 'calibrated' } } };
+  if (method === 'GET' && path === '/api/meta') return { body: { success: true, market: { kind: 'sim', simProfile: 'calibrated' }, halt: { halted: false, reason: '', changedBy: '', changedAt: null } } };
   if (method === 'GET' && path === '/api/exchanges/spreads') return { body: { success: true, series: { symbol: 'BTC/USDT', from: '', to: '', resolutionSeconds: 60, points: [] } } };
   return { status: 404, body: { success: false, message: 'Not found' } };
 }

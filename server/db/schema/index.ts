@@ -7,3 +7,7 @@ export * from './spread-samples';
 export * from './spread-minutes';
 export * from './push-subscriptions';
 export * from './notification-preferences';
+export * from './audit-events';
+export * from './trading-halt';
+export * from './two-factor';
+export * from './flatten-requests';

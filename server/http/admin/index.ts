@@ -15,6 +15,7 @@ import { createAccount } from '../users/create-account';
 import { loadPublicUser } from '../users/load-public-user';
 import { toPublicUser } from '../users/public-user';
 import { MessageAnswer, UserAnswer, UsersAnswer } from '../plugins/response-schemas';
+import { audit } from '../../audit/audit';
 
 export const CANNOT_DELETE_SELF = 'You cannot delete your own account';
 export const CANNOT_DEACTIVATE_SELF = 'You cannot deactivate your own account';
@@ -66,6 +67,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     { preHandler: guard, schema: { tags: ['admin'], summary: 'Create a user', body: CreateUserBody, response: { 201: UserAnswer } } },
     async (request, reply): Promise<UserResponse> => {
       const user = await createAccount(app.db, request.body);
+      await audit(app, request, 'user_created', { subjectId: user.id, details: { role: user.role, email: user.email } });
       reply.code(201);
       return { success: true, user: await loadPublicUser(app.db, user), message: 'User created successfully' };
     },
@@ -86,7 +88,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request): Promise<MessageResponse> => {
       const { id } = request.params;
       if (id === request.user.id) throw badRequest(CANNOT_DELETE_SELF);
-      if (!(await findUserById(app.db, id))) throw notFound('User not found');
+      const victim = await findUserById(app.db, id);
+      if (!victim) throw notFound('User not found');
       const closed = await settleOpenTrades(app, id, request.query.closeTrades === 'true', 'delete');
       await app.db.transaction(async (tx) => {
         const activeAdmins = await lockActiveAdmins(tx);
@@ -101,6 +104,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         await deleteUser(tx, id);
       });
       app.revocations$.next({ userId: id });
+      await audit(app, request, 'user_deleted', { subjectId: id, subjectName: victim.username, details: { email: victim.email, tradesClosed: closed } });
       return { success: true, message: `User deleted successfully${closedNote(closed)}` };
     },
   );
@@ -139,6 +143,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (!updated) throw notFound('User not found');
       if (!updated.isActive) app.revocations$.next({ userId: id });
+      await audit(app, request, updated.isActive ? 'user_activated' : 'user_deactivated', { subjectId: id, details: { tradesClosed: closed } });
       return {
         success: true,
         user: await loadPublicUser(app.db, updated),

@@ -1,6 +1,6 @@
 // Sign-in, registration, sign-out, password change and the caller's own profile (spec section 7, /auth/*).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ChangePasswordBody, LoginBody, ProfileBody, RegisterBody } from '../../../contract/api';
+import { ChangePasswordBody, EMAIL_PATTERN, LoginBody, ProfileBody, RegisterBody } from '../../../contract/api';
 import type { LoginResponse, MessageResponse, RegistrationStatusResponse, UserResponse } from '../../../contract/api';
 import { findTakenField, findUserById, findUserByLogin, touchLastLogin, updateUser } from '../../db/repositories/users';
 import { revokeSession, revokeUserSessions } from '../../db/repositories/sessions';
@@ -8,8 +8,14 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../security
 import { conflict, forbidden, HttpError, notFound, unauthorized, badRequest } from '../plugins/http-error';
 import { createAccount, takenMessage } from '../users/create-account';
 import { loadPublicUser } from '../users/load-public-user';
-import { LoginAnswer, MessageAnswer, RegistrationAnswer, TokenMessageAnswer, UserAnswer } from '../plugins/response-schemas';
+import { z } from 'zod';
+import { ChallengeAnswer, LoginAnswer, MessageAnswer, RegistrationAnswer, TokenMessageAnswer, UserAnswer } from '../plugins/response-schemas';
 import { issueToken } from './issue-token';
+import { audit } from '../../audit/audit';
+import { TWO_FACTOR_MESSAGES, TwoFactorLoginBody, type TwoFactorChallengeResponse } from '../../../contract/guard';
+import { findTwoFactor, hasTwoFactor } from '../../db/repositories/two-factor';
+import { signChallenge, verifyChallenge } from '../../security/challenge';
+import { checkSecondFactor } from '../two-factor/verify';
 import type { LoginLimiter } from './login-limiter';
 
 export const INVALID_LOGIN = 'Invalid email or password';
@@ -26,26 +32,73 @@ const tooManyAttempts = (ms: number) => {
 export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = async (app, { limiter }) => {
   app.post(
     '/auth/login',
-    { schema: { tags: ['auth'], summary: 'Sign in with e-mail or username', body: LoginBody, security: [], response: { 200: LoginAnswer } } },
-    async (request): Promise<LoginResponse> => {
+    { schema: { tags: ['auth'], summary: 'Sign in with e-mail or username; with two-factor sign-in, answers a challenge for POST /auth/login/2fa', body: LoginBody, security: [], response: { 200: z.union([LoginAnswer, ChallengeAnswer]) } } },
+    async (request): Promise<LoginResponse | TwoFactorChallengeResponse> => {
       const { username: login, password } = request.body;
       const user = await findUserByLogin(app.db, login);
       // Count an existing account by its id, so switching between its e-mail and username gains no attempts.
       const account = user ? `user:${user.id}` : `login:${login}`;
+      // An unknown login is kept only when it is an e-mail address: people do type their password into this field.
+      const failed = (reason: string) =>
+        audit(app, request, 'sign_in_failed', { actorId: null, subjectId: user?.id ?? null, subjectName: EMAIL_PATTERN.test(login.trim()) ? login.trim() : '', details: { reason } });
       const blockedMs = await limiter.blockedFor(account, request.ip);
-      if (blockedMs > 0) throw tooManyAttempts(blockedMs);
+      if (blockedMs > 0) {
+        await failed('too many attempts');
+        throw tooManyAttempts(blockedMs);
+      }
 
       const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
       if (!user || !valid) {
         await limiter.recordFailure(account, request.ip);
+        await failed(user ? 'wrong password' : 'unknown account');
         throw unauthorized(INVALID_LOGIN);
       }
       // Only someone who knows the password learns that the account is deactivated.
-      if (!user.isActive) throw forbidden(DEACTIVATED);
+      if (!user.isActive) {
+        await failed('account deactivated');
+        throw forbidden(DEACTIVATED);
+      }
+      // With two-factor sign-in the password is only the first step. The failure count is not reset here, so the
+      // code cannot be guessed by signing in again and again with a known password.
+      if (await hasTwoFactor(app.db, user.id)) {
+        return { success: true, twoFactorRequired: true, challenge: await signChallenge(app.secrets.tokenKey, user.id), message: 'Enter the code from your authenticator app' };
+      }
       await limiter.recordSuccess(account);
 
       const signedIn = (await touchLastLogin(app.db, user.id)) ?? user;
       const token = await issueToken(app, request, signedIn);
+      await audit(app, request, 'sign_in', { actorId: user.id, details: { with: 'password' } });
+      return { success: true, user: await loadPublicUser(app.db, signedIn), token, message: 'Login successful' };
+    },
+  );
+
+  app.post(
+    '/auth/login/2fa',
+    {
+      schema: { tags: ['auth'], summary: 'Second sign-in step: the challenge from /auth/login and a TOTP or recovery code', body: TwoFactorLoginBody, security: [], response: { 200: LoginAnswer } },
+    },
+    async (request): Promise<LoginResponse> => {
+      const userId = await verifyChallenge(app.secrets.tokenKey, request.body.challenge);
+      if (!userId) throw unauthorized(TWO_FACTOR_MESSAGES.challengeExpired);
+      const account = `user:${userId}`;
+      const blockedMs = await limiter.blockedFor(account, request.ip);
+      if (blockedMs > 0) {
+        await audit(app, request, 'sign_in_2fa_failed', { actorId: null, subjectId: userId, details: { reason: 'too many attempts' } });
+        throw tooManyAttempts(blockedMs);
+      }
+      const [user, row] = await Promise.all([findUserById(app.db, userId), findTwoFactor(app.db, userId)]);
+      if (!user || !user.isActive || !row?.enabledAt) throw unauthorized(TWO_FACTOR_MESSAGES.challengeExpired);
+      const used = await checkSecondFactor(app, row, request.body.code);
+      if (!used) {
+        await limiter.recordFailure(account, request.ip);
+        await audit(app, request, 'sign_in_2fa_failed', { actorId: null, subjectId: userId, details: { reason: 'wrong code' } });
+        throw unauthorized(TWO_FACTOR_MESSAGES.wrongCode);
+      }
+      await limiter.recordSuccess(account);
+      const signedIn = (await touchLastLogin(app.db, user.id)) ?? user;
+      const token = await issueToken(app, request, signedIn);
+      await audit(app, request, 'sign_in', { actorId: user.id, details: { with: used === 'totp' ? 'password and authenticator code' : 'password and recovery code' } });
+      if (used === 'recovery') await audit(app, request, 'two_factor_recovery_used', { actorId: user.id, details: { left: Math.max(0, row.recoveryHashes.length - 1) } });
       return { success: true, user: await loadPublicUser(app.db, signedIn), token, message: 'Login successful' };
     },
   );
@@ -79,6 +132,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
     { preHandler: app.authenticate, schema: { tags: ['auth'], summary: 'End this session', response: { 200: MessageAnswer } } },
     async (request): Promise<MessageResponse> => {
       await revokeSession(app.db, request.user.sessionId);
+      await audit(app, request, 'sign_out');
       app.revocations$.next({ userId: request.user.id });
       return { success: true, message: 'Logged out successfully' };
     },
@@ -102,6 +156,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
         return issueToken(app, request, user, tx);
       });
       app.revocations$.next({ userId: user.id });
+      await audit(app, request, 'password_changed');
       return { success: true, message: 'Password changed successfully', token };
     },
   );
@@ -132,6 +187,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
         ...(body.bio !== undefined && { bio: body.bio }),
       });
       if (!user) throw notFound('User not found');
+      await audit(app, request, 'profile_updated', { details: { fields: Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined) } });
       return { success: true, user: await loadPublicUser(app.db, user), message: 'Profile updated successfully' };
     },
   );

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MetaResponse } from '../../../contract/api';
 import { costFloor } from '../../../contract/costs';
+import { readTradingHalt } from '../../db/repositories/trading-halt';
 
 export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
   const market = {
@@ -17,8 +18,8 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
     '/meta',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['meta'], summary: 'Which market this server trades on (live, or simulated with its profile)' },
+      schema: { tags: ['meta'], summary: 'Which market this server trades on (live, or simulated with its profile), and whether an admin halted trading' },
     },
-    async (): Promise<MetaResponse> => ({ success: true, market }),
+    async (): Promise<MetaResponse> => ({ success: true, market, halt: await readTradingHalt(app.db) }),
   );
 };

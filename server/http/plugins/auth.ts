@@ -2,6 +2,8 @@
 // active, so logout, password change, deactivation and deletion take effect on the very next request.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findLiveSession } from '../../db/repositories/sessions';
+import { hasTwoFactor } from '../../db/repositories/two-factor';
+import { TWO_FACTOR_MESSAGES } from '../../../contract/guard';
 import type { RequestUser } from './decorators';
 import { forbidden, unauthorized } from './http-error';
 
@@ -42,5 +44,7 @@ export function registerAuth(app: FastifyInstance): void {
 
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
     if (request.user?.role !== 'admin') throw forbidden('Admin access required');
+    // ADMIN_REQUIRE_2FA: an admin without a second factor is sent to Profile to set one up first.
+    if (app.config.adminRequire2fa && !(await hasTwoFactor(app.db, request.user.id))) throw forbidden(TWO_FACTOR_MESSAGES.adminMustEnrol);
   });
 }

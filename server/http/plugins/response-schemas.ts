@@ -34,6 +34,8 @@ export const PublicUserSchema = z.object({
 const ok = z.literal(true);
 
 export const LoginAnswer = z.object({ success: ok, user: PublicUserSchema, token: z.string(), message: z.string().optional() });
+/** The password was right and the account has two-factor sign-in: the second step follows. */
+export const ChallengeAnswer = z.object({ success: ok, twoFactorRequired: z.literal(true), challenge: z.string(), message: z.string() });
 export const UserAnswer = z.object({ success: ok, user: PublicUserSchema, message: z.string().optional() });
 export const UsersAnswer = z.object({ success: ok, users: z.array(PublicUserSchema) });
 export const MessageAnswer = z.object({ success: ok, message: z.string() });

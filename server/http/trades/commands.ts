@@ -4,6 +4,7 @@ import { CreateTradeBody, IdParams, TradeStatusBody, type TradeResponse } from '
 import { getTrade } from '../../db/repositories/trades';
 import { HttpError, badRequest, notFound } from '../plugins/http-error';
 import { API_ONLY_MESSAGE } from '../plugins/engine-port';
+import { audit } from '../../audit/audit';
 
 export const ONLY_CANCEL_MESSAGE = 'Only an open trade can be cancelled; other statuses are set by the engine';
 
@@ -16,7 +17,11 @@ export const tradeCommandRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply): Promise<TradeResponse> => {
       if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
-      const result = await app.engine.createManualTrade(request.user.id, request.body.symbol, request.body.totalAmount);
+      const { symbol, totalAmount } = request.body;
+      const result = await app.engine.createManualTrade(request.user.id, symbol, totalAmount);
+      await audit(app, request, 'manual_trade', {
+        details: result.ok ? { symbol, totalAmount, tradeId: result.trade.tradeId } : { symbol, totalAmount, refused: result.message },
+      });
       if (!result.ok) throw new HttpError(result.status, result.message);
       reply.code(201);
       return { success: true, trade: result.trade, message: 'Trade created' };
@@ -35,6 +40,7 @@ export const tradeCommandRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.status !== 'cancelled' || trade.status !== 'pending') throw badRequest(ONLY_CANCEL_MESSAGE);
       if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
       const result = await app.engine.cancelTrade(request.user.id, trade._id);
+      await audit(app, request, 'trade_cancelled', { details: { tradeId: trade.tradeId, ...(!result.ok && { refused: result.message }) } });
       if (!result.ok) throw new HttpError(result.status, result.message);
       return { success: true, trade: result.trade, message: 'Cancelling: closing both legs' };
     },

@@ -5,6 +5,7 @@ import type { TradingMembershipResponse } from '../../../contract/api';
 import { findCredentials } from '../../db/repositories/credentials';
 import { setTradingEnabled } from '../../db/repositories/users';
 import { badRequest } from '../plugins/http-error';
+import { audit } from '../../audit/audit';
 
 export const TRADING_KEYS_MISSING = 'Save your Binance API key and secret and your Deriv token before enabling trading';
 
@@ -25,6 +26,7 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       await setTradingEnabled(app.db, userId, true);
       await app.engine?.addUser(userId);
+      await audit(app, request, 'trading_started');
       return { success: true, tradingEnabled: true, message: 'You are now trading automatically within your limits' };
     },
   );
@@ -39,6 +41,7 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = request.user.id;
       await setTradingEnabled(app.db, userId, false);
       await app.engine?.removeUser(userId);
+      await audit(app, request, 'trading_stopped');
       return { success: true, tradingEnabled: false, message: 'Automated trading stopped; open trades close normally' };
     },
   );

@@ -9,6 +9,7 @@ import { findUserById, tradingSwitch, updateUser, type UserChanges } from '../..
 import { forbidden, notFound } from '../plugins/http-error';
 import { loadPublicUser } from './load-public-user';
 import { UserAnswer } from '../plugins/response-schemas';
+import { audit } from '../../audit/audit';
 
 export const NOT_OWNER = 'You can only change your own settings';
 
@@ -40,6 +41,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!user) throw notFound('User not found');
       // New limits apply to the very next tick rather than at the engine's periodic re-read.
       await app.engine?.refreshUser(id);
+      // Limits are not secrets: the values saved are recorded.
+      await audit(app, request, 'trading_settings_saved', { details: { ...body } });
       return { success: true, user: await loadPublicUser(app.db, user), message: 'Trading settings updated successfully' };
     },
   );
@@ -60,6 +63,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       await assertOwner(app, request, id);
       await saveCredentials(app.db, app.secrets.encryptionKey, id, request.body);
+      // Which keys were saved or removed, never their values (the Deriv app id is not a secret, but is left out too).
+      const fields = Object.fromEntries(
+        Object.entries(request.body)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, v === '' ? 'removed' : 'saved']),
+      );
+      await audit(app, request, 'api_keys_saved', { details: { fields } });
       const user = await findUserById(app.db, id);
       if (!user) throw notFound('User not found');
       return { success: true, user: await loadPublicUser(app.db, user), message: 'API keys updated successfully' };

@@ -7,7 +7,20 @@ import * as ui from '../../ui/ui.css';
 import * as styles from './admin.css';
 
 /** A table on wide screens; below `md` every user is a card (name, e-mail, role, status, last login, actions). */
-export function UsersTable({ users, selfId, onToggle, onDelete }: { users: PublicUser[]; selfId: string; onToggle: (u: PublicUser) => void; onDelete: (u: PublicUser) => void }) {
+export function UsersTable({
+  users,
+  selfId,
+  onToggle,
+  onDelete,
+  onResetTwoFactor,
+}: {
+  users: PublicUser[];
+  selfId: string;
+  onToggle: (u: PublicUser) => void;
+  onDelete: (u: PublicUser) => void;
+  /** A user who lost their phone: their two-factor sign-in is removed (the server says if they had none). */
+  onResetTwoFactor: (u: PublicUser) => void;
+}) {
   return (
     <div className={ui.tableWrap}>
       <table className={`${ui.table} ${cards.cardTable}`} data-testid="users-table">
@@ -44,7 +57,10 @@ export function UsersTable({ users, selfId, onToggle, onDelete }: { users: Publi
               <td className={`${ui.td} ${ui.muted} ${styles.cell.login}`} data-label="Last login">
                 {formatRelative(u.lastLogin)}
               </td>
-              <td className={`${ui.td} ${styles.cell.actions}`} style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+              <td className={`${ui.td} ${styles.cell.actions}`} style={{ textAlign: 'right' }}>
+                <Button small variant="secondary" onClick={() => onResetTwoFactor(u)} disabled={u._id === selfId} aria-label={`Reset two-factor sign-in of ${u.username}`}>
+                  Reset 2FA
+                </Button>{' '}
                 <Button small variant="secondary" onClick={() => onToggle(u)} disabled={u._id === selfId} aria-label={`${u.isActive ? 'Deactivate' : 'Activate'} ${u.username}`}>
                   {u.isActive ? 'Deactivate' : 'Activate'}
                 </Button>{' '}

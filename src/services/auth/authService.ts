@@ -1,6 +1,7 @@
 import { BehaviorSubject, distinctUntilChanged, filter, firstValueFrom, map, type Observable } from 'rxjs';
 import type { LoginResponse, MessageResponse, RegisterBody, RegistrationStatusResponse, UserResponse } from '../../../contract/api';
 import type { PublicUser } from '../../../contract/entities';
+import type { TwoFactorChallengeResponse } from '../../../contract/guard';
 import { ApiError, type Http } from '../http';
 import { authReducer, initialAuthState, type AuthAction, type AuthState } from './authState';
 import type { SessionStore } from './sessionStorage';
@@ -14,7 +15,9 @@ export interface AuthService {
   restore(): void;
   /** Resolves once the restore has finished (the guard waits on it behind a spinner). */
   ready(): Promise<AuthState>;
-  login(email: string, password: string): Promise<{ ok: true; user: PublicUser } | { ok: false; message: string; unexpected: boolean }>;
+  /** `challenge`: the password was right and the account uses two-factor sign-in; finish with `loginWithCode`. */
+  login(email: string, password: string): Promise<LoginResult | { ok: 'challenge'; challenge: string }>;
+  loginWithCode(challenge: string, code: string): Promise<LoginResult>;
   /**
    * Spec section 7's registration call: POST /auth/register; signed in on success. The failure message is the
    * server's, else 'Registration failed' (spec section 8).
@@ -29,6 +32,8 @@ export interface AuthService {
   renewToken(token: string): void;
   refreshProfile(): Promise<void>;
 }
+
+export type LoginResult = { ok: true; user: PublicUser } | { ok: false; message: string; unexpected: boolean };
 
 export interface AuthDeps {
   http: Http;
@@ -69,7 +74,11 @@ export function createAuthService(deps: AuthDeps): AuthService {
     async login(email, password) {
       dispatch({ type: 'loginStart' });
       try {
-        const res = await deps.http.post<LoginResponse>('/auth/login', { username: email.trim(), password });
+        const res = await deps.http.post<LoginResponse | TwoFactorChallengeResponse>('/auth/login', { username: email.trim(), password });
+        if ('twoFactorRequired' in res) {
+          dispatch({ type: 'loginFailure', message: '' });
+          return { ok: 'challenge', challenge: res.challenge };
+        }
         deps.store.write(res.token, res.user);
         dispatch({ type: 'loginSuccess', user: res.user, token: res.token });
         return { ok: true, user: res.user };
@@ -77,6 +86,20 @@ export function createAuthService(deps: AuthDeps): AuthService {
         const unexpected = !(err instanceof ApiError) || err.status === 0;
         const message = err instanceof ApiError && err.serverMessage ? err.serverMessage : 'Login failed';
         deps.store.clear();
+        dispatch({ type: 'loginFailure', message });
+        return { ok: false, message, unexpected };
+      }
+    },
+    async loginWithCode(challenge, code) {
+      dispatch({ type: 'loginStart' });
+      try {
+        const res = await deps.http.post<LoginResponse>('/auth/login/2fa', { challenge, code });
+        deps.store.write(res.token, res.user);
+        dispatch({ type: 'loginSuccess', user: res.user, token: res.token });
+        return { ok: true, user: res.user };
+      } catch (err) {
+        const unexpected = !(err instanceof ApiError) || err.status === 0;
+        const message = err instanceof ApiError && err.serverMessage ? err.serverMessage : 'Login failed';
         dispatch({ type: 'loginFailure', message });
         return { ok: false, message, unexpected };
       }

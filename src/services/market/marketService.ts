@@ -1,12 +1,16 @@
 import { NEVER, type Observable } from 'rxjs';
 import type { MetaResponse } from '../../../contract/api';
 import type { MarketInfo } from '../../../contract/entities';
-import { cachedSnapshot, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
+import { SERVER_EVENTS } from '../../../contract/events';
+import type { TradingHaltState } from '../../../contract/guard';
+import { cachedSnapshot, eventsOf, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
 import { liveState, type Live } from '../streams/liveState';
 
 export interface MarketService {
   /** Which market the server trades on (GET /meta), cached so the app says so offline too. */
   market$: Observable<Live<MarketInfo | null>>;
+  /** The admin's global kill switch: GET /meta, then every `trading_halt` event; cached for offline screens. */
+  halt$: Observable<Live<TradingHaltState | null>>;
 }
 
 export function createMarketService(deps: DomainDeps): MarketService {
@@ -24,5 +28,18 @@ export function createMarketService(deps: DomainDeps): MarketService {
       }),
     ),
   );
-  return { market$ };
+  const halt$ = replay(
+    perUser(deps, idle<TradingHaltState | null>(null), (cache) =>
+      liveState<TradingHaltState | null, TradingHaltState>({
+        initial: null,
+        cached: cachedSnapshot<TradingHaltState>(cache, 'halt'),
+        snapshot: async () => (await deps.http.get<MetaResponse>('/meta')).halt ?? null,
+        events$: eventsOf(deps.events$, SERVER_EVENTS.tradingHalt),
+        resync$: deps.reconnected$,
+        fold: (_state, halt) => halt,
+        persist: (value) => void cache.writeSnapshot('halt', value),
+      }),
+    ),
+  );
+  return { market$, halt$ };
 }

@@ -151,6 +151,21 @@ const ROWS: Row[] = [
   { method: 'PUT', route: '/api/notifications/preferences', body: () => ({ tradeCompleted: true }), expect: OK_FOR_SIGNED_IN },
   // Signed in, past authorization: no device left (the row above removed it), so nothing to send to.
   { method: 'POST', route: '/api/notifications/test', expect: { anonymous: 401, owner: 409, other: 409, admin: 409 } },
+  { method: 'GET', route: '/api/admin/audit', query: () => '?action=sign_in&page=1', expect: ADMIN_ONLY(200) },
+  { method: 'GET', route: '/api/auth/activity', expect: OK_FOR_SIGNED_IN },
+  { method: 'POST', route: '/api/exchanges/trading/stop-and-flatten', expect: OK_FOR_SIGNED_IN },
+  // Anyone may try the second sign-in step; a made-up challenge is refused alike.
+  { method: 'POST', route: '/api/auth/login/2fa', body: () => ({ challenge: 'made-up', code: '123456' }), expect: { anonymous: 401, owner: 401, other: 401, admin: 401 } },
+  { method: 'GET', route: '/api/auth/2fa', expect: OK_FOR_SIGNED_IN },
+  { method: 'POST', route: '/api/auth/2fa/setup', expect: OK_FOR_SIGNED_IN },
+  // After setup: a wrong code is refused (400), which shows the caller got past authentication.
+  { method: 'POST', route: '/api/auth/2fa/enable', body: () => ({ code: '000000' }), expect: { anonymous: 401, owner: 400, other: 400, admin: 400 } },
+  { method: 'POST', route: '/api/auth/2fa/disable', body: () => ({ code: '000000' }), expect: { anonymous: 401, owner: 400, other: 400, admin: 400 } },
+  // The owner has no second factor to reset: 400 for the admin, who alone gets that far.
+  { method: 'POST', route: '/api/admin/users/:id/2fa/reset', id: (ctx) => ctx.owner.user._id, expect: ADMIN_ONLY(400) },
+  // Halt then resume at once, so the rows after these trade as before.
+  { method: 'POST', route: '/api/admin/trading/halt', body: () => ({ reason: 'authorization matrix' }), expect: ADMIN_ONLY(200) },
+  { method: 'POST', route: '/api/admin/trading/resume', expect: ADMIN_ONLY(200) },
   { method: 'GET', route: '/api/docs', expect: { anonymous: 200, owner: 200, other: 200, admin: 200 } },
 ];
 

@@ -1,5 +1,7 @@
 // The real app on a real database with the engine over scripted venues, the database paper book, trade store and
 // user directory: for route tests that need trades to happen. The engine's log lines are kept.
+import { isTradingHalted } from '../../../server/db/repositories/trading-halt';
+import { flattenDone, pendingFlattens } from '../../../server/db/repositories/flatten-requests';
 import { DbPaperBook } from '../../../server/db/repositories/paper-book';
 import { ArbitrageEngine, type EngineDeps } from '../../../server/engine/engine';
 import type { EngineEvent } from '../../../server/engine/events';
@@ -43,6 +45,7 @@ export async function createDbEngine(backend: Backend, options: TestAppOptions =
     createManualTrade: (...a) => live().createManualTrade(...a),
     cancelTrade: (...a) => live().cancelTrade(...a),
     closeUserTrades: (...a) => live().closeUserTrades(...a),
+    setGlobalHalt: (halted) => live().setGlobalHalt(halted),
   };
   const t = await createTestApp(backend, { ...options, build: { engine: facade, ...options.build } });
   const book = new DbPaperBook(t.db);
@@ -54,6 +57,8 @@ export async function createDbEngine(backend: Backend, options: TestAppOptions =
     users: new DbUserDirectory(t.db),
     account: (id) => t.app.loadVenueAccount(id),
     figures: { stats: (id, prices) => userStats(t.db, id, prices) },
+    halted: () => isTradingHalted(t.db),
+    flattens: { pending: () => pendingFlattens(t.db), done: (userId) => flattenDone(t.db, userId) },
     housekeepingMs: 50,
     ...engineDeps,
   });
