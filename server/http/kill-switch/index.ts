@@ -12,6 +12,8 @@ import { setTradingHalt } from '../../db/repositories/trading-halt';
 import { flattenDone, requestFlatten } from '../../db/repositories/flatten-requests';
 import { findUserById, setTradingEnabled } from '../../db/repositories/users';
 import { audit } from '../../audit/audit';
+import type { PushMessage } from '../../../contract/notifications';
+import { killSwitchMessage } from '../../notifications';
 
 /** How long Stop & flatten waits for the trades to close before answering (they keep closing afterwards). */
 export const FLATTEN_WAIT_MS = 15_000;
@@ -21,6 +23,11 @@ const OPEN_LIMIT = 100;
 const resultOf = (t: Trade): FlattenResult => ({ _id: t._id, tradeId: t.tradeId, symbol: t.symbol, status: t.status, actualProfit: t.actualProfit, reason: t.reason });
 
 export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The kill switch's push goes out after the answer: a slow push service must not hold the trader's confirmation.
+  const announce = (send: () => Promise<unknown>) =>
+    void send().catch((error: unknown) => app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'kill switch push not sent'));
+  const toUser = (userId: string, message: PushMessage) => announce(() => app.push.send(userId, message));
+
   app.post(
     '/exchanges/trading/stop-and-flatten',
     {
@@ -37,6 +44,7 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!outcome || 'ok' in outcome) {
         // This instance does not trade (API-only or standing by): the leading engine closes them within seconds.
         await audit(app, request, 'stop_and_flatten', { details: { open: open.length, handedTo: 'engine instance' } });
+        toUser(userId, killSwitchMessage({ scope: 'user', closed: 0, failed: open.length, by: 'you' }));
         reply.code(202);
         return {
           success: true,
@@ -54,6 +62,7 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
       const stillClosing = trades.filter((t) => t.status === 'pending').length;
       const closed = trades.length - stillClosing;
       await audit(app, request, 'stop_and_flatten', { details: { open: open.length, closed, stillClosing } });
+      toUser(userId, killSwitchMessage({ scope: 'user', closed, failed: stillClosing, by: 'you' }));
       const message =
         trades.length === 0
           ? 'Automated trading stopped. You had no open trades.'
@@ -70,6 +79,7 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
     app.engine?.setGlobalHalt(halted);
     app.haltChanges$.next(halt);
     await audit(app, request, halted ? 'global_halt' : 'global_resume', { details: halted && reason ? { reason } : {} });
+    if (halted) announce(() => app.push.broadcast(killSwitchMessage({ scope: 'global', closed: 0, failed: 0, by: 'an admin' })));
     return {
       success: true,
       halt,

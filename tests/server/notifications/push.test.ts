@@ -89,6 +89,24 @@ describe.each(backends)('web push on %s', (backend) => {
     expect(Number(last.headers.ttl)).toBeGreaterThan(0);
   });
 
+  it('tells the user when their Stop & flatten is done, and every subscribed user when an admin halts trading', async () => {
+    const dan = await t.createUser();
+    const phone = endpoint.device();
+    await subscribe(dan, phone);
+    const flattened = await received(phone, async () => {
+      const res = await t.request('POST', '/api/exchanges/trading/stop-and-flatten', { token: dan.token });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    });
+    expect(flattened).toMatchObject({ kind: 'killSwitch', title: 'Stop & flatten done', tag: 'kill-switch' });
+    expect(flattened.body).toMatch(/Automated trading is off \(by you\)/);
+    const halted = await received(phone, async () => {
+      const res = await t.request('POST', '/api/admin/trading/halt', { token: t.admin.token, body: { reason: 'test' } });
+      expect(res.statusCode, res.body).toBe(200);
+    });
+    expect(halted).toMatchObject({ kind: 'killSwitch', title: 'Trading halted for everyone', url: '/dashboard' });
+    expect((await t.request('POST', '/api/admin/trading/resume', { token: t.admin.token })).statusCode).toBe(200);
+  });
+
   it('removes a device whose push service answers 410 or 404, and says so when nothing is left', async () => {
     const bob = await t.createUser();
     const [gone, lost] = [endpoint.device(), endpoint.device()];
