@@ -98,9 +98,9 @@ describe('settings, live dashboard, trades, balances', () => {
     const asc = await amounts();
     expect(asc).toEqual([...asc].sort((a, b) => a - b));
 
-    await page.getByLabel('Status').selectOption('cancelled');
+    await page.getByLabel('Status', { exact: true }).selectOption('cancelled');
     await page.getByText('No trades found').or(page.getByTestId('trade-row').first()).waitFor();
-    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Status', { exact: true }).selectOption('');
     await screenshot(page, 'trades');
     await context.close();
 

@@ -53,7 +53,7 @@ describe('realtime toasts', () => {
     const events = new Subject<ServerEvent>();
     const ui = userEvent.setup();
     const { services } = renderApp('/settings', { user: testUser(), events });
-    await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
+    await ui.click(await screen.findByRole('tab', { name: 'Notifications' }));
     const box = await screen.findByLabelText('Show a toast for each arbitrage opportunity');
     expect((box as HTMLInputElement).checked).toBe(false);
     act(() => events.next(opportunity('BTC/USDT')));
