@@ -21,6 +21,8 @@ export const MESSAGES = {
   newPasswordShort: 'Password must be at least 8 characters',
   newPasswordSame: 'New password must be different from current password',
   createPasswordShort: 'Password must be at least 6 characters long',
+  /** A profile change that collides with another account: which field, and so whose, is not said (as at sign-in). */
+  profileNotSaved: 'Your profile could not be saved with that username or email. Choose another.',
 } as const;
 
 /** Spec: optional plus, leading non-zero digit, then 7 to 15 digits, spaces, dashes or brackets. */

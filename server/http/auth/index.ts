@@ -1,12 +1,12 @@
 // Sign-in, registration, sign-out, password change and the caller's own profile (spec section 7, /auth/*).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ChangePasswordBody, LoginBody, ProfileBody, RegisterBody } from '../../../contract/api';
+import { ChangePasswordBody, LoginBody, MESSAGES, ProfileBody, RegisterBody } from '../../../contract/api';
 import type { LoginResponse, MessageResponse, UserResponse } from '../../../contract/api';
 import { findTakenField, findUserById, findUserByLogin, touchLastLogin, updateUser } from '../../db/repositories/users';
 import { revokeSession, revokeUserSessions } from '../../db/repositories/sessions';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../security/passwords';
 import { conflict, forbidden, HttpError, notFound, unauthorized, badRequest } from '../plugins/http-error';
-import { createAccount, takenMessage } from '../users/create-account';
+import { createAccount } from '../users/create-account';
 import { loadPublicUser } from '../users/load-public-user';
 import { LoginAnswer, MessageAnswer, TokenMessageAnswer, UserAnswer } from '../plugins/response-schemas';
 import { issueToken } from './issue-token';
@@ -114,8 +114,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
     { preHandler: app.authenticate, schema: { tags: ['auth'], summary: "Update the caller's personal details", body: ProfileBody, response: { 200: UserAnswer } } },
     async (request): Promise<UserResponse> => {
       const body = request.body;
-      const taken = await findTakenField(app.db, body, request.user.id);
-      if (taken) throw conflict(takenMessage(taken));
+      // Which of the two is taken is not said: that would tell any signed-in user which e-mails have accounts here.
+      if (await findTakenField(app.db, body, request.user.id)) throw conflict(MESSAGES.profileNotSaved);
       const user = await updateUser(app.db, request.user.id, {
         username: body.username,
         email: body.email,
