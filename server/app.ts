@@ -14,6 +14,7 @@ import { registerAuth } from './http/plugins/auth';
 import { registerDocs } from './http/plugins/docs';
 import { frameworkErrors, registerErrorHandling } from './http/plugins/errors';
 import { registerSecurityHeaders } from './http/plugins/headers';
+import { ignoreBodiesWhereNoneIsTaken } from './http/plugins/ignored-bodies';
 import { loggerOptions, type LogSink } from './http/plugins/logging';
 import { authRoutes } from './http/auth';
 import { createLoginLimiter, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './http/auth/login-limiter';
@@ -82,6 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
 
   await registerSecurityHeaders(app);
+  ignoreBodiesWhereNoneIsTaken(app);
   await registerDocs(app);
   registerErrorHandling(app, options.clientDir ? await registerClient(app, options.clientDir, options.clientBuild) : undefined);
   registerAuth(app);
