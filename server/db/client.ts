@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { makePrivateDir, tightenTree } from '../security/data-dir';
 import * as schema from './schema';
 import { migratePglite, migratePostgres } from './migrate';
+import { createClusterOutOfProcess, pgliteStartParams } from './pglite-memory';
 
 /** What every repository takes as its first argument: the database or a transaction of it, on either driver. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -29,7 +30,8 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
 
 async function openPglite(dir: string): Promise<Database> {
   makePrivateDir(dir);
-  const client = await PGlite.create(dir);
+  createClusterOutOfProcess(dir);
+  const client = await PGlite.create(dir, { startParams: pgliteStartParams() });
   const db = drizzlePglite({ client, schema });
   try {
     await migratePglite(db);
