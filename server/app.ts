@@ -59,12 +59,16 @@ declare module 'fastify' {
   }
 }
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const app = Fastify({
     logger: loggerOptions(config.logLevel, options.logSink),
     bodyLimit: config.bodyLimit,
-    trustProxy: false,
+    // The client address (sign-in throttling, logs) from X-Forwarded-For only when TRUST_PROXY says whose to believe.
+    // A hop count is given as proxy-addr's (address, hop) function, the form Fastify's types accept.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Ids from the client never reach the log unchecked.
     requestIdHeader: false,
     frameworkErrors,

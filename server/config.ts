@@ -49,6 +49,11 @@ export interface Config {
   quoteMaxSkewMs: number;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (sign-in throttling, logs): false (none, the
+   * default: the address is the connection's), true (any), a number of hops, or a list of addresses/CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {
@@ -108,6 +113,17 @@ const url = (name: string, protocols: string[]) =>
     }, `${name} must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
 
 
+/** 'false' | 'true' | a hop count | comma-separated IP addresses or CIDR ranges (Fastify's trustProxy forms). */
+export function parseTrustProxy(text: string): boolean | number | string[] | null {
+  const value = text.trim().toLowerCase();
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  if (['true', 'yes', 'on'].includes(value)) return true;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const address = /^(\d{1,3}(\.\d{1,3}){3}|[0-9a-f:]+)(\/\d{1,3})?$/;
+  return entries.length > 0 && entries.every((e) => address.test(e) && e.includes(e.includes(':') ? ':' : '.')) ? entries : null;
+}
+
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1, 'HOST must not be empty').default('127.0.0.1'),
   PORT: int('PORT', 0, 65535).default(8080),
@@ -147,6 +163,10 @@ const EnvSchema = z.object({
   QUOTE_MAX_AGE_MS: int('QUOTE_MAX_AGE_MS', 100, 600_000).default(2000),
   QUOTE_MAX_SKEW_MS: int('QUOTE_MAX_SKEW_MS', 0, 60_000).default(200),
   BODY_LIMIT: int('BODY_LIMIT', 1024, 50 * 1024 * 1024).default(65_536),
+  TRUST_PROXY: z
+    .string()
+    .refine((v) => parseTrustProxy(v) !== null, 'TRUST_PROXY must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses (CIDR allowed)')
+    .default('false'),
 });
 
 /** Empty strings count as unset, so `FOO=` in a shell or an env file falls back to the default. */
@@ -192,5 +212,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     quoteMaxAgeMs: e.QUOTE_MAX_AGE_MS,
     quoteMaxSkewMs: e.QUOTE_MAX_SKEW_MS,
     bodyLimit: e.BODY_LIMIT,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY) ?? false,
   };
 }

@@ -17,10 +17,10 @@ export const DEACTIVATED = 'Your account has been deactivated. Contact an admin.
 export const REGISTRATION_DISABLED = 'Registration is disabled. Ask an admin to create your account.';
 
 const tooManyAttempts = (ms: number) => {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000));
-  return new HttpError(429, `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
-    'retry-after': String(Math.ceil(ms / 1000)),
-  });
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return new HttpError(429, `Too many failed sign-in attempts. Try again in ${wait}.`, { 'retry-after': String(seconds) });
 };
 
 export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = async (app, { limiter }) => {
@@ -42,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
       }
       // Only someone who knows the password learns that the account is deactivated.
       if (!user.isActive) throw forbidden(DEACTIVATED);
-      await limiter.recordSuccess(account);
+      await limiter.recordSuccess(account, request.ip);
 
       const signedIn = (await touchLastLogin(app.db, user.id)) ?? user;
       const token = await issueToken(app, request, signedIn);
