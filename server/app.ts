@@ -86,7 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('engine', options.engine ?? null);
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
 
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, options.clientDir);
   ignoreBodiesWhereNoneIsTaken(app);
   await registerDocs(app);
   registerErrorHandling(app, options.clientDir ? await registerClient(app, options.clientDir, options.clientBuild) : undefined);
