@@ -22,48 +22,67 @@ export const MESSAGES = {
   newPasswordShort: 'Password must be at least 8 characters',
   newPasswordSame: 'New password must be different from current password',
   createPasswordShort: 'Password must be at least 6 characters long',
+  /** A profile change that collides with another account: which field, and so whose, is not said (as at sign-in). */
+  profileNotSaved: 'Your profile could not be saved with that username or email. Choose another.',
 } as const;
 
 /** Spec: optional plus, leading non-zero digit, then 7 to 15 digits, spaces, dashes or brackets. */
 export const PHONE_PATTERN = /^\+?[1-9][\d\s\-()]{7,15}$/;
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const email = z.string().trim().min(1, MESSAGES.emailRequired).max(254).regex(EMAIL_PATTERN, MESSAGES.emailInvalid);
+/**
+ * Control characters (C0, DEL, C1) have no place in anything a person types: PostgreSQL text cannot even hold NUL,
+ * and the others end up in logs and screens as invisible or terminal-altering bytes. Multi-line fields (bio) keep tab
+ * and line breaks. Checked on the raw value, before any trim, and first, so the answer says what is wrong.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROL_CHARACTERS_EXCEPT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+export const controlCharactersMessage = (label: string) => `${label} must not contain control characters`;
+export function hasControlCharacters(value: string, options: { multiline?: boolean } = {}): boolean {
+  return (options.multiline ? CONTROL_CHARACTERS_EXCEPT_LINES : CONTROL_CHARACTERS).test(value);
+}
+/** Every text input of the API starts here: a string without control characters. */
+export const text = (label: string, options: { multiline?: boolean } = {}) =>
+  z.string().refine((v) => !hasControlCharacters(v, options), { message: controlCharactersMessage(label), abort: true });
+
+const email = text('Email').trim().min(1, MESSAGES.emailRequired).max(254).regex(EMAIL_PATTERN, MESSAGES.emailInvalid);
 const optionalName = (label: string) =>
-  z.string().max(100).optional().refine((v) => v === undefined || v.trim() === '' || v.trim().length >= 2, MESSAGES.nameShort(label));
+  text(label).max(100).optional().refine((v) => v === undefined || v.trim() === '' || v.trim().length >= 2, MESSAGES.nameShort(label));
 
 /** An enum whose error names the field and its allowed values. */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
   z.enum(values, { message: `${label} must be one of ${values.join(', ')}` });
 
-export const IdParams = z.object({ id: z.string().uuid('Not a valid id') });
+export const IdParams = z.object({ id: text('The id in the URL').uuid('Not a valid id') });
 
 // ---- auth ----
 export const LoginBody = z.object({
   /** Carries the e-mail (spec); a username is accepted too. */
-  username: z.string().trim().min(1, 'Email is required').max(254),
-  password: z.string().min(1, 'Password is required').max(1024),
+  username: text('Email').trim().min(1, 'Email is required').max(254),
+  password: text('Password').min(1, 'Password is required').max(1024),
 });
 export const RegisterBody = z.object({
-  username: z.string().trim().min(3, MESSAGES.usernameShort).max(50),
+  username: text('Username').trim().min(3, MESSAGES.usernameShort).max(50),
   email,
-  password: z.string().min(8, MESSAGES.newPasswordShort).max(1024),
+  password: text('Password').min(8, MESSAGES.newPasswordShort).max(1024),
   firstName: optionalName('First name'),
   lastName: optionalName('Last name'),
 });
 export const ChangePasswordBody = z
   .object({
-    currentPassword: z.string().min(1, MESSAGES.currentPasswordRequired).max(1024),
-    newPassword: z.string().min(1, MESSAGES.newPasswordRequired).min(8, MESSAGES.newPasswordShort).max(1024),
+    currentPassword: text('Current password').min(1, MESSAGES.currentPasswordRequired).max(1024),
+    newPassword: text('New password').min(1, MESSAGES.newPasswordRequired).min(8, MESSAGES.newPasswordShort).max(1024),
   })
   .refine((b) => b.currentPassword !== b.newPassword, { message: MESSAGES.newPasswordSame, path: ['newPassword'] });
 export const ProfileBody = z.object({
-  username: z.string().trim().min(1, MESSAGES.usernameRequired).min(3, MESSAGES.usernameShort).max(50),
-  email: z.string().trim().min(1, MESSAGES.emailRequired).max(254).regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
+  username: text('Username').trim().min(1, MESSAGES.usernameRequired).min(3, MESSAGES.usernameShort).max(50),
+  email,
   firstName: optionalName('First name'),
   lastName: optionalName('Last name'),
-  phone: z.string().max(32).optional().refine((v) => v === undefined || v.trim() === '' || PHONE_PATTERN.test(v.trim()), MESSAGES.phoneInvalid),
-  bio: z.string().max(500, MESSAGES.bioLong).optional(),
+  phone: text('Phone').max(32).optional().refine((v) => v === undefined || v.trim() === '' || PHONE_PATTERN.test(v.trim()), MESSAGES.phoneInvalid),
+  bio: text('Bio', { multiline: true }).max(500, MESSAGES.bioLong).optional(),
 });
 
 // ---- users (own settings) ----
@@ -79,14 +98,14 @@ export const TradingSettingsBody = z
   .refine((b) => Object.keys(b).length > 0, 'Send at least one of maxExposure, minSpread, maxLoss, tradingEnabled');
 
 const secret = (label: string) =>
-  z.string().max(512, `${label} is too long`).regex(/^[\x21-\x7e]*$/, `${label} must not contain spaces or special characters`);
+  text(label).max(512, `${label} is too long`).regex(/^[\x21-\x7e]*$/, `${label} must not contain spaces or special characters`);
 /** Omitted = unchanged; '' = remove the saved value. */
 export const ApiKeysBody = z
   .object({
     binanceApiKey: secret('Binance API key').optional(),
     binanceSecretKey: secret('Binance secret key').optional(),
     derivToken: secret('Deriv API token').optional(),
-    derivAppId: z.string().max(16).regex(/^\d*$/, 'Deriv app ID must be a number').optional(),
+    derivAppId: text('Deriv app ID').max(16).regex(/^\d*$/, 'Deriv app ID must be a number').optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'Send at least one key to save');
 
@@ -134,7 +153,7 @@ export const TestConnectionBody = z.object({
   apiKey: secret('API key').optional(),
   secretKey: secret('Secret key').optional(),
   token: secret('Token').optional(),
-  appId: z.string().max(16).regex(/^\d*$/, 'App ID must be a number').optional(),
+  appId: text('App ID').max(16).regex(/^\d*$/, 'App ID must be a number').optional(),
 });
 
 const isoDateTime = (label: string) =>
@@ -153,8 +172,7 @@ export const SpreadsQuery = z
 
 // ---- admin ----
 export const AdminUsersQuery = z.object({
-  // PostgreSQL text cannot hold a NUL character: refused here instead of failing in the query.
-  search: z.string().max(100).refine((v) => !v.includes('\u0000'), 'search must not contain a NUL character').optional(),
+  search: text('search').max(100).optional(),
   role: z.union([oneOf(ROLES, 'role'), z.literal('')], { message: 'role must be admin, user or empty' }).optional(),
 });
 /** Deleting or deactivating a user with open trades: `closeTrades=true` asks the engine to close them first. */
@@ -162,9 +180,9 @@ export const AdminUserCommandQuery = z.object({
   closeTrades: z.enum(['true', 'false'], { message: 'closeTrades must be true or false' }).optional(),
 });
 export const CreateUserBody = z.object({
-  username: z.string().trim().min(1, MESSAGES.usernameRequired).min(3, MESSAGES.usernameShort).max(50),
+  username: text('Username').trim().min(1, MESSAGES.usernameRequired).min(3, MESSAGES.usernameShort).max(50),
   email,
-  password: z.string().min(6, MESSAGES.createPasswordShort).max(1024),
+  password: text('Password').min(6, MESSAGES.createPasswordShort).max(1024),
   role: oneOf(ROLES, 'role').default('user'),
 });
 

@@ -18,6 +18,7 @@ import { registerAuth } from './http/plugins/auth';
 import { registerDocs } from './http/plugins/docs';
 import { frameworkErrors, registerErrorHandling } from './http/plugins/errors';
 import { registerSecurityHeaders } from './http/plugins/headers';
+import { ignoreBodiesWhereNoneIsTaken } from './http/plugins/ignored-bodies';
 import { loggerOptions, type LogSink } from './http/plugins/logging';
 import { authRoutes } from './http/auth';
 import { createLoginLimiter, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './http/auth/login-limiter';
@@ -75,12 +76,16 @@ declare module 'fastify' {
   }
 }
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const app = Fastify({
     logger: loggerOptions(config.logLevel, options.logSink),
     bodyLimit: config.bodyLimit,
-    trustProxy: false,
+    // The client address (sign-in throttling, logs) from X-Forwarded-For only when TRUST_PROXY says whose to believe.
+    // A hop count is given as proxy-addr's (address, hop) function, the form Fastify's types accept.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Ids from the client never reach the log unchecked.
     requestIdHeader: false,
     frameworkErrors,
@@ -100,7 +105,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
   app.decorate('push', options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, agent: options.pushAgent }));
 
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, options.clientDir);
+  ignoreBodiesWhereNoneIsTaken(app);
   await registerDocs(app);
   registerErrorHandling(app, options.clientDir ? await registerClient(app, options.clientDir, options.clientBuild) : undefined);
   registerAuth(app);

@@ -59,6 +59,11 @@ export interface Config {
   auditRetentionDays: number;
   /** Admins must enrol in two-factor sign-in before admin routes answer them. */
   adminRequire2fa: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (sign-in throttling, logs): false (none, the
+   * default: the address is the connection's), true (any), a number of hops, or a list of addresses/CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {
@@ -118,6 +123,17 @@ const url = (name: string, protocols: string[]) =>
     }, `${name} must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
 
 
+/** 'false' | 'true' | a hop count | comma-separated IP addresses or CIDR ranges (Fastify's trustProxy forms). */
+export function parseTrustProxy(text: string): boolean | number | string[] | null {
+  const value = text.trim().toLowerCase();
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  if (['true', 'yes', 'on'].includes(value)) return true;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const address = /^(\d{1,3}(\.\d{1,3}){3}|[0-9a-f:]+)(\/\d{1,3})?$/;
+  return entries.length > 0 && entries.every((e) => address.test(e) && e.includes(e.includes(':') ? ':' : '.')) ? entries : null;
+}
+
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1, 'HOST must not be empty').default('127.0.0.1'),
   PORT: int('PORT', 0, 65535).default(8080),
@@ -163,6 +179,10 @@ const EnvSchema = z.object({
   VAPID_SUBJECT: z.string().trim().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'VAPID_SUBJECT must be a mailto: address or an https:// URL').optional(),
   AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 1, 36_500).default(AUDIT_RETENTION_DEFAULT_DAYS),
   ADMIN_REQUIRE_2FA: bool('ADMIN_REQUIRE_2FA').default(false),
+  TRUST_PROXY: z
+    .string()
+    .refine((v) => parseTrustProxy(v) !== null, 'TRUST_PROXY must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses (CIDR allowed)')
+    .default('false'),
 });
 
 /** Empty strings count as unset, so `FOO=` in a shell or an env file falls back to the default. */
@@ -216,5 +236,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${e.ADMIN_EMAIL}`,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     adminRequire2fa: e.ADMIN_REQUIRE_2FA,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY) ?? false,
   };
 }

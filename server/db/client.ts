@@ -1,6 +1,5 @@
 // Opens the database the configuration names — embedded PGlite in DATA_DIR, or PostgreSQL for DATABASE_URL — and
 // brings its schema up to date with the committed migrations before anything else touches it.
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -8,8 +7,10 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Config } from '../config';
+import { makePrivateDir, tightenTree } from '../security/data-dir';
 import * as schema from './schema';
 import { migratePglite, migratePostgres } from './migrate';
+import { createClusterOutOfProcess, pgliteStartParams } from './pglite-memory';
 
 /** What every repository takes as its first argument: the database or a transaction of it, on either driver. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -28,11 +29,14 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
 }
 
 async function openPglite(dir: string): Promise<Database> {
-  mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  makePrivateDir(dir);
+  createClusterOutOfProcess(dir);
+  const client = await PGlite.create(dir, { startParams: pgliteStartParams() });
   const db = drizzlePglite({ client, schema });
   try {
     await migratePglite(db);
+    // PGlite unpacks a new cluster with world-writable files (0666): owner-only, like the rest of DATA_DIR.
+    tightenTree(dir);
   } catch (error) {
     await client.close();
     throw error;

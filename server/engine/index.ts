@@ -41,7 +41,7 @@ export interface EngineSetup {
 
 export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   const { config, db } = setup;
-  const venues = createVenues(config, { paperBook: new DbPaperBook(db), seed: config.simSeed, sim: { params: setup.simParams } });
+  const venues = await createVenues(config, { paperBook: new DbPaperBook(db), seed: config.simSeed, sim: { params: setup.simParams } });
   const engine = new ArbitrageEngine({
     venues: setup.tradeOn?.(venues) ?? { binance: venues.binance, deriv: venues.deriv },
     store: new DbTradeStore(db),

@@ -7,6 +7,7 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientFallback } from '../http/plugins/errors';
+import { NOTICE_STYLE } from '../http/plugins/inline-styles';
 
 /** Vite names emitted assets name-<hash>.ext under assets/; only those may be cached forever. */
 const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/i;
@@ -22,8 +23,8 @@ export function cacheControlFor(path: string): string {
 /** Shown while `vite build` runs on first start; it reloads itself (meta refresh: the CSP allows no inline script). */
 export const BUILDING_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="refresh" content="5"><title>Starting…</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">
+<meta http-equiv="refresh" content="5"><title>Starting…</title>${NOTICE_STYLE}</head>
+<body>
 <h1>The app is being built</h1><p>This takes a minute on the first start. This page reloads by itself.</p>
 </body></html>`;
 
@@ -34,8 +35,8 @@ export interface ClientBuildStatus {
 
 export const BUILD_FAILED_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Build failed</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">
+<title>Build failed</title>${NOTICE_STYLE}</head>
+<body>
 <h1>The app could not be built</h1><p>The server log says why. The API is running; fix the build and restart.</p>
 </body></html>`;
 

@@ -10,14 +10,19 @@ import { venueAccountLoader } from '../db/repositories/credentials';
 import { createEngine, type EngineSetup } from '../engine';
 import { attachRealtimeToApp } from '../realtime';
 import { startPushBridge } from '../notifications';
+import { DataDirError, prepareDataDir } from '../security/data-dir';
 import { loadSecrets } from '../security/secrets';
 import { pricesOf, startSpreadRecorder } from '../spread-history/recorder';
 import { SIM_PROFILE_PARAMS } from '../venues/sim/profiles';
 import { bootstrapAdmin, generatedPasswordNotice } from './first-admin';
+import { safeOutput } from './output';
 import { buildClient, isClientStale } from './pwa-build';
 import type { ClientBuildStatus } from './pwa-serve';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Longest a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_LIMIT_MS = 15_000;
 
 export interface ProcessOptions {
   env: Record<string, string | undefined>;
@@ -37,8 +42,29 @@ function readConfig(env: ProcessOptions['env']): Config {
   }
 }
 
+/** DATA_DIR usable and owner-only before anything opens it; otherwise a clear message and exit code 1. */
+function readyDataDir(dir: string): void {
+  try {
+    const { path, tightened } = prepareDataDir(dir);
+    if (tightened > 0) console.log(`DATA_DIR ${path}: made ${tightened} entries owner-only (directories 0700, files 0600).`);
+  } catch (error) {
+    if (error instanceof DataDirError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 export async function runServer({ env, market }: ProcessOptions): Promise<void> {
+  // Log lines go to stdout without ever blocking on it; console output (start-up notices) shares its stream, whose
+  // errors (EPIPE once the reader has gone) are ignored by the same listener.
+  const logSink = safeOutput(process.stdout);
+  safeOutput(process.stderr);
   const config = readConfig(env);
+  // Whatever this process creates (database files, keys, logs) is the server account's alone.
+  process.umask(0o077);
+  readyDataDir(config.dataDir);
   const database = await openDatabase(config);
   const boot = await bootstrapAdmin(database.db, config);
   if (boot.generatedPassword) console.log(`\n${generatedPasswordNotice(boot)}\n`);
@@ -58,7 +84,7 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   const trading = config.engine
     ? await createEngine({ config, db: database.db, account: loadVenueAccount, simParams: SIM_PROFILE_PARAMS[config.simProfile], ...market })
     : null;
-  const app = await buildApp({ config, db: database.db, secrets, clientDir, clientBuild, priceBook: trading?.engine, engine: trading?.engine ?? null });
+  const app = await buildApp({ config, db: database.db, logSink, secrets, clientDir, clientBuild, priceBook: trading?.engine, engine: trading?.engine ?? null });
 
   /** Things to stop on shutdown, newest first (engine, client build, ...). */
   const stoppers: Array<() => Promise<void>> = [];
@@ -91,6 +117,11 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
     }
     shuttingDown = true;
     app.log.info({ signal }, 'shutting down');
+    // Whatever holds the shutdown up (a client that never lets go, a stuck close), the process ends.
+    setTimeout(() => {
+      console.error(`${signal}: shutdown did not finish within ${SHUTDOWN_LIMIT_MS / 1000} s; exiting.`);
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     try {
       // Stop accepting connections and finish in-flight requests, then the engine, then the database.
       await app.close();

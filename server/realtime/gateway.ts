@@ -5,6 +5,7 @@
 // verifies each distinct token of its local sockets again and disconnects the sockets whose token no longer resolves
 // (logout, password change, deactivation, deletion, expiry). The core calls `revalidate(userId)` right after revoking
 // (app.revocations$) to make it immediate for that user's sockets; with Redis that request reaches every instance.
+// Expiry needs no round: each socket is dropped by a timer set to its token's `exp` when it connects.
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { EMPTY } from 'rxjs';
@@ -12,14 +13,14 @@ import type { Observable } from 'rxjs';
 import type { EngineEvent } from '../engine/events';
 import { periodForHz } from './coalesce';
 import { startFanout } from './fanout';
-import { safeVerify, tokenFromHandshake } from './identity';
+import { safeVerify, tokenExpiry, tokenFromHandshake } from './identity';
 import type { VerifyToken } from './identity';
 import { useRedisAdapter } from './redis';
 import type { RedisFanout } from './redis';
 import { createRevalidator } from './revalidation';
 import { registerRoomHandlers } from './rooms';
 import { SIGNED_IN_ROOM } from './types';
-import type { RealtimeLogger, RealtimeServer } from './types';
+import type { RealtimeLogger, RealtimeServer, RealtimeSocket } from './types';
 
 export const UNAUTHORIZED = 'Unauthorized';
 
@@ -46,6 +47,28 @@ export interface Realtime {
    */
   revalidate(userId?: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** setTimeout's longest delay (about 24.8 days); a later expiry is reached in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Disconnects the socket when its token expires, as REST starts answering 401 then (not at the next round). */
+function dropAtExpiry(socket: RealtimeSocket, logger: RealtimeLogger): void {
+  const expiresAt = tokenExpiry(socket.data.token);
+  if (expiresAt === null) return;
+  let timer: NodeJS.Timeout | undefined;
+  const wait = () => {
+    const left = expiresAt - Date.now();
+    if (left <= 0) {
+      logger.info({ userId: socket.data.user.id }, 'realtime: session expired, socket disconnected');
+      socket.disconnect(true);
+      return;
+    }
+    timer = setTimeout(wait, Math.min(left, MAX_TIMER_MS));
+    timer.unref();
+  };
+  wait();
+  socket.once('disconnect', () => clearTimeout(timer));
 }
 
 export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions): Realtime {
@@ -90,6 +113,7 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   io.on('connection', (socket) => {
     void socket.join(SIGNED_IN_ROOM);
     registerRoomHandlers(socket, logger);
+    dropAtExpiry(socket, logger);
   });
 
   const revalidateRound = createRevalidator(io, verifyToken, logger);

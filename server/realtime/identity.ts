@@ -31,3 +31,18 @@ export async function safeVerify(verifyToken: VerifyToken, token: string): Promi
     return null;
   }
 }
+
+/**
+ * When a token stops being valid (ms since the epoch), from its `exp` claim; null when it carries none. Read only
+ * from a token the core has already verified, so the claim can be trusted without checking the signature again.
+ */
+export function tokenExpiry(token: string): number | null {
+  const payload = token.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof claims.exp === 'number' && Number.isFinite(claims.exp) ? claims.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,7 +1,8 @@
 // Keys the server generates on first start and keeps in DATA_DIR, readable by the owner only (mode 0600).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makePrivateDir } from './data-dir';
 
 export interface ServerSecrets {
   /** HS256 key that signs session tokens. */
@@ -18,8 +19,7 @@ export const ENCRYPTION_KEY_FILE = 'credential-encryption.key';
  * starting together on one data directory cannot end up with different keys: the loser reads the winner's file.
  */
 export function loadOrCreateKey(dataDir: string, file: string): Buffer {
-  const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
+  const dir = makePrivateDir(dataDir);
   const path = join(dir, file);
   try {
     writeFileSync(path, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });

@@ -1,7 +1,6 @@
 // Builds the two venues the engine trades on: simulated (default) or live, chosen by configuration.
 import type { SchedulerLike } from 'rxjs';
 import type { BackoffOptions } from './backoff';
-import { BinanceVenue } from './binance/venue';
 import { DerivVenue } from './deriv/venue';
 import { InMemoryPaperBook } from './sim/paper-book';
 import { SimMarket } from './sim/market';
@@ -35,7 +34,7 @@ export interface Venues {
   close(): Promise<void>;
 }
 
-export function createVenues(config: VenuesConfig, options: VenuesOptions = {}): Venues {
+export async function createVenues(config: VenuesConfig, options: VenuesOptions = {}): Promise<Venues> {
   return config.market === 'live' ? liveVenues(config, options) : simulatedVenues(options);
 }
 
@@ -57,8 +56,13 @@ function simulatedVenues(options: VenuesOptions): Venues {
   };
 }
 
-/** Real venues: quote streams are public and shared; orders act per user account with that user's credentials. */
-function liveVenues(config: VenuesConfig, options: VenuesOptions): Venues {
+/**
+ * Real venues: quote streams are public and shared; orders act per user account with that user's credentials.
+ * The Binance connector (ccxt: some 80 MB resident once loaded) is imported only here, so a simulated market never
+ * pays for it.
+ */
+async function liveVenues(config: VenuesConfig, options: VenuesOptions): Promise<Venues> {
+  const { BinanceVenue } = await import('./binance/venue');
   const binance = new BinanceVenue({
     endpoints: { restUrl: config.binanceRestUrl, wsUrl: config.binanceWsUrl },
     backoff: options.live?.backoff,
@@ -80,4 +84,5 @@ function liveVenues(config: VenuesConfig, options: VenuesOptions): Venues {
 }
 
 export type { Venue, PaperBook } from './types';
-export { InMemoryPaperBook, SimMarket, SimVenue, BinanceVenue, DerivVenue };
+// BinanceVenue is not re-exported: importing it loads ccxt (see liveVenues); import ./binance/venue directly.
+export { InMemoryPaperBook, SimMarket, SimVenue, DerivVenue };

@@ -1,12 +1,12 @@
 // Sign-in, registration, sign-out, password change and the caller's own profile (spec section 7, /auth/*).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ChangePasswordBody, EMAIL_PATTERN, LoginBody, ProfileBody, RegisterBody } from '../../../contract/api';
+import { ChangePasswordBody, EMAIL_PATTERN, LoginBody, MESSAGES, ProfileBody, RegisterBody } from '../../../contract/api';
 import type { LoginResponse, MessageResponse, RegistrationStatusResponse, UserResponse } from '../../../contract/api';
 import { findTakenField, findUserById, findUserByLogin, touchLastLogin, updateUser } from '../../db/repositories/users';
 import { revokeSession, revokeUserSessions } from '../../db/repositories/sessions';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../security/passwords';
 import { conflict, forbidden, HttpError, notFound, unauthorized, badRequest } from '../plugins/http-error';
-import { createAccount, takenMessage } from '../users/create-account';
+import { createAccount } from '../users/create-account';
 import { loadPublicUser } from '../users/load-public-user';
 import { z } from 'zod';
 import { ChallengeAnswer, LoginAnswer, MessageAnswer, RegistrationAnswer, TokenMessageAnswer, UserAnswer } from '../plugins/response-schemas';
@@ -23,10 +23,10 @@ export const DEACTIVATED = 'Your account has been deactivated. Contact an admin.
 export const REGISTRATION_DISABLED = 'Registration is disabled. Ask an admin to create your account.';
 
 const tooManyAttempts = (ms: number) => {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000));
-  return new HttpError(429, `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
-    'retry-after': String(Math.ceil(ms / 1000)),
-  });
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return new HttpError(429, `Too many failed sign-in attempts. Try again in ${wait}.`, { 'retry-after': String(seconds) });
 };
 
 export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = async (app, { limiter }) => {
@@ -63,7 +63,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
       if (await hasTwoFactor(app.db, user.id)) {
         return { success: true, twoFactorRequired: true, challenge: await signChallenge(app.secrets.tokenKey, user.id), message: 'Enter the code from your authenticator app' };
       }
-      await limiter.recordSuccess(account);
+      await limiter.recordSuccess(account, request.ip);
 
       const signedIn = (await touchLastLogin(app.db, user.id)) ?? user;
       const token = await issueToken(app, request, signedIn);
@@ -94,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
         await audit(app, request, 'sign_in_2fa_failed', { actorId: null, subjectId: userId, details: { reason: 'wrong code' } });
         throw unauthorized(TWO_FACTOR_MESSAGES.wrongCode);
       }
-      await limiter.recordSuccess(account);
+      await limiter.recordSuccess(account, request.ip);
       const signedIn = (await touchLastLogin(app.db, user.id)) ?? user;
       const token = await issueToken(app, request, signedIn);
       await audit(app, request, 'sign_in', { actorId: user.id, details: { with: used === 'totp' ? 'password and authenticator code' : 'password and recovery code' } });
@@ -176,8 +176,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
     { preHandler: app.authenticate, schema: { tags: ['auth'], summary: "Update the caller's personal details", body: ProfileBody, response: { 200: UserAnswer } } },
     async (request): Promise<UserResponse> => {
       const body = request.body;
-      const taken = await findTakenField(app.db, body, request.user.id);
-      if (taken) throw conflict(takenMessage(taken));
+      // Which of the two is taken is not said: that would tell any signed-in user which e-mails have accounts here.
+      if (await findTakenField(app.db, body, request.user.id)) throw conflict(MESSAGES.profileNotSaved);
       const user = await updateUser(app.db, request.user.id, {
         username: body.username,
         email: body.email,

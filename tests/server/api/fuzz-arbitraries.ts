@@ -107,10 +107,26 @@ const NASTY_STRINGS = [
   'admin',
 ];
 
+/** One control character (C0, DEL or C1; NUL most often, as PostgreSQL cannot store it). */
+export const controlCharacter = fc.oneof(
+  { weight: 2, arbitrary: fc.constant('\u0000') },
+  { weight: 3, arbitrary: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)) },
+  { weight: 1, arbitrary: fc.integer({ min: 0x7f, max: 0x9f }).map((c) => String.fromCharCode(c)) },
+);
+/** A string with at least one control character somewhere in it. */
+export const withControlCharacter = fc
+  .tuple(fc.string({ maxLength: 12 }), controlCharacter, fc.string({ maxLength: 12 }))
+  .map(([before, control, after]) => before + control + after);
+/** A control character that no field accepts, not even a multi-line one. */
+export const unacceptableControl = fc
+  .tuple(fc.string({ maxLength: 12 }), controlCharacter.filter((c) => !['\t', '\n', '\r'].includes(c)), fc.string({ maxLength: 12 }))
+  .map(([before, control, after]) => before + control + after);
+
 const hugeString = fc.constantFrom(1_000, 10_000, 40_000).chain((n) => fc.constantFrom('a'.repeat(n), 'é'.repeat(n), '\u{1F4A9}'.repeat(n / 2)));
 
 export const weirdScalar = fc.oneof(
   fc.constantFrom(...NASTY_STRINGS),
+  withControlCharacter,
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
   fc.string({ unit: 'binary', maxLength: 30 }),
@@ -127,6 +143,12 @@ export const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.array(weirdScalar, { maxLength: 4 }) },
   { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), weirdScalar, { maxKeys: 3 }) },
 );
+
+/** The free-text fields of the contract; enums, numbers and dates are refused by their own rules. */
+export const TEXT_FIELDS = [
+  'username', 'email', 'password', 'currentPassword', 'newPassword', 'firstName', 'lastName', 'phone', 'bio',
+  'binanceApiKey', 'binanceSecretKey', 'derivToken', 'derivAppId', 'apiKey', 'secretKey', 'token', 'appId', 'search',
+];
 
 /** Plausible values for the contract's fields, so that one wrong field among right ones gets through to deeper code. */
 const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
@@ -163,6 +185,13 @@ const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
   from: fc.constantFrom('2026-01-01T00:00:00Z', '2026-01-01T00:00:00+02:00', '2026-01-01', '2026-02-30T00:00:00Z', '1970-01-01T00:00:00Z', 'yesterday', ''),
   to: fc.constantFrom('2026-01-01T01:00:00Z', '2027-06-01T00:00:00Z', '9999-12-31T23:59:59Z', '2025-12-31T00:00:00Z', 'now'),
 };
+
+/** An object with some of the route's fields, each with a plausible value (right or wrong, never oversized). */
+export function plausibleBody(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
+  const shape: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const field of fields) shape[field] = PLAUSIBLE[field] ?? fc.string({ maxLength: 8 });
+  return fc.record(shape, { requiredKeys: [] });
+}
 
 /** An object with the route's fields, each plausible, weird or missing, plus sometimes an unknown field. */
 function nearValidBody(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
@@ -264,7 +293,7 @@ export const idArbitrary = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('@self', '@victim', '@trade', '@other-trade') },
   { weight: 2, arbitrary: fc.uuid() },
   { weight: 1, arbitrary: fc.uuid().map((u) => u.toUpperCase()) },
-  { weight: 3, arbitrary: fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 20 })).map((s) => encodeURIComponent(s)) },
+  { weight: 3, arbitrary: fc.oneof(fc.constantFrom(...NASTY_STRINGS), withControlCharacter, fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 20 })).map((s) => encodeURIComponent(s)) },
   { weight: 1, arbitrary: fc.constantFrom('..', '.', '%2e%2e', '%2F', 'a%20b', '123', '-1', `${'0'.repeat(2000)}`) },
 );
 

@@ -61,10 +61,14 @@ describe.each(backends)('HTTP behaviour on %s', (backend) => {
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(res.headers['x-frame-options']).toBe('DENY');
     const csp = String(res.headers['content-security-policy']);
-    for (const directive of ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "connect-src 'self' ws: wss:", "worker-src 'self'"]) {
+    for (const directive of ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "worker-src 'self'"]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    // No inline styles but the server's own, by hash; the socket only to this origin.
+    expect(csp).not.toMatch(/style-src[^;]*unsafe-inline/);
+    expect(csp).toMatch(/style-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(csp).toMatch(/connect-src 'self'(;|$)/);
     expect((await t.request('POST', '/api/auth/login', { body: {} })).headers['cache-control']).toBe('no-store');
   });
 

@@ -38,7 +38,7 @@ function quote(mid: number, premium: number): void {
 }
 
 async function startEngine(params: EngineDeps['params'] = {}): Promise<void> {
-  venues = createVenues({ market: 'live', binanceRestUrl: fakes.binance.restUrl, binanceWsUrl: fakes.binance.wsUrl, derivWsUrl: fakes.deriv.url, derivAppId: '1089' }, { live: { backoff: { initialMs: 20, maxMs: 200 } } });
+  venues = await createVenues({ market: 'live', binanceRestUrl: fakes.binance.restUrl, binanceWsUrl: fakes.binance.wsUrl, derivWsUrl: fakes.deriv.url, derivAppId: '1089' }, { live: { backoff: { initialMs: 20, maxMs: 200 } } });
   const store = new MemoryTradeStore();
   users = new MemoryUsers(store);
   users.set('trader', { maxExposure: '1000' });

@@ -14,7 +14,7 @@ const codeFor = (secret: string, steps = 0) =>
 describe.each(backends)('two-factor sign-in on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(backend, { build: { loginLimits: { perAccount: 3, perAddress: 100, windowSeconds: 60, namespace: `2fa-${Date.now()}` } } });
+    t = await createTestApp(backend, { build: { loginLimits: { freePerPair: 3, freePerAddress: 100, baseDelaySeconds: 60, maxDelaySeconds: 900, windowSeconds: 60, namespace: `2fa-${Date.now()}` } } });
   });
   afterAll(async () => {
     await t?.close();

@@ -12,7 +12,7 @@ const endpoints = { binanceRestUrl: 'http://127.0.0.1:9', binanceWsUrl: 'ws://12
 
 describe('createVenues', () => {
   it('builds simulated venues on one seeded market by default, quoting both symbols at once', async () => {
-    const venues = createVenues({ market: 'sim', ...endpoints }, { seed: 5, sim: { latencyMs: 0 } });
+    const venues = await createVenues({ market: 'sim', ...endpoints }, { seed: 5, sim: { latencyMs: 0 } });
     expect(venues.binance).toBeInstanceOf(SimVenue);
     expect(venues.deriv.id).toBe('deriv');
     const [b, d] = await firstValueFrom(combineLatest([venues.binance.quotes('BTC/USDT'), venues.deriv.quotes('BTC/USDT')]));
@@ -33,7 +33,7 @@ describe('createVenues', () => {
     });
 
     it('connects the public quote streams of both venues at the configured endpoints', async () => {
-      const venues = createVenues({ market: 'live', binanceRestUrl: binance.restUrl, binanceWsUrl: binance.wsUrl, derivWsUrl: deriv.url, derivAppId: '1089' });
+      const venues = await createVenues({ market: 'live', binanceRestUrl: binance.restUrl, binanceWsUrl: binance.wsUrl, derivWsUrl: deriv.url, derivAppId: '1089' });
       expect(venues.binance).toBeInstanceOf(BinanceVenue);
       expect(venues.deriv).toBeInstanceOf(DerivVenue);
       expect(venues.simMarket).toBeNull();
@@ -57,7 +57,7 @@ describe('createVenues', () => {
 describe('startFakeVenues', () => {
   it('feeds both fakes from the simulated market, so live venues see the same prices as the sim', async () => {
     const fakes = await startFakeVenues({ simSeed: 21 });
-    const venues = createVenues({
+    const venues = await createVenues({
       market: 'live',
       binanceRestUrl: fakes.env.BINANCE_REST_URL,
       binanceWsUrl: fakes.env.BINANCE_WS_URL,
