@@ -1,4 +1,4 @@
-import { combineLatest, debounceTime, filter, fromEvent, map, type Observable } from 'rxjs';
+import { combineLatest, debounceTime, EMPTY, filter, fromEvent, map, switchMap, timer, type Observable } from 'rxjs';
 import type { PublicUser } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
 import { clearUserCaches, createUserCache, type UserCache } from '../cache/db';
@@ -108,7 +108,11 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const realtime = createRealtimeService({ session$: a.session$, connect: opts.connect ?? ((s) => socketLink(s)), online$: backOnline$ });
   // The server dropped the live connection: the session may have been ended (deactivation, deletion, password change
   // elsewhere) while this tab made no call. One REST call finds out; its 401 ends the session here with the reason.
-  realtime.state$.pipe(filter((s) => s === 'retrying')).subscribe(() => void a.refreshProfile().catch(() => undefined));
+  // Asked a second later, and only if the link is still down: a password change drops the socket before its answer
+  // (with the new token) arrives, and the reconnect with that token needs no probe.
+  realtime.state$
+    .pipe(switchMap((s) => (s === 'retrying' ? timer(1000) : EMPTY)))
+    .subscribe(() => void a.refreshProfile().catch(() => undefined));
   // The engine paused or halted the user's trading: the settings the user sees change with it.
   eventsOf(realtime.events$, SERVER_EVENTS.notice).subscribe((notice) => {
     if (notice.user) a.updateUser(notice.user);

@@ -37,6 +37,18 @@ describe('REST client', () => {
     expect(messageOf(new Error('boom'), 'Failed to update profile')).toBe('Failed to update profile');
   });
 
+  it('a 401 for a token replaced while the call was on its way does not end the new session', async () => {
+    let token = 'old';
+    let ended = 0;
+    const fetch401 = (async () => {
+      token = 'new'; // the password change's answer renewed the token meanwhile
+      return new Response(JSON.stringify({ success: false, message: 'Session ended' }), { status: 401 });
+    }) as typeof fetch;
+    const http = createHttp({ getToken: () => token, onUnauthorized: () => ended++, fetch: fetch401 });
+    await expect(http.get('/auth/profile')).rejects.toBeInstanceOf(ApiError);
+    expect(ended).toBe(0);
+  });
+
   it('a network failure is status 0', async () => {
     const http = createHttp({ getToken: () => null, onUnauthorized: () => {}, fetch: (async () => { throw new TypeError('Failed to fetch'); }) as typeof fetch });
     const err = (await http.get('/balances').catch((e: unknown) => e)) as ApiError;

@@ -74,8 +74,9 @@ export function createHttp(deps: HttpDeps): Http {
     if (!res.ok || json?.success === false) {
       const serverMessage = typeof json?.message === 'string' ? json.message : null;
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [];
-      // A refused sign-in (either step) is an answer, not the end of a session.
-      if (res.status === 401 && !path.startsWith('/auth/login')) deps.onUnauthorized(serverMessage);
+      // A refused sign-in (either step) is an answer, not the end of a session; nor is a 401 for a token that was
+      // replaced meanwhile (a password change revokes the old session and hands back a new token in its answer).
+      if (res.status === 401 && !path.startsWith('/auth/login') && deps.getToken() === token) deps.onUnauthorized(serverMessage);
       throw new ApiError(res.ok ? 400 : res.status, serverMessage ?? `Request failed (${res.status})`, errors, serverMessage);
     }
     return json as T;
@@ -92,7 +93,7 @@ export function createHttp(deps: HttpDeps): Http {
     if (!res.ok) {
       const json = (await res.json().catch(() => null)) as { message?: unknown } | null;
       const serverMessage = typeof json?.message === 'string' ? json.message : null;
-      if (res.status === 401) deps.onUnauthorized(serverMessage);
+      if (res.status === 401 && deps.getToken() === token) deps.onUnauthorized(serverMessage);
       throw new ApiError(res.status, serverMessage ?? `Request failed (${res.status})`, [], serverMessage);
     }
     return { blob: await res.blob(), fileName: fileNameOf(res.headers.get('content-disposition')) };

@@ -65,7 +65,10 @@ async function shoot(page: Page, name: string): Promise<void> {
 /** The scheme is applied and every colour transition it started has ended (axe and screenshots read final colours). */
 async function themeSettled(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme });
-  await page.waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark && document.getAnimations().every((a) => !(a instanceof CSSTransition)), colorScheme === 'dark');
+  await page.waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, colorScheme === 'dark');
+  // The theme's colour transitions start only with the next style pass: wait two frames, then for them to end.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
 }
 
 /** Both themes of the current screen, as screenshots; the app follows the system colour scheme. */
