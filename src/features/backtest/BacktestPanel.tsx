@@ -24,6 +24,11 @@ interface Outcome {
 
 const signed = (value: number) => (value > 0 ? styles.profit : value < 0 ? styles.loss : undefined);
 const count = (n: number) => n.toLocaleString('en-US');
+/** Which resolutions were replayed: the history keeps seconds for a day and minute averages before that. */
+const replayedText = (seconds: number, minutes: number): string =>
+  minutes > 0
+    ? `Replayed ${count(seconds)} one-second samples and ${count(minutes)} one-minute averages (older than a day: spikes shorter than a minute are smoothed away).`
+    : `Replayed ${count(seconds)} one-second samples.`;
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
 
 export function BacktestPanel({ user }: { user: PublicUser }) {
@@ -166,10 +171,9 @@ function Results({ outcome, current, applied, applying, online, onApply }: { out
       )}
       <EquityChart from={Date.parse(tried.from)} to={Date.parse(tried.to)} lines={lines} />
       <p className={styles.note}>
-        Replayed {count(secondSamples)} one-second samples
-        {minuteSamples > 0 ? ` and ${count(minuteSamples)} one-minute averages (older than a day: spikes shorter than a minute are smoothed away)` : ''}
-        {secondSamples + minuteSamples === 0 ? '' : '.'} Fills pay each venue's quoted spread, fees and slippage as paper trading does
-        {tried.openAtEnd > 0 ? `; ${tried.openAtEnd} trade still open at the end is not counted` : ''}. Past prices do not promise future results.
+        {replayedText(secondSamples, minuteSamples)} Fills pay each venue's quoted spread, fees and slippage as paper trading does
+        {tried.openAtEnd > 0 ? `; ${count(tried.openAtEnd)} ${tried.openAtEnd === 1 ? 'trade' : 'trades'} still open at the end ${tried.openAtEnd === 1 ? 'is' : 'are'} not counted` : ''}.
+        Past prices do not promise future results.
       </p>
       <div className={styles.actions}>
         <Button onClick={onApply} disabled={applied || applying || !online}>
