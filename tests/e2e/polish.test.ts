@@ -123,6 +123,24 @@ describe('phone first and polish', () => {
     await context.close();
   });
 
+  it('a deactivated user with the app open is told so and sent to /login without doing anything', async () => {
+    const u = await createUser({ keys: true, prefix: 'gone' });
+    const { page, context } = await newPage(browser, PHONE);
+    await signIn(page, u.email, u.password);
+    await visible(page.getByTestId('live-prices'));
+    // The realtime link is up (the top bar says Live).
+    await visible(page.locator('header').getByText('Live', { exact: true }));
+    const admin = await apiLogin(ADMIN().email, ADMIN().password);
+    const off = await api<{ user: { isActive: boolean } }>('PUT', `/admin/users/${u.user._id}/toggle-active`, { token: admin.token, body: {} });
+    expect(off.json.user.isActive).toBe(false);
+    // The server drops the live link; the app asks once and learns why.
+    await visible(toast(page, 'Your account has been deactivated. Contact an admin.'));
+    await page.waitForURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await screenshot(page, 'polish-deactivated');
+    await context.close();
+  });
+
   it('axe-core finds no violations on any screen, light and dark, at 390 and 1440 px', async () => {
     const u = await createUser({ keys: true, prefix: 'axe' });
     await makeClosedTrades(u.token, ['BTC/USDT']);

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findLiveSession } from '../../db/repositories/sessions';
 import { hasTwoFactor } from '../../db/repositories/two-factor';
 import { TWO_FACTOR_MESSAGES } from '../../../contract/guard';
+import { findUserById } from '../../db/repositories/users';
 import type { RequestUser } from './decorators';
 import { forbidden, unauthorized } from './http-error';
 
@@ -20,7 +21,8 @@ export function registerAuth(app: FastifyInstance): void {
     const claims = await app.tokens.verify(token);
     if (!claims) return null;
     const live = await findLiveSession(app.db, claims.sid, claims.sub);
-    if (!live) return null;
+    // Deactivation also ends the user's sessions; a token from one of them is told the reason, not only that it ended.
+    if (!live) return (await findUserById(app.db, claims.sub))?.isActive === false ? 'inactive' : null;
     if (!live.isActive) return 'inactive';
     // The role comes from the database, not the token, so a role change applies at once.
     return { id: live.userId, role: live.role, sessionId: live.sessionId };

@@ -63,14 +63,19 @@ describe.each(backends)('users and admin on %s', (backend) => {
     const off = await t.request('PUT', `/api/admin/users/${u.user._id}/toggle-active`, { token: t.admin.token });
     expect(off.statusCode).toBe(200);
     expect(off.json().user.isActive).toBe(false);
-    expect((await t.request('GET', '/api/auth/profile', { token: u.token })).statusCode).toBe(401);
+    const stale = await t.request('GET', '/api/auth/profile', { token: u.token });
+    expect(stale.statusCode).toBe(401);
+    // The open session is told why it ended, not just that it did.
+    expect(stale.json().message).toBe('Your account has been deactivated. Contact an admin.');
     const signIn = await t.login(u.user.username, u.password);
     expect(signIn.statusCode).toBe(403);
     expect(signIn.json().message).toBe('Your account has been deactivated. Contact an admin.');
     const on = await t.request('PUT', `/api/admin/users/${u.user._id}/toggle-active`, { token: t.admin.token });
     expect(on.json().user.isActive).toBe(true);
-    // The old token stays dead; a new sign-in works.
-    expect((await t.request('GET', '/api/auth/profile', { token: u.token })).statusCode).toBe(401);
+    // The old token stays dead (now an ordinary ended session); a new sign-in works.
+    const old = await t.request('GET', '/api/auth/profile', { token: u.token });
+    expect(old.statusCode).toBe(401);
+    expect(old.json().message).toBe('Your session has expired or was ended. Please sign in again.');
     expect((await t.login(u.user.username, u.password)).statusCode).toBe(200);
   });
 
