@@ -1,6 +1,6 @@
 // Request schemas of every REST call (spec section 7) and the shapes of the answers.
 // The server validates with these schemas and documents them in OpenAPI; the client imports the types only.
-import { z } from 'zod';
+import { z } from './zod';
 import { CURRENCIES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, TRADING_LIMITS, VENUES } from './domain';
 import type { ArbitrageOpportunity, Balances, MarketInfo, Pagination, Prices, PublicUser, RiskSummary, SpreadSeries, Stats, Trade } from './entities';
 import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';

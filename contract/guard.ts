@@ -1,6 +1,6 @@
 // The wire of the guard features: the audit log, the kill switches and two-factor sign-in. Imports nothing local
 // outside contract/.
-import { z } from 'zod';
+import { z } from './zod';
 import { MAX_PAGE_SIZE } from './domain';
 import type { Pagination } from './entities';
 

@@ -1,7 +1,7 @@
 // Web push: what a notification says and where a click leads, the user's choices, and the subscription calls.
 // The server builds a PushMessage, encrypts it for each of the user's devices (RFC 8291), and the service worker shows
 // it. No runtime dependencies besides zod.
-import { z } from 'zod';
+import { z } from './zod';
 
 /** What a user can be told about; 'test' is the Settings button's and is always sent. */
 export const NOTIFICATION_KINDS = ['tradeCompleted', 'tradeFailed', 'tradingPaused', 'maxLoss', 'killSwitch'] as const;

@@ -6,6 +6,7 @@ import type { BacktestEquityPoint } from '../../../contract/backtest';
 import { vars } from '../../styles/theme.css';
 import * as styles from './backtest.css';
 import { equityGrid } from './equityGrid';
+import { canDrawCharts } from '../charts/canvasSupport';
 
 export interface EquityLine {
   label: string;
@@ -25,7 +26,7 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
 
   useEffect(() => {
     const el = host.current;
-    if (!el) return;
+    if (!el || !canDrawCharts()) return;
     let disposed = false;
     let cleanup = () => {};
     import('lightweight-charts')

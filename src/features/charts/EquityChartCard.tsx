@@ -3,6 +3,7 @@ import type { EquityPoint } from '../../../contract/figures';
 import { Card } from '../../ui/Card';
 import { equitySummary } from './chartData';
 import { useChartColors } from './chartTheme';
+import { canDrawCharts } from './canvasSupport';
 import * as styles from './charts.css';
 
 const EquityCanvas = lazy(() => import('./EquityCanvas'));
@@ -14,7 +15,7 @@ export function EquityChartCard({ points }: { points: EquityPoint[] }) {
     <Card title="Equity curve" data-testid="equity-chart">
       {points.length === 0 ? (
         <div className={styles.placeholder}>Your realised P&L is drawn here from the first finished trade</div>
-      ) : (
+      ) : !canDrawCharts() ? null : (
         <Suspense fallback={<div className={styles.placeholder}>Loading chart…</div>}>
           <EquityCanvas points={points} colors={colors} />
         </Suspense>

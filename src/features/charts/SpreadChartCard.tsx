@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
 import { bucketPoints, SPREAD_RANGES, spreadSummary, tradeMarks, type SpreadRangeId } from './chartData';
 import { useChartColors } from './chartTheme';
+import { canDrawCharts } from './canvasSupport';
 import * as styles from './charts.css';
 
 // The chart library is its own chunk, fetched only when a chart is drawn.
@@ -56,7 +57,7 @@ export function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
       </div>
       {points.length === 0 ? (
         <div className={styles.placeholder}>No spread history for this range yet</div>
-      ) : (
+      ) : !canDrawCharts() ? null : (
         <Suspense fallback={<div className={styles.placeholder}>Loading chart…</div>}>
           <SpreadCanvas points={points} marks={marks} minSpread={minSpread} costFloor={costFloor} showVenues={showVenues} colors={colors} />
         </Suspense>
