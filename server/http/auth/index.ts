@@ -42,12 +42,21 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
       const failed = (reason: string) =>
         audit(app, request, 'sign_in_failed', { actorId: null, subjectId: user?.id ?? null, subjectName: EMAIL_PATTERN.test(login.trim()) ? login.trim() : '', details: { reason } });
       const blockedMs = await limiter.blockedFor(account, request.ip);
-      if (blockedMs > 0) {
+      // A throttled pair still lets the right password through to the second factor when the account has one (the
+      // OWASP scheme): someone failing from the same address cannot lock its owner out, and the code step is
+      // throttled on its own. Without a second factor the throttle holds for every answer.
+      const secondFactor = blockedMs > 0 && user?.isActive === true && (await hasTwoFactor(app.db, user.id));
+      if (blockedMs > 0 && !secondFactor) {
         await failed('too many attempts');
         throw tooManyAttempts(blockedMs);
       }
 
       const valid = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
+      if (blockedMs > 0 && !valid) {
+        await limiter.recordFailure(account, request.ip);
+        await failed('too many attempts');
+        throw tooManyAttempts(blockedMs);
+      }
       if (!user || !valid) {
         await limiter.recordFailure(account, request.ip);
         await failed(user ? 'wrong password' : 'unknown account');
@@ -58,8 +67,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
         await failed('account deactivated');
         throw forbidden(DEACTIVATED);
       }
-      // With two-factor sign-in the password is only the first step. The failure count is not reset here, so the
-      // code cannot be guessed by signing in again and again with a known password.
+      // With two-factor sign-in the password is only the first step; both counts are cleared when the code is right.
       if (await hasTwoFactor(app.db, user.id)) {
         return { success: true, twoFactorRequired: true, challenge: await signChallenge(app.secrets.tokenKey, user.id), message: 'Enter the code from your authenticator app' };
       }
@@ -80,7 +88,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
     async (request): Promise<LoginResponse> => {
       const userId = await verifyChallenge(app.secrets.tokenKey, request.body.challenge);
       if (!userId) throw unauthorized(TWO_FACTOR_MESSAGES.challengeExpired);
-      const account = `user:${userId}`;
+      // Codes are counted apart from passwords: a throttled password pair does not stop the owner's code.
+      const account = `code:user:${userId}`;
       const blockedMs = await limiter.blockedFor(account, request.ip);
       if (blockedMs > 0) {
         await audit(app, request, 'sign_in_2fa_failed', { actorId: null, subjectId: userId, details: { reason: 'too many attempts' } });
@@ -94,7 +103,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ limiter: LoginLimiter }> = asyn
         await audit(app, request, 'sign_in_2fa_failed', { actorId: null, subjectId: userId, details: { reason: 'wrong code' } });
         throw unauthorized(TWO_FACTOR_MESSAGES.wrongCode);
       }
-      await limiter.recordSuccess(account, request.ip);
+      await Promise.all([limiter.recordSuccess(account, request.ip), limiter.recordSuccess(`user:${userId}`, request.ip)]);
       const signedIn = (await touchLastLogin(app.db, user.id)) ?? user;
       const token = await issueToken(app, request, signedIn);
       await audit(app, request, 'sign_in', { actorId: user.id, details: { with: used === 'totp' ? 'password and authenticator code' : 'password and recovery code' } });

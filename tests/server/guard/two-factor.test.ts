@@ -87,7 +87,7 @@ describe.each(backends)('two-factor sign-in on %s', (backend) => {
     expect(actions).toEqual(expect.arrayContaining(['two_factor_enabled', 'sign_in_2fa_failed', 'sign_in']));
   });
 
-  it('rate-limits wrong codes like passwords, and a correct password does not reset the count', async () => {
+  it('rate-limits wrong codes on their own count, which a correct password does not reset', async () => {
     const u = await t.createUser();
     const { secret } = await enrol(u);
     // Each wrong code comes after a fresh, correct password step: the count goes on regardless.
@@ -97,11 +97,30 @@ describe.each(backends)('two-factor sign-in on %s', (backend) => {
     }
     const { challenge } = await passwordStep(u);
     expect((await t.request('POST', '/api/auth/login/2fa', { body: { challenge, code: codeFor(secret, 9) } })).statusCode).toBe(401);
-    // Past the limit even the right code is refused, and so is the password step.
+    // Past the limit even the right code is refused; the password step still answers a challenge, whose code waits.
     const blocked = await t.request('POST', '/api/auth/login/2fa', { body: { challenge, code: codeFor(secret, 1) } });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/Too many failed sign-in attempts/);
-    expect((await t.login(u.user.email, u.password)).statusCode).toBe(429);
+    const again = await passwordStep(u);
+    expect((await t.request('POST', '/api/auth/login/2fa', { body: { challenge: again.challenge, code: codeFor(secret, 1) } })).statusCode).toBe(429);
+  });
+
+  it('wrong passwords from the owner’s address do not lock out the right password with its code (OWASP)', async () => {
+    const u = await t.createUser();
+    const { secret } = await enrol(u);
+    for (let i = 0; i < 3; i++) expect((await t.login(u.user.email, 'not-the-password')).statusCode).toBe(401);
+    // The pair is throttled now: a wrong password is refused without being checked against the account…
+    const throttled = await t.login(u.user.email, 'still-not-it');
+    expect(throttled.statusCode).toBe(429);
+    // …while the right one leads on to the code, which signs in.
+    const { challenge } = await passwordStep(u);
+    const res = await t.request('POST', '/api/auth/login/2fa', { body: { challenge, code: codeFor(secret, 1) } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().token).toEqual(expect.any(String));
+    // A user without a second factor stays throttled even with the right password.
+    const plain = await t.createUser();
+    for (let i = 0; i < 3; i++) await t.login(plain.user.email, 'not-the-password');
+    expect((await t.login(plain.user.email, plain.password)).statusCode).toBe(429);
   });
 
   it('a recovery code signs in once; turning 2FA off needs a code; an admin can reset it', async () => {
