@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, launch, newPage, signIn } from './helpers';
+import { ADMIN, ADMIN_SCREENS, launch, newPage, signIn } from './helpers';
 
 // The strict CSP (no 'unsafe-inline' styles, connect-src 'self') in real Chromium: no route reports a violation, and
 // the live feed (a websocket to the app's own origin) still connects.
@@ -36,14 +36,7 @@ describe('content security policy in Chromium', () => {
     expect(await violations(), '/login').toEqual([]);
     await signIn(page, ADMIN().email, ADMIN().password);
     await socketOpened;
-    for (const [path, ready] of [
-      ['/dashboard', '[data-testid="live-prices"]'],
-      ['/trades', 'text=Trade History'],
-      ['/balances', '[data-testid="venue-deriv"]'],
-      ['/settings', 'text=Save Keys'],
-      ['/profile', 'text=Personal Details'],
-      ['/admin/users', '[data-testid="users-table"]'],
-    ] as const) {
+    for (const [path, ready] of ADMIN_SCREENS) {
       await page.goto(path);
       await page.locator(ready).first().waitFor();
       expect(await violations(), path).toEqual([]);

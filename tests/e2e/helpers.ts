@@ -26,6 +26,16 @@ export function launch(): Promise<Browser> {
 export const DESKTOP = { width: 1440, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
+/** Every signed-in screen an admin reaches from the menu, with what shows once it has loaded. */
+export const ADMIN_SCREENS = [
+  ['/dashboard', '[data-testid="live-prices"]'],
+  ['/trades', 'text=Trade History'],
+  ['/balances', '[data-testid="venue-deriv"]'],
+  ['/settings', 'text=Save Keys'],
+  ['/profile', 'text=Personal Details'],
+  ['/admin/users', '[data-testid="users-table"]'],
+] as const;
+
 export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport, baseURL: BASE(), serviceWorkers: 'block' });
   const page = await context.newPage();

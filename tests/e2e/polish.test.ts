@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, api, apiLogin, createUser, DESKTOP, launch, makeClosedTrades, newPage, PHONE, screenshot, signIn, toast, visible } from './helpers';
+import { ADMIN, ADMIN_SCREENS, api, apiLogin, createUser, DESKTOP, launch, makeClosedTrades, newPage, PHONE, screenshot, signIn, toast, visible } from './helpers';
 
 /** Evaluated through the DevTools protocol: the app's CSP (script-src 'self') rightly refuses an injected script tag. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -158,14 +158,7 @@ describe('phone first and polish', () => {
         };
         await check('/login');
         await signIn(page, ADMIN().email, ADMIN().password);
-        for (const [path, ready] of [
-          ['/dashboard', '[data-testid="live-prices"]'],
-          ['/trades', 'text=Trade History'],
-          ['/balances', '[data-testid="venue-deriv"]'],
-          ['/settings', 'text=Save Keys'],
-          ['/profile', 'text=Personal Details'],
-          ['/admin/users', '[data-testid="users-table"]'],
-        ] as const) {
+        for (const [path, ready] of ADMIN_SCREENS) {
           await page.goto(path);
           await page.locator(ready).first().waitFor();
           await check(path);

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, api, apiLogin, createUser, DESKTOP, launch, makeClosedTrades, newPage, PHONE, screenshot, signIn } from './helpers';
+import { ADMIN, ADMIN_SCREENS, api, apiLogin, createUser, DESKTOP, launch, makeClosedTrades, newPage, PHONE, screenshot, signIn } from './helpers';
 
 // Every screen at phone and desktop width: rendered, no horizontal scroll, saved as screenshots for review.
 describe('screens at 390×844 and 1440×900', () => {
@@ -25,15 +25,7 @@ describe('screens at 390×844 and 1440×900', () => {
       await page.goto('/register');
       await page.getByText('contact an admin', { exact: false }).waitFor();
       await signIn(page, ADMIN().email, ADMIN().password);
-      for (const [path, ready] of [
-        ['/dashboard', '[data-testid="live-prices"]'],
-        ['/trades', 'text=Trade History'],
-        ['/balances', '[data-testid="venue-deriv"]'],
-        ['/settings', 'text=Save Keys'],
-        ['/profile', 'text=Personal Details'],
-        ['/admin/users', '[data-testid="users-table"]'],
-        ['/admin/audit', '[data-testid="audit-row"]'],
-      ] as const) {
+      for (const [path, ready] of [...ADMIN_SCREENS, ['/admin/audit', '[data-testid="audit-row"]'] as const]) {
         await page.goto(path);
         await page.locator(ready).first().waitFor();
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true);
