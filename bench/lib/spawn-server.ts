@@ -1,4 +1,5 @@
-// Starts bench/lib/api-server.ts in a child process (through tsx) and resolves with its base URL.
+// Starts bench/lib/api-server.ts (or another server entry speaking the same IPC: { port } once listening, { cpu } when
+// sent 'cpu' — bench/api-floor.ts) in a child process through tsx and resolves with its base URL.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -10,9 +11,10 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export function spawnApiServer(env: Record<string, string>): Promise<ServerProcess> {
-  const entry = fileURLToPath(new URL('./api-server.ts', import.meta.url));
-  const child = fork(entry, [], { env: { ...process.env, ...env }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** `execArgv` adds Node flags, e.g. `--cpu-prof --cpu-prof-dir=…` to profile the server under load. */
+export function spawnApiServer(env: Record<string, string>, options: { entry?: string; execArgv?: string[] } = {}): Promise<ServerProcess> {
+  const entry = options.entry ?? fileURLToPath(new URL('./api-server.ts', import.meta.url));
+  const child = fork(entry, [], { env: { ...process.env, ...env }, execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`api server exited with code ${code} before listening`)));
     child.once('message', (message: { port: number }) => {
