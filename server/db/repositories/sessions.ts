@@ -1,5 +1,5 @@
 // Sessions: one row per issued token. Revoking rows ends those tokens at once.
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Role } from '../../../contract/domain';
 import type { Db } from '../client';
 import { sessions, users, type SessionRow } from '../schema';
@@ -25,14 +25,35 @@ export interface LiveIdentity {
   sessionId: string;
 }
 
-/** The session's user when the session exists, belongs to that user, is not revoked and has not expired. */
-export async function findLiveSession(db: Db, sessionId: string, userId: string): Promise<LiveIdentity | null> {
-  const [row] = await db
+function liveSessionStatement(db: Db) {
+  return db
     .select({ userId: users.id, role: users.role, isActive: users.isActive, sessionId: sessions.id })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
-    .limit(1);
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .limit(1)
+    .prepare('live_session');
+}
+
+/**
+ * Every authenticated request asks this, so the statement is built once per database (or transaction) and only
+ * executed: no query building per request, and on PostgreSQL a named statement parsed and planned once per connection.
+ */
+const liveSessionStatements = new WeakMap<Db, ReturnType<typeof liveSessionStatement>>();
+
+/** The session's user when the session exists, belongs to that user, is not revoked and has not expired. */
+export async function findLiveSession(db: Db, sessionId: string, userId: string): Promise<LiveIdentity | null> {
+  let statement = liveSessionStatements.get(db);
+  if (!statement) liveSessionStatements.set(db, (statement = liveSessionStatement(db)));
+  // The clock is the app's (as the token's expiry is), sent as ISO text the column's type parses on either driver.
+  const [row] = await statement.execute({ sessionId, userId, now: new Date().toISOString() });
   return row ?? null;
 }
 
