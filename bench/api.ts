@@ -9,7 +9,8 @@
 // URL, postgres://postgres@127.0.0.1:5432/postgres), BENCH_PG_DB (bench_api), BENCH_REUSE=1 (keep the seeded database
 // and use it again next time), BENCH_ROUNDS (3 interleaved rounds), BENCH_CASES (case numbers 1–5, e.g. "2,3"; all by
 // default), BENCH_CAPACITY_CASE (the case whose capacity is searched, default 2: no filter, any page),
-// BENCH_PROBE_SECONDS (5, per paced rate probed), BENCH_PROFILE=1 (the product server writes a V8 CPU profile).
+// BENCH_PROBE_SECONDS (5, per paced rate probed), BENCH_PROFILE=1 (both servers write V8 CPU profiles),
+// BENCH_CAPACITY=0 (skip the capacity search: saturated runs only, for quick comparisons).
 // Prints per case and server requests/s saturated (closed loop), server CPU per request, the highest evenly paced rate
 // whose p99 stays ≤ 25 ms (bench/lib/open-loop.ts), the medians over the rounds and the ratios product/floor, and
 // merges the figures into bench/results/api.json under the database's name.
@@ -42,6 +43,7 @@ const REUSE = env.BENCH_REUSE === '1';
 const ROUNDS = Math.max(1, int(env.BENCH_ROUNDS, 3));
 const PROBE_SECONDS = Math.max(1, int(env.BENCH_PROBE_SECONDS, 5));
 const PROFILE = env.BENCH_PROFILE === '1';
+const CAPACITY = env.BENCH_CAPACITY !== '0';
 const P99_BOUND_MS = 25;
 const FLOOR_ENTRY = fileURLToPath(new URL('./api-floor.ts', import.meta.url));
 const PG_URL = env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -166,9 +168,10 @@ async function main(): Promise<void> {
 
   const env = { DATA_DIR: target.dataDir, ...(target.databaseUrl && { DATABASE_URL: target.databaseUrl }) };
   const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'bench-api-profile-')) : undefined;
-  const product = await spawnApiServer(env, profileDir ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {});
+  const profiling = (side: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, side)}`] : []);
+  const product = await spawnApiServer(env, { execArgv: profiling('product') });
   // The floor reads the key the product generated in DATA_DIR, so one token serves both.
-  const floor = kind === 'postgres' ? await spawnApiServer(env, { entry: FLOOR_ENTRY }) : null;
+  const floor = kind === 'postgres' ? await spawnApiServer(env, { entry: FLOOR_ENTRY, execArgv: profiling('floor') }) : null;
   const sides: Side[] = [{ name: 'product', server: product }, ...(floor ? [{ name: 'floor' as const, server: floor }] : [])];
   try {
     const tokens: string[] = [];
@@ -236,7 +239,7 @@ async function main(): Promise<void> {
         }
       }
       // Capacity: the highest evenly paced rate whose p99 (timed from each request's scheduled send) stays ≤ 25 ms.
-      for (const side of order) {
+      for (const side of CAPACITY ? order : []) {
         const probes: CapacityFigures['probes'] = [];
         const sat = saturated.get(`${side.name}\u0000${capacityLoad.name}`)?.at(-1)?.requestsPerSecond ?? 200;
         const found = await capacityAtP99(side.server.url, capacityLoad, {
@@ -285,11 +288,11 @@ async function main(): Promise<void> {
       );
       return { name: load.name, product: p, floor: f, ratios };
     });
-    const capacityMedian = (side: Side['name']) => median((capacity.get(side) ?? []).map((c) => c.rate));
+    const capacityMedian = (side: Side['name']) => (CAPACITY ? median((capacity.get(side) ?? []).map((c) => c.rate)) : null);
     const productCapacity = capacityMedian('product');
     const floorCapacity = floor ? capacityMedian('floor') : null;
-    const capacityRatio = floorCapacity ? ratio(productCapacity, floorCapacity) : null;
-    console.log(
+    const capacityRatio = productCapacity !== null && floorCapacity ? ratio(productCapacity, floorCapacity) : null;
+    if (CAPACITY) console.log(
       `    capacity at p99 ≤ ${P99_BOUND_MS} ms (${capacityLoad.name}): ${productCapacity}${floorCapacity !== null ? ` / ${floorCapacity} req/s (×${capacityRatio})` : ' req/s'}`,
     );
     const throughputRatios = cases.map((c) => c.ratios?.throughput).filter((r): r is number => typeof r === 'number');
@@ -297,7 +300,7 @@ async function main(): Promise<void> {
       const worst = Math.min(...throughputRatios);
       console.log(
         `  targets (≥ 0.8 of the floor): throughput worst case ×${worst} ${worst >= 0.8 ? 'met' : 'MISSED'}, ` +
-          `capacity ×${capacityRatio} ${capacityRatio !== null && capacityRatio >= 0.8 ? 'met' : 'MISSED'}`,
+          (CAPACITY ? `capacity ×${capacityRatio} ${capacityRatio !== null && capacityRatio >= 0.8 ? 'met' : 'MISSED'}` : 'capacity not measured (BENCH_CAPACITY=0)'),
       );
     }
 
@@ -327,7 +330,7 @@ async function main(): Promise<void> {
     console.log(`  written to ${RESULTS}`);
   } finally {
     for (const side of sides) await side.server.stop();
-    if (profileDir) console.log(`  CPU profile of the product server in ${profileDir}`);
+    if (profileDir) console.log(`  CPU profiles of both servers in ${profileDir}/{product,floor}`);
     await target.cleanup();
   }
 }
