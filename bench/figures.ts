@@ -1,0 +1,218 @@
+// Figures benchmark: GET /api/balances and the two statistics calls for users with 10, 1,000, 10,000 and 100,000
+// trades, paced open-loop, beside a floor route of the same server that does only the authentication check.
+//
+//   npx tsx bench/figures.ts                        # PostgreSQL on 127.0.0.1:5432
+//   BENCH_LABEL=before npx tsx bench/figures.ts     # the key the figures are stored under in results/figures.json
+//
+// Options (environment): BENCH_RATE (paced rate, 300 req/s), BENCH_SECONDS per paced case (5), BENCH_CONNECTIONS (50),
+// BENCH_SIZES (comma-separated trade counts, 10,1000,10000,100000), BENCH_CAPACITY=0 to skip the capacity search,
+// BENCH_CAPACITY_SECONDS per probed rate (3), BENCH_PG_URL (maintenance database URL), BENCH_REUSE=1 (keep the seeded
+// database and reuse it next time).
+// Prints p50/p99 per route and user size at the paced rate, and the highest paced rate whose p99 stays ≤ 25 ms
+// (smallest and largest user) for each route and for the floor.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { count, like } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase } from '../server/db/client';
+import { setVenueBalances } from '../server/db/repositories/balances';
+import { users } from '../server/db/schema/users';
+import { hashPassword } from '../server/security/passwords';
+import type { LoadCase } from './lib/load';
+import { capacityAtP99, runOpenLoop, type OpenLoopFigures } from './lib/open-loop';
+import { seedTrades, seedUsers } from './lib/seed';
+import { spawnApiServer, type ServerProcess } from './lib/spawn-server';
+
+const env = process.env;
+const int = (value: string | undefined, fallback: number) => (value && /^\d+$/.test(value) ? Number(value) : fallback);
+const RATE = int(env.BENCH_RATE, 300);
+const SECONDS = int(env.BENCH_SECONDS, 5);
+const CONNECTIONS = int(env.BENCH_CONNECTIONS, 50);
+const CAPACITY = env.BENCH_CAPACITY !== '0';
+const CAPACITY_SECONDS = int(env.BENCH_CAPACITY_SECONDS, 3);
+const SIZES = (env.BENCH_SIZES ?? '10,1000,10000,100000').split(',').map((s) => int(s.trim(), 0)).filter((n) => n > 0);
+const LABEL = env.BENCH_LABEL ?? 'latest';
+const REUSE = env.BENCH_REUSE === '1';
+const PG_URL = env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_DB = 'bench_figures';
+const PASSWORD = 'bench-password-1';
+const P99_MS = 25;
+const RESULTS = fileURLToPath(new URL('./results/figures.json', import.meta.url));
+
+/** The figures routes, and the floor: an authenticated route of the same server that reads nothing else. */
+const ROUTES = [
+  { name: 'GET /api/balances', path: '/api/balances' },
+  { name: 'GET /api/trades/stats/summary', path: '/api/trades/stats/summary' },
+  { name: 'GET /api/balances/stats/portfolio', path: '/api/balances/stats/portfolio' },
+] as const;
+const FLOOR = { name: 'floor: GET /api/notifications/vapid-public-key (auth check only)', path: '/api/notifications/vapid-public-key' } as const;
+
+async function prepareDatabase(): Promise<{ url: string; dataDir: string; cleanup(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [PG_DB])).rowCount === 1;
+  if (exists && !REUSE) await admin.query(`DROP DATABASE ${PG_DB} WITH (FORCE)`);
+  if (!exists || !REUSE) await admin.query(`CREATE DATABASE ${PG_DB}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${PG_DB}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-figures-keys-'));
+  return {
+    url: url.toString(),
+    dataDir,
+    cleanup: async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (REUSE) return;
+      const dropper = new pg.Client({ connectionString: PG_URL });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${PG_DB} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+const emailOf = (i: number) => `figures${i}@bench.test`;
+
+/** One user per size, each with that many trades (the seed's realistic status mix) and holdings on both venues. */
+async function seed(url: string, dataDir: string): Promise<{ seconds: number; reused: boolean }> {
+  const database = await openDatabase({ dataDir, databaseUrl: url });
+  try {
+    const [{ n = 0 } = {}] = await database.db.select({ n: count() }).from(users).where(like(users.email, '%@bench.test'));
+    if (REUSE && n === SIZES.length) return { seconds: 0, reused: true };
+    const started = Date.now();
+    const seeded = await seedUsers(database.db, SIZES.length, await hashPassword(PASSWORD), 'figures');
+    for (const [i, size] of SIZES.entries()) {
+      const user = seeded[i];
+      if (!user) throw new Error('a seeded user is missing');
+      await seedTrades(database.db, [user.id], size, undefined, 100_000, `FIG${i}`);
+      await setVenueBalances(database.db, user.id, 'binance', { USDT: '10000', BTC: '0.5', ETH: '2' });
+      await setVenueBalances(database.db, user.id, 'deriv', { USDT: '10000', BTC: '0.25', ETH: '1' });
+      process.stdout.write(`  seeded a user with ${size.toLocaleString('en')} trades (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+    }
+    return { seconds: (Date.now() - started) / 1000, reused: false };
+  } finally {
+    await database.close();
+  }
+}
+
+async function signIn(server: ServerProcess, email: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: email, password: PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`sign-in of ${email} → ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+const loadOf = (name: string, path: string, token: string): LoadCase => ({
+  name,
+  next: () => ({ path, headers: { authorization: `Bearer ${token}` } }),
+});
+
+interface Paced {
+  route: string;
+  trades: number;
+  p50: number;
+  p99: number;
+  requestsPerSecond: number;
+  failed: number;
+  serverCpuMsPerRequest: number;
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—').padStart(7);
+
+async function paced(server: ServerProcess, route: { name: string; path: string }, trades: number, token: string): Promise<Paced> {
+  const cpuBefore = await server.cpuMs();
+  const f: OpenLoopFigures = await runOpenLoop(server.url, loadOf(route.name, route.path, token), { rate: RATE, seconds: SECONDS, connections: CONNECTIONS });
+  const cpu = ((await server.cpuMs()) - cpuBefore) / Math.max(1, f.requests);
+  const failed = f.non2xx + f.errors + f.timeouts;
+  console.log(
+    `  ${route.name.padEnd(66)} ${trades.toLocaleString('en').padStart(7)} trades  p50 ${ms(f.latencyP50)} ms  p99 ${ms(f.latencyP99)} ms  ` +
+      `${f.requestsPerSecond.toFixed(0).padStart(4)} req/s  server CPU ${cpu.toFixed(3)} ms/req${failed ? `  FAILED ${failed}` : ''}`,
+  );
+  return { route: route.name, trades, p50: round(f.latencyP50), p99: round(f.latencyP99), requestsPerSecond: round(f.requestsPerSecond), failed, serverCpuMsPerRequest: Number(cpu.toFixed(3)) };
+}
+
+const round = (v: number) => (Number.isFinite(v) ? Number(v.toFixed(2)) : null) as number;
+
+async function capacity(server: ServerProcess, route: { name: string; path: string }, trades: number, token: string): Promise<number> {
+  const found = await capacityAtP99(server.url, loadOf(route.name, route.path, token), {
+    connections: CONNECTIONS,
+    seconds: CAPACITY_SECONDS,
+    p99Ms: P99_MS,
+    startRate: 100,
+    step: 1.5,
+    maxRate: 5_000,
+    refinements: 3,
+  });
+  console.log(`  ${route.name.padEnd(66)} ${trades.toLocaleString('en').padStart(7)} trades  capacity at p99 ≤ ${P99_MS} ms: ${found.rate} req/s`);
+  return found.rate;
+}
+
+async function main(): Promise<void> {
+  console.log(`Figures benchmark on PostgreSQL: users with ${SIZES.map((s) => s.toLocaleString('en')).join(' / ')} trades, paced ${RATE} req/s open-loop, ${SECONDS} s per case, ${CONNECTIONS} connections`);
+  const target = await prepareDatabase();
+  const seeding = await seed(target.url, target.dataDir);
+  console.log(seeding.reused ? '  reused the seeded database' : `  seeded in ${seeding.seconds.toFixed(1)} s`);
+  const server = await spawnApiServer({ DATA_DIR: target.dataDir, DATABASE_URL: target.url });
+  try {
+    const tokens = await Promise.all(SIZES.map((_, i) => signIn(server, emailOf(i))));
+    const tokenOf = (i: number) => tokens[i] as string;
+    // Warm-up: connections, JIT and the planner's caches, on the smallest user.
+    await runOpenLoop(server.url, loadOf('warm-up', ROUTES[0].path, tokenOf(0)), { rate: 100, seconds: 2, connections: CONNECTIONS });
+
+    console.log(`\nPaced at ${RATE} req/s (latency from each request's scheduled send time):`);
+    const floor = await paced(server, FLOOR, SIZES[SIZES.length - 1] as number, tokenOf(SIZES.length - 1));
+    const cases: Paced[] = [];
+    for (const route of ROUTES) for (const [i, size] of SIZES.entries()) cases.push(await paced(server, route, size, tokenOf(i)));
+
+    const capacities: { route: string; trades: number; rate: number }[] = [];
+    if (CAPACITY) {
+      console.log(`\nHighest paced rate with p99 ≤ ${P99_MS} ms (${CAPACITY_SECONDS} s per probed rate):`);
+      const last = SIZES.length - 1;
+      capacities.push({ route: FLOOR.name, trades: SIZES[last] as number, rate: await capacity(server, FLOOR, SIZES[last] as number, tokenOf(last)) });
+      for (const route of ROUTES) {
+        for (const i of new Set([0, last])) capacities.push({ route: route.name, trades: SIZES[i] as number, rate: await capacity(server, route, SIZES[i] as number, tokenOf(i)) });
+      }
+      const floorRate = capacities[0]?.rate ?? 0;
+      for (const c of capacities.slice(1)) console.log(`  ${c.route} with ${c.trades.toLocaleString('en')} trades: ${floorRate ? (c.rate / floorRate).toFixed(2) : '—'} of the floor's capacity`);
+    }
+
+    const worstP99 = Math.max(...cases.map((c) => (c.p99 === null ? Infinity : c.p99)));
+    const met = worstP99 <= P99_MS && cases.every((c) => c.failed === 0);
+    console.log(`\n  worst p99 at ${RATE} req/s over every route and user size: ${worstP99} ms (floor ${floor.p99} ms); target p99 ≤ ${P99_MS} ms: ${met ? 'met' : 'MISSED'}`);
+
+    const summary = {
+      database: 'postgres',
+      sizes: SIZES,
+      rate: RATE,
+      secondsPerCase: SECONDS,
+      connections: CONNECTIONS,
+      seedSeconds: seeding.reused ? null : Number(seeding.seconds.toFixed(1)),
+      targetP99Ms: P99_MS,
+      floor,
+      cases,
+      capacities,
+      worstP99Ms: worstP99,
+      met,
+      machine: { cpus: cpus().length, loadAverage1m: Number(loadavg()[0]?.toFixed(2)), node: process.version },
+      at: new Date().toISOString(),
+    };
+    const all = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
+    all[LABEL] = summary;
+    mkdirSync(join(RESULTS, '..'), { recursive: true });
+    writeFileSync(RESULTS, `${JSON.stringify(all, null, 2)}\n`);
+    console.log(`  written to ${RESULTS} under "${LABEL}"`);
+  } finally {
+    await server.stop();
+    await target.cleanup();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
