@@ -15,26 +15,46 @@ ALTER TABLE "trade_figures" ADD CONSTRAINT "trade_figures_user_id_users_id_fk" F
 -- contribution and adds the new one's. The contract's rules (contract/figures.ts: FINISHED_STATUSES, WINNING_TRADE,
 -- DECIDED_TRADE) are stated once here, in trade_figures_contribution; tests/server/api/trade-figures.test.ts pins them
 -- to the contract's functions over random trade histories. The same SQL runs on PGlite and PostgreSQL.
+-- PL/pgSQL rather than SQL: its plan is cached per session, where a SQL function's body was planned again on every
+-- call (about 0.3 ms, twice per trade update).
 CREATE FUNCTION trade_figures_contribution(
   p_status text, p_profit numeric,
   OUT total integer, OUT successful integer, OUT failed integer, OUT winning integer, OUT decided integer,
   OUT total_profit numeric, OUT net_profit numeric
-) LANGUAGE sql IMMUTABLE AS $$
-  SELECT 1,
-         (p_status = 'completed')::integer,
-         (p_status = 'failed')::integer,
-         (finished AND p_profit > 0)::integer,
-         (finished AND p_profit <> 0)::integer,
-         CASE WHEN finished AND p_profit > 0 THEN p_profit ELSE 0 END,
-         CASE WHEN finished THEN p_profit ELSE 0 END
-  FROM (SELECT p_status IN ('completed', 'failed', 'cancelled') AS finished) AS s
+) LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  finished boolean := p_status IN ('completed', 'failed', 'cancelled');
+BEGIN
+  total := 1;
+  successful := (p_status = 'completed')::integer;
+  failed := (p_status = 'failed')::integer;
+  winning := (finished AND p_profit > 0)::integer;
+  decided := (finished AND p_profit <> 0)::integer;
+  total_profit := CASE WHEN finished AND p_profit > 0 THEN p_profit ELSE 0 END;
+  net_profit := CASE WHEN finished THEN p_profit ELSE 0 END;
+END;
 $$;--> statement-breakpoint
 -- Subtracting updates the row in place (a user being deleted has none left to recreate); adding is an upsert, whose
 -- increments are atomic, so two transactions finishing trades of one user at once both count.
 CREATE FUNCTION trades_keep_figures() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   c record;
+  n record;
 BEGIN
+  -- A trade changing status or profit (the common update) moves its user's row once, by the difference.
+  IF TG_OP = 'UPDATE' AND OLD.user_id = NEW.user_id THEN
+    SELECT * INTO c FROM trade_figures_contribution(OLD.status, OLD.actual_profit);
+    SELECT * INTO n FROM trade_figures_contribution(NEW.status, NEW.actual_profit);
+    UPDATE trade_figures SET
+      successful_trades = successful_trades + n.successful - c.successful,
+      failed_trades = failed_trades + n.failed - c.failed,
+      winning_trades = winning_trades + n.winning - c.winning,
+      decided_trades = decided_trades + n.decided - c.decided,
+      total_profit = total_profit + n.total_profit - c.total_profit,
+      net_profit = net_profit + n.net_profit - c.net_profit
+    WHERE user_id = NEW.user_id;
+    RETURN NULL;
+  END IF;
   IF TG_OP <> 'INSERT' THEN
     SELECT * INTO c FROM trade_figures_contribution(OLD.status, OLD.actual_profit);
     UPDATE trade_figures SET
