@@ -6,10 +6,11 @@
 //
 // Options (environment): BENCH_RATE (paced rate, 300 req/s), BENCH_SECONDS per paced case (5), BENCH_CONNECTIONS (50),
 // BENCH_SIZES (comma-separated trade counts, 10,1000,10000,100000), BENCH_CAPACITY=0 to skip the capacity search,
-// BENCH_CAPACITY_SECONDS per probed rate (3), BENCH_PG_URL (maintenance database URL), BENCH_REUSE=1 (keep the seeded
-// database and reuse it next time).
-// Prints p50/p99 per route and user size at the paced rate, and the highest paced rate whose p99 stays ≤ 25 ms
-// (smallest and largest user) for each route and for the floor.
+// BENCH_CAPACITY_SECONDS per probed rate (3), BENCH_WRITES (trades per round of the write-cost measure, 2000),
+// BENCH_PG_URL (maintenance database URL), BENCH_REUSE=1 (keep the seeded database and reuse it next time).
+// Prints p50/p99 and server and database CPU per request per route and user size at the paced rate, the highest paced
+// rate whose p99 stays ≤ 25 ms (smallest and largest user) for each route and for the floor, and what the figures
+// trigger adds to each trade write.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,7 @@ const SECONDS = int(env.BENCH_SECONDS, 5);
 const CONNECTIONS = int(env.BENCH_CONNECTIONS, 50);
 const CAPACITY = env.BENCH_CAPACITY !== '0';
 const CAPACITY_SECONDS = int(env.BENCH_CAPACITY_SECONDS, 3);
+const WRITES = int(env.BENCH_WRITES, 2000);
 const SIZES = (env.BENCH_SIZES ?? '10,1000,10000,100000').split(',').map((s) => int(s.trim(), 0)).filter((n) => n > 0);
 const LABEL = env.BENCH_LABEL ?? 'latest';
 const REUSE = env.BENCH_REUSE === '1';
@@ -192,6 +194,66 @@ async function capacity(server: ServerProcess, route: { name: string; path: stri
   return good;
 }
 
+/**
+ * What keeping the figures costs the writes: trades inserted pending and then finished (status and profit), each
+ * statement its own transaction as the engine writes them, with the figures trigger enabled and disabled in turn (two
+ * rounds each, interleaved, so the machine's drift falls on both). synchronous_commit is off for this session, so the
+ * figure is the statements' work rather than the disk's flush. Each round deletes its own trades in the same trigger
+ * state it wrote them, which leaves the kept figures as they were.
+ */
+async function writeCost(url: string, email: string): Promise<{ insertMs: { on: number; off: number }; updateMs: { on: number; off: number } }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const n = WRITES;
+  const sums = { insert: { on: 0, off: 0 }, update: { on: 0, off: 0 } };
+  try {
+    await client.query('SET synchronous_commit = off');
+    const { rows } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+    const userId = rows[0]?.id;
+    if (!userId) throw new Error(`no user ${email}`);
+    // Sums compared by value: 0 less nothing may come back as 0.0000000000.
+    const keptRow = async () =>
+      JSON.stringify(
+        (
+          await client.query(
+            `SELECT total_trades, successful_trades, failed_trades, winning_trades, decided_trades, trim_scale(total_profit) AS total_profit,
+                    trim_scale(net_profit) AS net_profit FROM trade_figures WHERE user_id = $1`,
+            [userId],
+          )
+        ).rows,
+      );
+    const keptBefore = await keptRow();
+    for (const [round, state] of (['on', 'off', 'on', 'off'] as const).entries()) {
+      const toggle = state === 'on' ? 'ENABLE' : 'DISABLE';
+      await client.query(`ALTER TABLE trades ${toggle} TRIGGER trades_keep_figures`);
+      await client.query(`ALTER TABLE trades ${toggle} TRIGGER trades_keep_figures_on_update`);
+      const stem = `WRITE${round}-`;
+      let started = performance.now();
+      for (let i = 0; i < n; i++) {
+        await client.query(
+          `INSERT INTO trades (trade_id, user_id, symbol, status, total_amount, arbitrage_spread) VALUES ($1, $2, 'BTC/USDT', 'pending', 100, 0.003)`,
+          [`${stem}${i}`, userId],
+        );
+      }
+      sums.insert[state] += performance.now() - started;
+      started = performance.now();
+      for (let i = 0; i < n; i++) {
+        await client.query(`UPDATE trades SET status = 'completed', actual_profit = $2 WHERE trade_id = $1`, [`${stem}${i}`, i % 2 === 0 ? '0.5' : '-0.25']);
+      }
+      sums.update[state] += performance.now() - started;
+      await client.query(`DELETE FROM trades WHERE trade_id LIKE $1`, [`${stem}%`]);
+    }
+    const keptAfter = await keptRow();
+    if (keptAfter !== keptBefore) throw new Error(`the write-cost rounds changed the kept figures: ${keptBefore} → ${keptAfter}`);
+  } finally {
+    await client.query('ALTER TABLE trades ENABLE TRIGGER trades_keep_figures').catch(() => undefined);
+    await client.query('ALTER TABLE trades ENABLE TRIGGER trades_keep_figures_on_update').catch(() => undefined);
+    await client.end();
+  }
+  const per = (total: number) => Number((total / (2 * n)).toFixed(3));
+  return { insertMs: { on: per(sums.insert.on), off: per(sums.insert.off) }, updateMs: { on: per(sums.update.on), off: per(sums.update.off) } };
+}
+
 async function main(): Promise<void> {
   console.log(`Figures benchmark on PostgreSQL: users with ${SIZES.map((s) => s.toLocaleString('en')).join(' / ')} trades, paced ${RATE} req/s open-loop, ${SECONDS} s per case, ${CONNECTIONS} connections`);
   const target = await prepareDatabase();
@@ -235,6 +297,11 @@ async function main(): Promise<void> {
     const met = worstP99 <= P99_MS && cases.every((c) => c.failed === 0);
     console.log(`\n  p99 at ${RATE} req/s over every route and user size: ${p99Spread} ms (floor ${floor.p99} ms, p50 ${floor.p50} ms); target p99 ≤ ${P99_MS} ms: ${met ? 'met' : 'MISSED'}`);
 
+    console.log(`\nWrite cost of keeping the figures (${WRITES.toLocaleString('en')} trades inserted then finished, one transaction each, trigger on / off interleaved):`);
+    const writes = await writeCost(target.url, emailOf(0));
+    console.log(`  insert ${writes.insertMs.on} ms with the trigger, ${writes.insertMs.off} ms without (+${(writes.insertMs.on - writes.insertMs.off).toFixed(3)} ms per trade)`);
+    console.log(`  finish ${writes.updateMs.on} ms with the trigger, ${writes.updateMs.off} ms without (+${(writes.updateMs.on - writes.updateMs.off).toFixed(3)} ms per update)`);
+
     const summary = {
       database: 'postgres',
       sizes: SIZES,
@@ -246,6 +313,7 @@ async function main(): Promise<void> {
       floor,
       cases,
       capacities,
+      writes,
       worstP99Ms: worstP99,
       met,
       machine: { cpus: cpus().length, loadAverage1m: Number(loadavg()[0]?.toFixed(2)), node: process.version },
