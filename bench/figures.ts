@@ -23,7 +23,7 @@ import { users } from '../server/db/schema/users';
 import { hashPassword } from '../server/security/passwords';
 import type { LoadCase } from './lib/load';
 import { runOpenLoop, type OpenLoopFigures } from './lib/open-loop';
-import { postgresCpuMeter } from './lib/pg-cpu';
+import { cpuTicksOf, postgresCpuMeter, TICKS_PER_SECOND } from './lib/pg-cpu';
 import { seedTrades, seedUsers } from './lib/seed';
 import { spawnApiServer, type ServerProcess } from './lib/spawn-server';
 
@@ -129,6 +129,7 @@ interface Paced {
 
 type DbMeter = Awaited<ReturnType<typeof postgresCpuMeter>>;
 
+const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(3)}`;
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—').padStart(7);
 
 async function paced(server: ServerProcess, dbMeter: DbMeter, route: { name: string; path: string }, trades: number, token: string, floorToken: string): Promise<Paced> {
@@ -201,13 +202,22 @@ async function capacity(server: ServerProcess, route: { name: string; path: stri
  * figure is the statements' work rather than the disk's flush. Each round deletes its own trades in the same trigger
  * state it wrote them, which leaves the kept figures as they were.
  */
-async function writeCost(url: string, email: string): Promise<{ insertMs: { on: number; off: number }; updateMs: { on: number; off: number } }> {
+interface OnOff {
+  on: number;
+  off: number;
+}
+
+async function writeCost(url: string, email: string): Promise<{ insertMs: OnOff; updateMs: OnOff; insertCpuMs: OnOff; updateCpuMs: OnOff }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const n = WRITES;
   const sums = { insert: { on: 0, off: 0 }, update: { on: 0, off: 0 } };
+  // The backend's own CPU, beside the wall time: on a busy machine the wall time is mostly waiting for a core.
+  const cpu = { insert: { on: 0, off: 0 }, update: { on: 0, off: 0 } };
   try {
     await client.query('SET synchronous_commit = off');
+    const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid ?? 0;
+    const cpuMs = () => (cpuTicksOf(pid) * 1000) / TICKS_PER_SECOND;
     const { rows } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
     const userId = rows[0]?.id;
     if (!userId) throw new Error(`no user ${email}`);
@@ -229,6 +239,7 @@ async function writeCost(url: string, email: string): Promise<{ insertMs: { on: 
       await client.query(`ALTER TABLE trades ${toggle} TRIGGER trades_keep_figures_on_update`);
       const stem = `WRITE${round}-`;
       let started = performance.now();
+      let cpuStarted = cpuMs();
       for (let i = 0; i < n; i++) {
         await client.query(
           `INSERT INTO trades (trade_id, user_id, symbol, status, total_amount, arbitrage_spread) VALUES ($1, $2, 'BTC/USDT', 'pending', 100, 0.003)`,
@@ -236,11 +247,14 @@ async function writeCost(url: string, email: string): Promise<{ insertMs: { on: 
         );
       }
       sums.insert[state] += performance.now() - started;
+      cpu.insert[state] += cpuMs() - cpuStarted;
       started = performance.now();
+      cpuStarted = cpuMs();
       for (let i = 0; i < n; i++) {
         await client.query(`UPDATE trades SET status = 'completed', actual_profit = $2 WHERE trade_id = $1`, [`${stem}${i}`, i % 2 === 0 ? '0.5' : '-0.25']);
       }
       sums.update[state] += performance.now() - started;
+      cpu.update[state] += cpuMs() - cpuStarted;
       await client.query(`DELETE FROM trades WHERE trade_id LIKE $1`, [`${stem}%`]);
     }
     const keptAfter = await keptRow();
@@ -251,7 +265,8 @@ async function writeCost(url: string, email: string): Promise<{ insertMs: { on: 
     await client.end();
   }
   const per = (total: number) => Number((total / (2 * n)).toFixed(3));
-  return { insertMs: { on: per(sums.insert.on), off: per(sums.insert.off) }, updateMs: { on: per(sums.update.on), off: per(sums.update.off) } };
+  const both = (x: OnOff) => ({ on: per(x.on), off: per(x.off) });
+  return { insertMs: both(sums.insert), updateMs: both(sums.update), insertCpuMs: both(cpu.insert), updateCpuMs: both(cpu.update) };
 }
 
 async function main(): Promise<void> {
@@ -299,8 +314,13 @@ async function main(): Promise<void> {
 
     console.log(`\nWrite cost of keeping the figures (${WRITES.toLocaleString('en')} trades inserted then finished, one transaction each, trigger on / off interleaved):`);
     const writes = await writeCost(target.url, emailOf(0));
-    console.log(`  insert ${writes.insertMs.on} ms with the trigger, ${writes.insertMs.off} ms without (+${(writes.insertMs.on - writes.insertMs.off).toFixed(3)} ms per trade)`);
-    console.log(`  finish ${writes.updateMs.on} ms with the trigger, ${writes.updateMs.off} ms without (+${(writes.updateMs.on - writes.updateMs.off).toFixed(3)} ms per update)`);
+    const line = (what: string, wall: OnOff, backend: OnOff) =>
+      console.log(
+        `  ${what}: database CPU ${backend.on} ms with the trigger, ${backend.off} ms without (${signed(backend.on - backend.off)} ms); ` +
+          `wall ${wall.on} ms against ${wall.off} ms (${signed(wall.on - wall.off)} ms)`,
+      );
+    line('insert a trade', writes.insertMs, writes.insertCpuMs);
+    line('finish a trade', writes.updateMs, writes.updateCpuMs);
 
     const summary = {
       database: 'postgres',
