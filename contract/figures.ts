@@ -1,7 +1,7 @@
 // The trading figures a user sees, one definition each. The server computes them (server/engine/figures.ts, over the
-// database's aggregates of server/db/repositories/stats.ts); every screen shows them as the server sent them and
-// never computes them again. The rules are data as well as functions, so that the SQL counts exactly the trades the
-// functions accept.
+// per-user figures the database keeps as trades change: server/db/repositories/stats.ts, migration 0006); every screen
+// shows them as the server sent them and never computes them again. The rules are data as well as functions; the
+// database's statement of them (trade_figures_contribution) is pinned to these by tests/server/api/trade-figures.test.ts.
 import { FINISHED_STATUSES, type TradeStatus } from './domain';
 
 type Finished = (typeof FINISHED_STATUSES)[number];

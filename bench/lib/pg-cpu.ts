@@ -4,9 +4,10 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 
 /** Linux reports process times in clock ticks; USER_HZ is 100 on every mainstream kernel configuration. */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
-function cpuTicksOf(pid: number): number {
+/** User + system CPU of one process so far, in clock ticks (0 once it is gone). */
+export function cpuTicksOf(pid: number): number {
   try {
     // Fields after the parenthesised command name: state is field 3, utime 14, stime 15 (1-based).
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -1,11 +1,11 @@
-// The aggregates behind a user's statistics, computed by the database (never by loading a user's trades into
-// memory). Sums stay decimal strings; server/engine/figures.ts turns them into the contract's figures.
-import { eq, inArray, sql } from 'drizzle-orm';
-import { FINISHED_STATUSES, type Currency } from '../../../contract/domain';
-import { DECIDED_TRADE, WINNING_TRADE } from '../../../contract/figures';
+// The aggregates behind a user's statistics: the trade figures the database keeps per user as trades change (never
+// aggregated per request, never by loading a user's trades into memory), and the holdings. Sums stay decimal strings;
+// server/engine/figures.ts turns them into the contract's figures.
+import { eq, sql } from 'drizzle-orm';
+import type { Currency } from '../../../contract/domain';
 import type { Db } from '../client';
 import { balances } from '../schema/balances';
-import { trades } from '../schema/trades';
+import { tradeFigures } from '../schema/trade-figures';
 
 export interface TradeAggregates {
   totalTrades: number;
@@ -22,32 +22,48 @@ export interface TradeAggregates {
 /** Holdings summed over both venues, per currency, as decimal strings. */
 export type Holdings = Record<Currency, string>;
 
+/** A user without trades has no row: all zeros. */
+const NO_TRADES: TradeAggregates = Object.freeze({
+  totalTrades: 0,
+  successfulTrades: 0,
+  failedTrades: 0,
+  winningTrades: 0,
+  decidedTrades: 0,
+  totalProfit: '0',
+  netProfit: '0',
+});
+
+/** The user's kept figures (table trade_figures, maintained by a trigger on trades): one primary-key read. */
 export async function tradeAggregates(db: Db, userId: string): Promise<TradeAggregates> {
-  // The contract's rules (contract/figures.ts), as SQL.
-  const finished = inArray(trades.status, [...FINISHED_STATUSES]);
-  const won = sql`${inArray(trades.status, [...WINNING_TRADE.statuses])} and ${trades.actualProfit} > ${WINNING_TRADE.profitAbove}`;
-  const decided = sql`${inArray(trades.status, [...DECIDED_TRADE.statuses])} and ${trades.actualProfit} <> ${DECIDED_TRADE.profitNot}`;
   const [row] = await db
     .select({
-      totalTrades: sql<number>`count(*)::int`,
-      successfulTrades: sql<number>`(count(*) filter (where ${trades.status} = 'completed'))::int`,
-      failedTrades: sql<number>`(count(*) filter (where ${trades.status} = 'failed'))::int`,
-      winningTrades: sql<number>`(count(*) filter (where ${won}))::int`,
-      decidedTrades: sql<number>`(count(*) filter (where ${decided}))::int`,
-      totalProfit: sql<string>`coalesce(sum(${trades.actualProfit}) filter (where ${won}), 0)::text`,
-      netProfit: sql<string>`coalesce(sum(${trades.actualProfit}) filter (where ${finished}), 0)::text`,
+      totalTrades: tradeFigures.totalTrades,
+      successfulTrades: tradeFigures.successfulTrades,
+      failedTrades: tradeFigures.failedTrades,
+      winningTrades: tradeFigures.winningTrades,
+      decidedTrades: tradeFigures.decidedTrades,
+      totalProfit: tradeFigures.totalProfit,
+      netProfit: tradeFigures.netProfit,
     })
-    .from(trades)
-    .where(eq(trades.userId, userId));
-  return {
-    totalTrades: Number(row?.totalTrades ?? 0),
-    successfulTrades: Number(row?.successfulTrades ?? 0),
-    failedTrades: Number(row?.failedTrades ?? 0),
-    winningTrades: Number(row?.winningTrades ?? 0),
-    decidedTrades: Number(row?.decidedTrades ?? 0),
-    totalProfit: row?.totalProfit ?? '0',
-    netProfit: row?.netProfit ?? '0',
-  };
+    .from(tradeFigures)
+    .where(eq(tradeFigures.userId, userId));
+  return row ?? NO_TRADES;
+}
+
+/**
+ * Recomputes every user's kept figures from the trades, by the same rules as the trigger (trade_figures_contribution,
+ * migration 0006), in one statement. For bulk loads that ran with the trigger disabled (bench/lib/seed.ts); the live
+ * paths never need it.
+ */
+export async function recountTradeFigures(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`DELETE FROM trade_figures`);
+    await tx.execute(sql`
+      INSERT INTO trade_figures (user_id, total_trades, successful_trades, failed_trades, winning_trades, decided_trades, total_profit, net_profit)
+      SELECT t.user_id, sum(c.total), sum(c.successful), sum(c.failed), sum(c.winning), sum(c.decided), sum(c.total_profit), sum(c.net_profit)
+      FROM trades AS t, LATERAL trade_figures_contribution(t.status, t.actual_profit) AS c
+      GROUP BY t.user_id`);
+  });
 }
 
 export async function holdings(db: Db, userId: string): Promise<Holdings> {

@@ -11,3 +11,4 @@ export * from './audit-events';
 export * from './trading-halt';
 export * from './two-factor';
 export * from './flatten-requests';
+export * from './trade-figures';
