@@ -8,6 +8,7 @@ import { Subject } from 'rxjs';
 import type { Config } from './config';
 import type { TradingHaltState } from '../contract/guard';
 import type { Db } from './db/client';
+import type { AuthChangeFeed } from './db/auth-changes';
 import { venueAccountLoader } from './db/repositories/credentials';
 import { loadSecrets, type ServerSecrets } from './security/secrets';
 import { createTokenService } from './security/tokens';
@@ -58,6 +59,9 @@ export interface BuildAppOptions {
   engine?: TradingFacade | null;
   /** Web push; built on the database with the configured or generated VAPID keys when omitted. */
   push?: PushService;
+  /** The database's feed of revoked sessions and changed users (Database.authChanges); session checks are cached
+   *  only with it. */
+  authChanges?: AuthChangeFeed;
   /** TLS agent the built push service reaches push services with (tests trust a local endpoint's certificate). */
   pushAgent?: Agent;
 }
@@ -109,7 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   ignoreBodiesWhereNoneIsTaken(app);
   await registerDocs(app);
   registerErrorHandling(app, options.clientDir ? await registerClient(app, options.clientDir, options.clientBuild) : undefined);
-  registerAuth(app);
+  registerAuth(app, options.authChanges);
 
   const limiter = createLoginLimiter(options.loginLimits ?? DEFAULT_LOGIN_LIMITS, config.redisUrl);
   app.addHook('onClose', async () => {

@@ -7,7 +7,7 @@ import { openDatabase } from '../../server/db/client';
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, ENGINE: 'off', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
   const database = await openDatabase(config);
-  const app = await buildApp({ config, db: database.db });
+  const app = await buildApp({ config, db: database.db, authChanges: await database.authChanges() });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

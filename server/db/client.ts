@@ -11,6 +11,7 @@ import { makePrivateDir, tightenTree } from '../security/data-dir';
 import * as schema from './schema';
 import { migratePglite, migratePostgres } from './migrate';
 import { createClusterOutOfProcess, pgliteStartParams } from './pglite-memory';
+import { pgliteAuthChanges, postgresAuthChanges, type AuthChangeFeed } from './auth-changes';
 
 /** What every repository takes as its first argument: the database or a transaction of it, on either driver. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -18,7 +19,20 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The database's announcements of revoked sessions and changed users, opened on first use (one per database). */
+  authChanges(): Promise<AuthChangeFeed>;
   close(): Promise<void>;
+}
+
+/** Opens a feed once, on first ask. */
+function once(open: () => Promise<AuthChangeFeed>) {
+  let feed: Promise<AuthChangeFeed> | null = null;
+  return {
+    get: () => (feed ??= open()),
+    close: async () => {
+      if (feed) await (await feed).close();
+    },
+  };
 }
 
 export type DatabaseConfig = Pick<Config, 'dataDir' | 'databaseUrl'>;
@@ -41,10 +55,13 @@ async function openPglite(dir: string): Promise<Database> {
     await client.close();
     throw error;
   }
+  const feed = once(() => pgliteAuthChanges(client));
   return {
     db: db as unknown as Db,
     kind: 'pglite',
+    authChanges: feed.get,
     close: async () => {
+      await feed.close();
       if (!client.closed) await client.close();
     },
   };
@@ -62,12 +79,15 @@ async function openPostgres(url: string): Promise<Database> {
     throw error;
   }
   let closed = false;
+  const feed = once(() => postgresAuthChanges(url));
   return {
     db: db as unknown as Db,
     kind: 'postgres',
+    authChanges: feed.get,
     close: async () => {
       if (closed) return;
       closed = true;
+      await feed.close();
       await pool.end();
     },
   };

@@ -84,7 +84,17 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   const trading = config.engine
     ? await createEngine({ config, db: database.db, account: loadVenueAccount, simParams: SIM_PROFILE_PARAMS[config.simProfile], ...market })
     : null;
-  const app = await buildApp({ config, db: database.db, logSink, secrets, clientDir, clientBuild, priceBook: trading?.engine, engine: trading?.engine ?? null });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    authChanges: await database.authChanges(),
+    logSink,
+    secrets,
+    clientDir,
+    clientBuild,
+    priceBook: trading?.engine,
+    engine: trading?.engine ?? null,
+  });
 
   /** Things to stop on shutdown, newest first (engine, client build, ...). */
   const stoppers: Array<() => Promise<void>> = [];

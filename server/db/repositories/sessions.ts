@@ -23,11 +23,12 @@ export interface LiveIdentity {
   role: Role;
   isActive: boolean;
   sessionId: string;
+  expiresAt: Date;
 }
 
 function liveSessionStatement(db: Db) {
   return db
-    .select({ userId: users.id, role: users.role, isActive: users.isActive, sessionId: sessions.id })
+    .select({ userId: users.id, role: users.role, isActive: users.isActive, sessionId: sessions.id, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(

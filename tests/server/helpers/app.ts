@@ -14,6 +14,7 @@ import { buildApp, type BuildAppOptions } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
 import { bootstrapAdmin } from '../../../server/process/first-admin';
 import type { Db } from '../../../server/db/client';
+import type { AuthChangeFeed } from '../../../server/db/auth-changes';
 import { openTestDatabase, type Backend, type TestDatabase } from './database';
 
 export { backends, type Backend } from './database';
@@ -49,6 +50,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Anything else buildApp takes (priceBook, loginLimits, ...). */
   build?: Partial<Omit<BuildAppOptions, 'config' | 'db' | 'logSink'>>;
+  /** Wraps the database's auth-change feed the app caches session checks by (a test holding announcements back). */
+  wrapAuthChanges?: (feed: AuthChangeFeed) => AuthChangeFeed;
 }
 
 let counter = 0;
@@ -67,7 +70,9 @@ export async function createTestApp(backend: Backend, options: TestAppOptions = 
   });
   await bootstrapAdmin(database.db, config);
   const logs: string[] = [];
-  const app = await buildApp({ config, db: database.db, logSink: { write: (line) => void logs.push(line) }, ...options.build });
+  const feed = await database.authChanges();
+  const authChanges = options.wrapAuthChanges ? options.wrapAuthChanges(feed) : feed;
+  const app = await buildApp({ config, db: database.db, authChanges, logSink: { write: (line) => void logs.push(line) }, ...options.build });
   await app.ready();
 
   const request: TestApp['request'] = (method, url, { token, body, headers } = {}) =>
