@@ -220,9 +220,11 @@ export interface PricesResponse { success: true; prices: Prices; opportunities?:
 export interface SpreadsResponse { success: true; series: SpreadSeries }
 /** `halt`: the admin's global kill switch, so the client can show its banner from the first screen. */
 export interface MetaResponse { success: true; market: MarketInfo; halt: TradingHaltState }
+/** Trades in GET /snapshot's first page: the Dashboard's recent list and the Trades screen's default page. */
+export const SNAPSHOT_RECENT_LIMIT = DEFAULT_PAGE_SIZE;
 /**
  * GET /snapshot: what the signed-in layout and the Dashboard paint first, in one answer; each figure as its own endpoint
- * answers it (profile, meta, prices, balances, stats, the first 20 trades, risk, two-factor status). `prices` is null
+ * answers it (profile, meta, prices, balances, stats, the first page of 20 trades, risk, two-factor status). `prices` is null
  * on an instance that runs no engine.
  */
 export interface SnapshotResponse {
@@ -233,7 +235,8 @@ export interface SnapshotResponse {
   prices: Prices | null;
   balance: Balances;
   stats: Stats;
-  recentTrades: Trade[];
+  /** GET /trades?page=1&limit=20 as it answers: the Dashboard's recent trades and the Trades screen's first page. */
+  recent: { trades: Trade[]; pagination: Pagination };
   risk: RiskSummary;
   twoFactor: TwoFactorStatus;
 }

@@ -2,7 +2,7 @@
 // figure. Every figure comes from the function its own endpoint uses, so the two can never disagree; the client's
 // services take their first values from it and keep them live with the socket's events.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { SnapshotResponse } from '../../../contract/api';
+import { SNAPSHOT_RECENT_LIMIT, type SnapshotResponse } from '../../../contract/api';
 import { listTrades } from '../../db/repositories/trades';
 import { findMinSpread, findUserById } from '../../db/repositories/users';
 import { userBalances, userStats } from '../../engine/figures';
@@ -15,8 +15,6 @@ import { twoFactorStatus } from '../two-factor';
 import { loadPublicUser } from '../users/load-public-user';
 import { SnapshotAnswer } from './schema';
 
-/** As many trades as the Dashboard's recent list keeps (src/services/trades/tradesService.ts RECENT_LIMIT). */
-export const SNAPSHOT_RECENT_TRADES = 20;
 
 export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
   const market = marketInfo(app.config);
@@ -44,7 +42,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
         findMinSpread(app.db, userId),
         userBalances(app.db, userId, current, app.priceBook),
         userStats(app.db, userId, app.priceBook),
-        listTrades(app.db, userId, { page: 1, limit: SNAPSHOT_RECENT_TRADES }),
+        listTrades(app.db, userId, { page: 1, limit: SNAPSHOT_RECENT_LIMIT }),
         userRisk(app.db, userId),
         twoFactorStatus(app.db, request.user, app.config.adminRequire2fa),
       ]);
@@ -57,7 +55,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
         prices: app.engine ? app.engine.prices(minSpread) : null,
         balance,
         stats,
-        recentTrades: page.trades,
+        recent: { trades: page.trades, pagination: page.pagination },
         risk,
         twoFactor,
       };

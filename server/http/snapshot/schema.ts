@@ -2,7 +2,7 @@
 // against its type), documented in OpenAPI and enforced by the serializer, so nothing undeclared leaves the server.
 import { z } from 'zod';
 import { CURRENCIES, LEG_SIDES, LEG_STATUSES, MARKET_KINDS, SIM_PROFILES, SYMBOLS, TRADE_ORIGINS, TRADE_STATUSES, VENUES } from '../../../contract/domain';
-import type { Balances, MarketInfo, RiskSummary, Stats, SymbolPrice, Trade, VenueBalances } from '../../../contract/entities';
+import type { Balances, MarketInfo, Pagination, RiskSummary, Stats, SymbolPrice, Trade, VenueBalances } from '../../../contract/entities';
 import type { TradingHaltState, TwoFactorStatus } from '../../../contract/guard';
 import { PublicUserSchema } from '../plugins/response-schemas';
 
@@ -100,7 +100,9 @@ export const SnapshotAnswer = z.object({
   prices: PricesSchema.nullable().describe('Null on an instance that runs no engine (API only): GET /exchanges/prices answers 503 there'),
   balance: BalancesSchema,
   stats: StatsSchema,
-  recentTrades: z.array(TradeSchema).describe('The newest trades, as GET /trades?page=1&limit=20 answers them'),
+  recent: z
+    .object({ trades: z.array(TradeSchema), pagination: z.object({ current: z.number(), pages: z.number(), total: z.number() }) satisfies z.ZodType<Pagination> })
+    .describe('The newest trades, as GET /trades?page=1&limit=20 answers them'),
   risk: RiskSchema,
   twoFactor: TwoFactorSchema,
 });

@@ -51,7 +51,7 @@ describe.each(backends)('GET /api/snapshot on %s', (backend) => {
       body<{ stats: unknown }>('/api/trades/stats/summary', alice),
       body<{ stats: unknown }>('/api/balances/stats/portfolio', alice),
       body<{ risk: unknown }>('/api/trades/stats/risk', alice),
-      body<{ trades: unknown[] }>('/api/trades?page=1&limit=20', alice),
+      body<{ trades: unknown[]; pagination: unknown }>('/api/trades?page=1&limit=20', alice),
       body<{ twoFactor: unknown }>('/api/auth/2fa', alice),
     ]);
     expect(snap.success).toBe(true);
@@ -62,24 +62,24 @@ describe.each(backends)('GET /api/snapshot on %s', (backend) => {
     expect(snap.stats).toEqual(summary.stats);
     expect(snap.stats).toEqual(portfolio.stats);
     expect(snap.risk).toEqual(risk.risk);
-    expect(snap.recentTrades).toEqual(page.trades);
-    expect(snap.recentTrades).toHaveLength(20);
+    expect(snap.recent).toEqual({ trades: page.trades, pagination: page.pagination });
+    expect(snap.recent.trades).toHaveLength(20);
     expect(snap.twoFactor).toEqual(twoFactor.twoFactor);
     // The figures are the caller's own: 27 trades, not Bob's one.
     expect(snap.stats.totalTrades).toBe(27);
-    expect(snap.recentTrades.every((x) => x.userId === alice.user._id)).toBe(true);
+    expect(snap.recent.trades.every((x) => x.userId === alice.user._id)).toBe(true);
   });
 
   it('carries only the declared fields (the user record has no password hash or secrets)', async () => {
     const snap = await body<Record<string, unknown>>('/api/snapshot', bob);
-    expect(Object.keys(snap).sort()).toEqual(['balance', 'halt', 'market', 'prices', 'recentTrades', 'risk', 'stats', 'success', 'twoFactor', 'user']);
+    expect(Object.keys(snap).sort()).toEqual(['balance', 'halt', 'market', 'prices', 'recent', 'risk', 'stats', 'success', 'twoFactor', 'user']);
     expect(JSON.stringify(snap.user)).not.toMatch(/password|hash/i);
   });
 
   it('is documented in the OpenAPI document with its response schema', async () => {
     const doc = (await t.request('GET', '/api/docs')).json() as { paths: Record<string, { get?: { responses: Record<string, { content: Record<string, { schema: { properties: object } }> }> } }> };
     const schema = doc.paths['/api/snapshot']?.get?.responses['200']?.content['application/json']?.schema;
-    expect(Object.keys(schema?.properties ?? {})).toEqual(expect.arrayContaining(['user', 'prices', 'balance', 'stats', 'recentTrades', 'risk']));
+    expect(Object.keys(schema?.properties ?? {})).toEqual(expect.arrayContaining(['user', 'prices', 'balance', 'stats', 'recent', 'risk']));
   });
 
   it('has no prices on an instance without an engine (GET /exchanges/prices answers 503 there)', async () => {
