@@ -40,8 +40,8 @@ interface Recorded {
 export interface ColdStartFigures {
   route: string;
   paintMs: number;
-  beforePaint: { requests: number; js: number; api: number; socket: number; apiCalls: string[] };
-  wholeVisit: { requests: number; js: number; api: number; apiCalls: string[] };
+  beforePaint: { requests: number; js: number; api: number; socket: number; apiCalls: string[]; jsFiles: string[] };
+  wholeVisit: { requests: number; documents: number; js: number; api: number; apiCalls: string[] };
   duplicates: string[];
 }
 
@@ -101,8 +101,9 @@ async function coldStart(browser: Browser, base: string, session: LoginResponse,
         api: before.filter(isApi).length,
         socket: before.filter(isSocket).length,
         apiCalls: before.filter(isApi).map(callName),
+        jsFiles: before.filter(isJs).map((r) => new URL(r.url).pathname),
       },
-      wholeVisit: { requests: recorded.length, js: recorded.filter(isJs).length, api: api.length, apiCalls: api.map(callName) },
+      wholeVisit: { requests: recorded.length, documents: recorded.filter((r) => r.type === 'document').length, js: recorded.filter(isJs).length, api: api.length, apiCalls: api.map(callName) },
       duplicates: duplicatesOf(api.map(callName)),
     };
   } finally {
@@ -114,7 +115,7 @@ function print(f: ColdStartFigures): void {
   const b = f.beforePaint;
   console.log(`${f.route}: painted after ${f.paintMs} ms with ${b.requests} requests (${b.js} JS, ${b.api} API, ${b.socket} socket)`);
   console.log(`  API before the paint: ${b.apiCalls.join(', ') || 'none'}`);
-  console.log(`  whole visit (+${SETTLE_MS} ms): ${f.wholeVisit.requests} requests, ${f.wholeVisit.js} JS, ${f.wholeVisit.api} API: ${f.wholeVisit.apiCalls.join(', ')}`);
+  console.log(`  whole visit (+${SETTLE_MS} ms): ${f.wholeVisit.requests} requests, ${f.wholeVisit.documents} documents, ${f.wholeVisit.js} JS, ${f.wholeVisit.api} API: ${f.wholeVisit.apiCalls.join(', ')}`);
   console.log(`  duplicate calls: ${f.duplicates.join(', ') || 'none'}`);
 }
 

@@ -34,6 +34,14 @@ const RECENT_LIMIT = SNAPSHOT_RECENT_LIMIT;
 /** The Trades screen's default page is the one the shared snapshot carries. */
 const isSnapshotPage = (q: TradePageQuery) => q.page === 1 && !q.status && !q.symbol && q.limit === SNAPSHOT_RECENT_LIMIT;
 
+/** Resolves when the browser is next idle (at most 2 s on), or on the next task where it cannot say (jsdom, Safari). */
+export function browserIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
+    else setTimeout(resolve, 0);
+  });
+}
+
 export function createTradesService(deps: TradesDeps): TradesService {
   const { http } = deps;
   const failed = (err: unknown) => deps.onLoadError('Failed to load trades', err);
@@ -104,8 +112,12 @@ export function createTradesService(deps: TradesDeps): TradesService {
     reconnected$: deps.reconnected$,
     events$: deps.events$,
     cacheFor: deps.cacheFor,
-    // The history's first sync waits for the first paint's snapshot, so its 100-trade pages do not compete with it.
-    firstSyncAfter: (userId) => deps.firstPaint.get(userId),
+    // The history's first sync is background work: it waits for the first paint's snapshot and then for the browser to
+    // be idle, so its 100-trade pages do not compete with the first paint.
+    firstSyncAfter: async (userId) => {
+      await deps.firstPaint.get(userId).catch(() => undefined);
+      await browserIdle();
+    },
     fetchPage: async (p, limit) => {
       const r = await http.get<TradesResponse>('/trades', { page: p, limit: Math.min(limit, HISTORY_PAGE) });
       return { trades: r.trades, pagination: r.pagination };
