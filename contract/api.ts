@@ -4,7 +4,7 @@ import { z } from './zod';
 import { CURRENCIES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, TRADING_LIMITS, VENUES } from './domain';
 import type { ArbitrageOpportunity, Balances, MarketInfo, Pagination, Prices, PublicUser, RiskSummary, SpreadSeries, Stats, Trade } from './entities';
 import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
-import type { TradingHaltState } from './guard';
+import type { TradingHaltState, TwoFactorStatus } from './guard';
 
 export const API_PREFIX = '/api';
 
@@ -220,6 +220,26 @@ export interface PricesResponse { success: true; prices: Prices; opportunities?:
 export interface SpreadsResponse { success: true; series: SpreadSeries }
 /** `halt`: the admin's global kill switch, so the client can show its banner from the first screen. */
 export interface MetaResponse { success: true; market: MarketInfo; halt: TradingHaltState }
+/** Trades in GET /snapshot's first page: the Dashboard's recent list and the Trades screen's default page. */
+export const SNAPSHOT_RECENT_LIMIT = DEFAULT_PAGE_SIZE;
+/**
+ * GET /snapshot: what the signed-in layout and the Dashboard paint first, in one answer; each figure as its own endpoint
+ * answers it (profile, meta, prices, balances, stats, the first page of 20 trades, risk, two-factor status). `prices` is null
+ * on an instance that runs no engine.
+ */
+export interface SnapshotResponse {
+  success: true;
+  user: PublicUser;
+  market: MarketInfo;
+  halt: TradingHaltState;
+  prices: Prices | null;
+  balance: Balances;
+  stats: Stats;
+  /** GET /trades?page=1&limit=20 as it answers: the Dashboard's recent trades and the Trades screen's first page. */
+  recent: { trades: Trade[]; pagination: Pagination };
+  risk: RiskSummary;
+  twoFactor: TwoFactorStatus;
+}
 export interface TestConnectionResponse { success: true; exchange: (typeof VENUES)[number]; message: string }
 export interface TradingMembershipResponse { success: true; tradingEnabled: boolean; message: string }
 

@@ -34,6 +34,7 @@ import { tradeQueryRoutes } from './http/trades/queries';
 import { tradeExportRoutes } from './http/trades/export';
 import { balanceRoutes } from './http/balances';
 import { metaRoutes } from './http/meta';
+import { snapshotRoutes } from './http/snapshot';
 import { notificationRoutes } from './http/notifications';
 import { createPushService, loadVapidKeys, type PushService } from './notifications';
 import { auditRoutes } from './http/audit';
@@ -133,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tradeExportRoutes, { prefix: '/api' });
   await app.register(balanceRoutes, { prefix: '/api' });
   await app.register(metaRoutes, { prefix: '/api' });
+  await app.register(snapshotRoutes, { prefix: '/api' });
   await app.register(backtestRoutes, { prefix: '/api' });
   await app.register(notificationRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });

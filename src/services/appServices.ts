@@ -15,6 +15,7 @@ import { createOfflineServices, networkStatus, refuseWhenOffline, type OfflineSe
 import { createOpportunitiesService, type OpportunitiesService } from './opportunities/opportunitiesService';
 import { createPreferencesService, type PreferencesService } from './preferences/devicePreferences';
 import { createPricesService, type PricesService } from './prices/pricesService';
+import { createSnapshotSource } from './snapshot/firstPaint';
 import { createSpreadsService, type SpreadsService } from './spreads/spreadsService';
 import { createStatsService, type StatsService } from './stats/statsService';
 import { eventsOf, type DomainDeps } from './streams/domainDeps';
@@ -118,8 +119,18 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     if (notice.user) a.updateUser(notice.user);
   });
 
+  // One GET /snapshot for the first paint of every stream below; a reconnect drops it so the resync asks again. Its
+  // user record refreshes the stored one (settings changed on another device, an engine pause while away).
+  const firstPaint = createSnapshotSource({
+    http,
+    invalidate$: realtime.reconnected$,
+    onAnswer: (s) => {
+      if (a.state.user?._id === s.user._id) a.updateUser(s.user);
+    },
+  });
   const domain: DomainDeps = {
     http,
+    firstPaint,
     session$: a.session$,
     events$: realtime.events$,
     reconnected$: realtime.reconnected$,

@@ -53,6 +53,43 @@ function defaults(method: string, path: string): { status?: number; body: unknow
   return { status: 404, body: { success: false, message: 'Not found' } };
 }
 
+/**
+ * GET /api/snapshot as the server builds it: each part is what the fake answers for that part's own endpoint, so a
+ * test that sets up /api/meta or /api/exchanges/prices sees the same figures through the snapshot. A part that fails
+ * (a status ≥ 400) fails the snapshot with that answer.
+ */
+function snapshotOf(answer: (method: string, path: string) => { status?: number; body: unknown }, user: PublicUser | undefined): { status?: number; body: unknown } {
+  const parts = {
+    profile: answer('GET', '/api/auth/profile'),
+    meta: answer('GET', '/api/meta'),
+    prices: answer('GET', '/api/exchanges/prices'),
+    balances: answer('GET', '/api/balances'),
+    stats: answer('GET', '/api/trades/stats/summary'),
+    trades: answer('GET', '/api/trades'),
+    risk: answer('GET', '/api/trades/stats/risk'),
+    twoFactor: answer('GET', '/api/auth/2fa'),
+  };
+  const failed = Object.entries(parts).find(([name, a]) => (a.status ?? 200) >= 400 && !OPTIONAL_PARTS.has(name));
+  if (failed) return failed[1];
+  const body = <T,>(a: { status?: number; body: unknown }, pick: (b: Record<string, unknown>) => T, dflt: T): T => ((a.status ?? 200) >= 400 ? dflt : pick(a.body as Record<string, unknown>));
+  return {
+    body: {
+      success: true,
+      user: body(parts.profile, (b) => b.user, user),
+      market: body(parts.meta, (b) => b.market, null),
+      halt: body(parts.meta, (b) => b.halt, null),
+      prices: body(parts.prices, (b) => b.prices, null),
+      balance: body(parts.balances, (b) => b.balance, null),
+      stats: body(parts.stats, (b) => b.stats, null),
+      recent: body(parts.trades, (b) => ({ trades: b.trades, pagination: b.pagination }), null),
+      risk: body(parts.risk, (b) => b.risk, null),
+      twoFactor: body(parts.twoFactor, (b) => b.twoFactor, { enabled: false, recoveryCodesLeft: 0, required: false }),
+    },
+  };
+}
+/** Parts with no default answer here: the stored user stands in for the profile, the figures start empty. */
+const OPTIONAL_PARTS = new Set(['profile', 'risk', 'twoFactor']);
+
 /** `events`: what the realtime connection delivers once connected (none when omitted). */
 export function renderApp(path: string, opts: { user?: PublicUser; handler?: Handler; events?: Observable<ServerEvent> } = {}) {
   if (opts.user) {
@@ -65,7 +102,8 @@ export function renderApp(path: string, opts: { user?: PublicUser; handler?: Han
     const method = init?.method ?? 'GET';
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ method, path: url.pathname + url.search, body });
-    const answer = opts.handler?.(method, url.pathname, body) ?? defaults(method, url.pathname);
+    const answerFor = (m: string, path: string, b?: unknown) => opts.handler?.(m, path, b) ?? defaults(m, path);
+    const answer = method === 'GET' && url.pathname === '/api/snapshot' ? (opts.handler?.(method, url.pathname, body) ?? snapshotOf(answerFor, opts.user)) : answerFor(method, url.pathname, body);
     return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
 

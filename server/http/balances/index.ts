@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import { userBalances, userStats } from '../../engine/figures';
 
 /** In the simulated market a user's first read hands out the paper seed; live balances come only from a sync. */
-async function readBalances(db: Db, userId: string, simulated: boolean): Promise<UserBalances> {
+export async function readBalances(db: Db, userId: string, simulated: boolean): Promise<UserBalances> {
   const current = await getBalances(db, userId);
   if (current.updatedAt !== null || !simulated) return current;
   await ensurePaperBalances(db, userId);

@@ -3,16 +3,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MetaResponse } from '../../../contract/api';
 import { costFloor } from '../../../contract/costs';
+import type { MarketInfo } from '../../../contract/entities';
+import type { Config } from '../../config';
 import { readTradingHalt } from '../../db/repositories/trading-halt';
 
-export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
-  const market = {
-    kind: app.config.market,
-    simProfile: app.config.market === 'sim' ? app.config.simProfile : null,
+/** The market this configuration trades on, as GET /meta and GET /snapshot answer it. */
+export function marketInfo(config: Pick<Config, 'market' | 'simProfile' | 'tradeMaxHoldMs'>): MarketInfo {
+  return {
+    kind: config.market,
+    simProfile: config.market === 'sim' ? config.simProfile : null,
     // What the cockpit needs to draw the engine's limits: the hold limit and the cost floor at the default fee.
-    tradeMaxHoldMs: app.config.tradeMaxHoldMs,
+    tradeMaxHoldMs: config.tradeMaxHoldMs,
     costFloor: costFloor(),
   };
+}
+
+export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
+  const market = marketInfo(app.config);
 
   app.get(
     '/meta',

@@ -10,15 +10,25 @@ import {
   TwoFactorDisableBody,
   type TwoFactorEnabledResponse,
   type TwoFactorSetupResponse,
+  type TwoFactorStatus,
   type TwoFactorStatusResponse,
 } from '../../../contract/guard';
+import type { Role } from '../../../contract/domain';
 import { audit } from '../../audit/audit';
+import type { Db } from '../../db/client';
 import { deleteTwoFactor, enableTwoFactor, findTwoFactor, savePendingSecret } from '../../db/repositories/two-factor';
 import { findUserById } from '../../db/repositories/users';
 import { decryptSecret, encryptSecret } from '../../security/encryption';
 import { acceptedStep, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpOf } from '../../security/totp';
 import { badRequest, conflict, notFound } from '../plugins/http-error';
 import { checkSecondFactor } from './verify';
+
+/** Whether the user uses two-factor sign-in and whether it is required of them, as GET /auth/2fa and GET /snapshot answer it. */
+export async function twoFactorStatus(db: Db, user: { id: string; role: Role }, adminRequire2fa: boolean): Promise<TwoFactorStatus> {
+  const row = await findTwoFactor(db, user.id);
+  const enabled = row?.enabledAt != null;
+  return { enabled, recoveryCodesLeft: enabled ? (row?.recoveryHashes.length ?? 0) : 0, required: adminRequire2fa && user.role === 'admin' };
+}
 
 export const ADMIN_KEEPS_2FA = 'This server requires admins to use two-factor sign-in, so it cannot be turned off. Another admin can reset it.';
 
@@ -29,12 +39,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/2fa',
     { preHandler: app.authenticate, schema: { tags: ['auth'], summary: "Whether the caller uses two-factor sign-in, and whether it is required of them" } },
     async (request): Promise<TwoFactorStatusResponse> => {
-      const row = await findTwoFactor(app.db, request.user.id);
-      const enabled = row?.enabledAt != null;
-      return {
-        success: true,
-        twoFactor: { enabled, recoveryCodesLeft: enabled ? (row?.recoveryHashes.length ?? 0) : 0, required: app.config.adminRequire2fa && request.user.role === 'admin' },
-      };
+      return { success: true, twoFactor: await twoFactorStatus(app.db, request.user, app.config.adminRequire2fa) };
     },
   );
 

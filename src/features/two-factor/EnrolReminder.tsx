@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { useServices } from '../../hooks/services';
+import { useAuth, useServices } from '../../hooks/services';
 import * as styles from './twoFactor.css';
 
 /**
@@ -8,19 +8,22 @@ import * as styles from './twoFactor.css';
  * they set one up (the server answers those routes 403 until then).
  */
 export function EnrolReminder({ isAdmin }: { isAdmin: boolean }) {
-  const { actions } = useServices();
+  const { actions, domain } = useServices();
+  const userId = useAuth().user?._id ?? null;
   const [needed, setNeeded] = useState(false);
   useEffect(() => {
-    if (!isAdmin) return;
+    if (!isAdmin || !userId) return;
     let live = true;
-    actions.twoFactorStatus().then(
-      (res) => live && setNeeded(res.twoFactor.required && !res.twoFactor.enabled),
+    // From the first paint's shared snapshot when there is one to join, else asked on its own.
+    const status = domain.firstPaint.join(userId)?.then((s) => s.twoFactor) ?? actions.twoFactorStatus().then((res) => res.twoFactor);
+    status.then(
+      (twoFactor) => live && setNeeded(twoFactor.required && !twoFactor.enabled),
       () => undefined,
     );
     return () => {
       live = false;
     };
-  }, [actions, isAdmin]);
+  }, [actions, domain, isAdmin, userId]);
   if (!needed) return null;
   return (
     <div className={styles.reminder} role="note" data-testid="enrol-reminder">

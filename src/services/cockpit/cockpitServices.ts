@@ -4,7 +4,7 @@ import type { SpreadPoint, Trade } from '../../../contract/entities';
 import type { EquityPoint } from '../../../contract/figures';
 import type { AppServices } from '../appServices';
 import { createOutcomesService, type OutcomesService } from '../outcomes/outcomesService';
-import { createRiskService, type RiskService } from '../risk/riskService';
+import { createRiskService, riskSettingChanges, type RiskService } from '../risk/riskService';
 import { spreadRange$, withLivePrices } from '../spreads/spreadRange';
 import { eventsOf } from '../streams/domainDeps';
 import { SERVER_EVENTS } from '../../../contract/events';
@@ -37,7 +37,7 @@ export function cockpitOf(app: AppServices): CockpitServices {
     c = {
       outcomes: createOutcomesService(domain),
       // Saving the trading settings (maxLoss, maxExposure, trading on or off) changes the figures too.
-      risk: createRiskService({ ...domain, changed$: app.auth.user$ }),
+      risk: createRiskService({ ...domain, changed$: riskSettingChanges(app.auth.user$) }),
       detail: (id) => tradeDetail(domain, id),
       equity$: equity$(domain, app.trades.recent$),
       spreadRange: (symbol, rangeMs) =>

@@ -1,5 +1,4 @@
 import { NEVER, type Observable } from 'rxjs';
-import type { MetaResponse } from '../../../contract/api';
 import type { MarketInfo } from '../../../contract/entities';
 import { SERVER_EVENTS } from '../../../contract/events';
 import type { TradingHaltState } from '../../../contract/guard';
@@ -7,9 +6,9 @@ import { cachedSnapshot, eventsOf, idle, perUser, replay, type DomainDeps } from
 import { liveState, type Live } from '../streams/liveState';
 
 export interface MarketService {
-  /** Which market the server trades on (GET /meta), cached so the app says so offline too. */
+  /** Which market the server trades on (from GET /snapshot, as GET /meta answers it), cached so the app says so offline too. */
   market$: Observable<Live<MarketInfo | null>>;
-  /** The admin's global kill switch: GET /meta, then every `trading_halt` event; cached for offline screens. */
+  /** The admin's global kill switch: from GET /snapshot, then every `trading_halt` event; cached for offline screens. */
   halt$: Observable<Live<TradingHaltState | null>>;
 }
 
@@ -19,7 +18,7 @@ export function createMarketService(deps: DomainDeps): MarketService {
       liveState<MarketInfo | null, never>({
         initial: null,
         cached: cachedSnapshot<MarketInfo>(cache, 'market'),
-        snapshot: async () => (await deps.http.get<MetaResponse>('/meta')).market,
+        snapshot: async () => (await deps.firstPaint.get(cache.userId)).market,
         // It changes only with the server's configuration: read again after each reconnect, never pushed.
         events$: NEVER,
         resync$: deps.reconnected$,
@@ -33,7 +32,7 @@ export function createMarketService(deps: DomainDeps): MarketService {
       liveState<TradingHaltState | null, TradingHaltState>({
         initial: null,
         cached: cachedSnapshot<TradingHaltState>(cache, 'halt'),
-        snapshot: async () => (await deps.http.get<MetaResponse>('/meta')).halt ?? null,
+        snapshot: async () => (await deps.firstPaint.get(cache.userId)).halt,
         events$: eventsOf(deps.events$, SERVER_EVENTS.tradingHalt),
         resync$: deps.reconnected$,
         fold: (_state, halt) => halt,

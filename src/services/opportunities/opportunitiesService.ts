@@ -1,5 +1,4 @@
 import type { Observable } from 'rxjs';
-import type { PricesResponse } from '../../../contract/api';
 import type { ArbitrageOpportunity } from '../../../contract/entities';
 import { SERVER_EVENTS } from '../../../contract/events';
 import { reduceOpportunities } from '../reconcile';
@@ -16,8 +15,12 @@ export function createOpportunitiesService(deps: DomainDeps): OpportunitiesServi
       liveState<ArbitrageOpportunity[], ArbitrageOpportunity>({
         initial: [],
         cached: cachedSnapshot<ArbitrageOpportunity[]>(cache, 'opportunities'),
-        // Opportunities have no list call of their own; the prices answer may carry the current ones.
-        snapshot: async () => (await deps.http.get<PricesResponse>('/exchanges/prices')).opportunities ?? [],
+        // The server keeps no list of opportunities: the stream is live from the first-paint snapshot on, and grows
+        // with each `arbitrage_opportunity` event.
+        snapshot: async () => {
+          await deps.firstPaint.get(cache.userId);
+          return [];
+        },
         events$: eventsOf(deps.events$, SERVER_EVENTS.arbitrageOpportunity),
         resync$: deps.reconnected$,
         fold: (state, o) => reduceOpportunities(state, o),

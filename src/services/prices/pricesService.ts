@@ -1,5 +1,5 @@
 import { combineLatest, distinctUntilChanged, map, of, type Observable, type SchedulerLike } from 'rxjs';
-import type { PricesResponse } from '../../../contract/api';
+import type { PricesResponse, SnapshotResponse } from '../../../contract/api';
 import { DEFAULT_MIN_SPREAD } from '../../../contract/domain';
 import { SERVER_EVENTS } from '../../../contract/events';
 import type { Prices, PublicUser, SymbolPrice } from '../../../contract/entities';
@@ -7,6 +7,7 @@ import { reducePrices } from '../reconcile';
 import { cachedSnapshot, eventsOf, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
 import { defaultFrameScheduler, perFrame } from '../streams/frames';
 import { liveState, type Live } from '../streams/liveState';
+import { sharedOrOwn } from '../snapshot/firstPaint';
 
 export interface PricesDeps extends DomainDeps {
   /** The signed-in user: `arbitrage.profitable` is judged against their own minSpread. */
@@ -33,7 +34,7 @@ export function createPricesService(deps: PricesDeps): PricesService {
       liveState<Prices, SymbolPrice>({
         initial: {},
         cached: cachedSnapshot<Prices>(cache, 'prices'),
-        snapshot: async () => (await deps.http.get<PricesResponse>('/exchanges/prices')).prices,
+        snapshot: sharedOrOwn(deps.firstPaint, cache.userId, pricesOf, async () => (await deps.http.get<PricesResponse>('/exchanges/prices')).prices),
         events$: eventsOf(deps.events$, SERVER_EVENTS.priceUpdate),
         resync$: deps.reconnected$,
         fold: (state, price) => ({ ...state, [price.symbol]: price }),
@@ -52,6 +53,12 @@ export function createPricesService(deps: PricesDeps): PricesService {
     ),
   );
   return { prices$ };
+}
+
+/** An instance without an engine has no prices (GET /exchanges/prices answers 503 there): a load failure as that is. */
+export function pricesOf(snapshot: SnapshotResponse): Prices {
+  if (!snapshot.prices) throw new Error('This server runs no trading engine: no prices');
+  return snapshot.prices;
 }
 
 /**

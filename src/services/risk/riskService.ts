@@ -1,13 +1,26 @@
-import { asyncScheduler, merge, NEVER, throttleTime, type Observable } from 'rxjs';
+import { asyncScheduler, distinctUntilChanged, map, merge, NEVER, skip, throttleTime, type Observable } from 'rxjs';
 import type { RiskResponse } from '../../../contract/api';
-import type { RiskSummary } from '../../../contract/entities';
+import type { PublicUser, RiskSummary } from '../../../contract/entities';
 import { SERVER_EVENTS } from '../../../contract/events';
 import { cachedSnapshot, eventsOf, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
 import { liveState, type Live } from '../streams/liveState';
+import { resyncs, sharedOrOwn } from '../snapshot/firstPaint';
 
 export interface RiskService {
   /** The engine's reading of the user's risk (GET /trades/stats/risk), read again when a trade or the engine state changes. */
   risk$: Observable<Live<RiskSummary | null>>;
+}
+
+/**
+ * Changes of the user's settings that move the risk figures (limits, trading on or off, an engine pause): not the
+ * user record's replay on subscribing, nor an edit of the name or bio, each of which would be a needless second read.
+ */
+export function riskSettingChanges(user$: Observable<PublicUser | null>): Observable<unknown> {
+  return user$.pipe(
+    map((u) => (u ? [u._id, u.maxLoss, u.maxExposure, u.tradingEnabled, u.tradingPausedAt].join('|') : null)),
+    distinctUntilChanged(),
+    skip(1),
+  );
 }
 
 export function createRiskService(deps: DomainDeps & { settleMs?: number; changed$?: Observable<unknown> }): RiskService {
@@ -24,9 +37,10 @@ export function createRiskService(deps: DomainDeps & { settleMs?: number; change
       liveState<RiskSummary | null, never>({
         initial: null,
         cached: cachedSnapshot<RiskSummary>(cache, 'risk'),
-        snapshot: async () => (await deps.http.get<RiskResponse>('/trades/stats/risk')).risk,
+        // First from the shared snapshot; after a change that moves the figures, from GET /trades/stats/risk.
+        snapshot: sharedOrOwn(deps.firstPaint, cache.userId, (s) => s.risk, async () => (await deps.http.get<RiskResponse>('/trades/stats/risk')).risk),
         events$: NEVER,
-        resync$: merge(deps.reconnected$, changed$),
+        resync$: resyncs(deps.reconnected$, changed$),
         fold: (state) => state,
         persist: (v) => void (v && cache.writeSnapshot('risk', v)),
       }),

@@ -7,6 +7,7 @@ import { clearUserCaches, createUserCache, type UserCache } from '../../cache/db
 import { ApiError, type Http, type Query } from '../http';
 import type { ServerEvent } from '../realtime/socketLink';
 import { createSpreadsService } from './spreadsService';
+import { createSnapshotSource } from '../snapshot/firstPaint';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -68,6 +69,7 @@ function setup(userId: string, clock: { now: number }, http: Http) {
     events$,
     reconnected$,
     cacheFor: () => cache,
+    firstPaint: createSnapshotSource({ http, invalidate$: reconnected$ }),
     onLoadError: () => undefined,
     now: () => clock.now,
     writeEveryMs: 10,

@@ -2,6 +2,7 @@ import { distinctUntilChanged, filter, map, of, shareReplay, switchMap, type Obs
 import type { UserCache } from '../../cache/db';
 import type { SnapshotKind } from '../../cache/schema';
 import type { Http } from '../http';
+import type { SnapshotSource } from '../snapshot/firstPaint';
 import type { ServerToClientEvents } from '../../../contract/events';
 import type { ServerEvent, ServerEventName } from '../realtime/socketLink';
 import type { Live } from './liveState';
@@ -16,6 +17,8 @@ export interface DomainDeps {
   /** Every reconnection of the socket: snapshots are fetched again so no delta is lost in a gap. */
   reconnected$: Observable<void>;
   cacheFor: (userId: string) => UserCache;
+  /** GET /snapshot, shared: the streams' first values (and their resync after a reconnect) in one call. */
+  firstPaint: SnapshotSource;
   /** Load failures (spec section 8); the caller decides whether to show them (not on 401, not offline). */
   onLoadError: (message: string, error: unknown) => void;
 }

@@ -39,8 +39,11 @@ export interface LiveStateDeps<T, E> {
   initial: T;
   /** Cached value from IndexedDB, when any. */
   cached: () => ObservableInput<{ value: T; savedAt: number } | undefined>;
-  /** A promise in the app; tests pass cold observables to drive it in virtual time. */
-  snapshot: () => ObservableInput<T>;
+  /**
+   * A promise in the app; tests pass cold observables to drive it in virtual time. `reason` is what started it: undefined
+   * at the start, else the `resync$` emission (so a stream can fetch differently for its own reasons).
+   */
+  snapshot: (reason?: unknown) => ObservableInput<T>;
   events$: Observable<E>;
   /** Each emission refetches the snapshot (reconnects). */
   resync$: Observable<unknown>;
@@ -66,8 +69,8 @@ export function liveState<T, E>(deps: LiveStateDeps<T, E>): Observable<Live<T>> 
   );
   const snapshots$ = deps.resync$.pipe(
     startWith(undefined),
-    switchMap(() =>
-      defer(() => from(deps.snapshot())).pipe(
+    switchMap((reason) =>
+      defer(() => from(deps.snapshot(reason))).pipe(
         map((value): Step<T, E> => ({ kind: 'snapshot', value })),
         catchError((error: unknown) => {
           deps.onSnapshotError?.(error);

@@ -1,5 +1,5 @@
 import { from, map, merge, type Observable } from 'rxjs';
-import type { TradesResponse } from '../../../contract/api';
+import { SNAPSHOT_RECENT_LIMIT, type TradesResponse } from '../../../contract/api';
 import type { Trade } from '../../../contract/entities';
 import { SERVER_EVENTS } from '../../../contract/events';
 import { reduceTrades, type TradesEvent } from '../reconcile';
@@ -28,8 +28,19 @@ export interface TradesService {
   historySync$: Observable<HistorySyncEvent>;
 }
 
-/** The dashboard's recent trades: one page of this size, kept live. */
-const RECENT_LIMIT = 20;
+/** The dashboard's recent trades: one page of this size (the shared snapshot's), kept live. */
+const RECENT_LIMIT = SNAPSHOT_RECENT_LIMIT;
+
+/** The Trades screen's default page is the one the shared snapshot carries. */
+const isSnapshotPage = (q: TradePageQuery) => q.page === 1 && !q.status && !q.symbol && q.limit === SNAPSHOT_RECENT_LIMIT;
+
+/** Resolves when the browser is next idle (at most 2 s on), or on the next task where it cannot say (jsdom, Safari). */
+export function browserIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
+    else setTimeout(resolve, 0);
+  });
+}
 
 export function createTradesService(deps: TradesDeps): TradesService {
   const { http } = deps;
@@ -47,7 +58,7 @@ export function createTradesService(deps: TradesDeps): TradesService {
           const rec = await cache.readSnapshot<Trade[]>('recentTrades');
           return rec ? { value: rec.data, savedAt: rec.savedAt } : undefined;
         },
-        snapshot: async () => (await http.get<TradesResponse>('/trades', { page: 1, limit: RECENT_LIMIT })).trades,
+        snapshot: async () => (await deps.firstPaint.get(cache.userId)).recent.trades,
         events$: tradeEvents$,
         resync$: deps.reconnected$,
         fold: (state, e) => reduceTrades(state, e, RECENT_LIMIT),
@@ -68,6 +79,10 @@ export function createTradesService(deps: TradesDeps): TradesService {
         // Any filter and page from the local trade history (offline paging), else the page stored verbatim.
         cached: () => cachedTradePage(cache, query, key),
         snapshot: async () => {
+          // The default page from the shared snapshot while there is one to join (a cold start on /trades): the
+          // same answer, not a second call for it.
+          const shared = isSnapshotPage(query) ? deps.firstPaint.join(cache.userId) : null;
+          if (shared) return (await shared).recent;
           const r = await http.get<TradesResponse>('/trades', {
             status: query.status || undefined,
             symbol: query.symbol || undefined,
@@ -97,6 +112,12 @@ export function createTradesService(deps: TradesDeps): TradesService {
     reconnected$: deps.reconnected$,
     events$: deps.events$,
     cacheFor: deps.cacheFor,
+    // The history's first sync is background work: it waits for the first paint's snapshot and then for the browser to
+    // be idle, so its 100-trade pages do not compete with the first paint.
+    firstSyncAfter: async (userId) => {
+      await deps.firstPaint.get(userId).catch(() => undefined);
+      await browserIdle();
+    },
     fetchPage: async (p, limit) => {
       const r = await http.get<TradesResponse>('/trades', { page: p, limit: Math.min(limit, HISTORY_PAGE) });
       return { trades: r.trades, pagination: r.pagination };

@@ -138,6 +138,7 @@ const ROWS: Row[] = [
     expect: { anonymous: 401, owner: [200, 400], other: [200, 400], admin: [200, 400] },
   },
   { method: 'GET', route: '/api/meta', expect: OK_FOR_SIGNED_IN },
+  { method: 'GET', route: '/api/snapshot', expect: OK_FOR_SIGNED_IN },
   // Web push: every signed-in user manages their own devices and choices; nobody reaches another's.
   { method: 'GET', route: '/api/notifications/vapid-public-key', expect: OK_FOR_SIGNED_IN },
   {

@@ -31,6 +31,21 @@ function setup(online = true) {
 }
 
 describe('runHistorySync', () => {
+  it("waits for the first paint's load before its first sync, and syncs even when that load failed", async () => {
+    for (const outcome of ['answered', 'failed'] as const) {
+      const t = setup();
+      let settle: (ok: boolean) => void = () => undefined;
+      const firstPaint = new Promise<void>((resolve, reject) => (settle = (ok) => (ok ? resolve() : reject(new Error('down')))));
+      const sync$ = runHistorySync({ session$: t.session$, online$: t.online$, reconnected$: t.reconnected$, events$: t.events$, cacheFor: () => t.cache, fetchPage: t.api.fetchPage, firstSyncAfter: () => firstPaint });
+      const first = firstValueFrom(sync$);
+      t.session$.next({ userId: 'u1', token: 'x' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(t.api.calls, outcome).toEqual([]);
+      settle(outcome === 'answered');
+      expect((await first).type, outcome).toBe('synced');
+    }
+  });
+
   it('syncs once signed in, and again after a reconnect', async () => {
     const t = setup();
     const done = t.synced(2);

@@ -1,11 +1,14 @@
 import {
   catchError,
+  concat,
   debounceTime,
+  defer,
   distinctUntilChanged,
   EMPTY,
   exhaustMap,
   filter,
   from,
+  ignoreElements,
   map,
   merge,
   mergeMap,
@@ -13,6 +16,7 @@ import {
   share,
   startWith,
   switchMap,
+  noop,
   withLatestFrom,
   type Observable,
   type SchedulerLike,
@@ -33,6 +37,8 @@ export interface HistorySyncRunnerDeps {
   events$: Observable<ServerEvent>;
   cacheFor: (userId: string) => UserCache;
   fetchPage: (page: number, limit: number) => Promise<{ trades: Trade[]; pagination: Pagination }>;
+  /** The first sync of a session starts once this settles (either way): the first paint's load goes first. */
+  firstSyncAfter?: (userId: string) => Promise<unknown>;
   /** Quiet time after live trade events before the next incremental sync. */
   settleMs?: number;
   scheduler?: SchedulerLike;
@@ -64,7 +70,9 @@ export function runHistorySync(deps: HistorySyncRunnerDeps): Observable<HistoryS
         deps.reconnected$,
         tradeEvents$.pipe(debounceTime(deps.settleMs ?? 3000, deps.scheduler)),
       ).pipe(startWith(undefined));
-      const syncs$ = triggers$.pipe(
+      const after = deps.firstSyncAfter;
+      const firstPaint$ = after ? defer(() => after(userId).then(noop, noop)).pipe(ignoreElements()) : EMPTY;
+      const syncs$ = concat(firstPaint$, triggers$).pipe(
         withLatestFrom(online$),
         filter(([, online]) => online),
         exhaustMap(() =>

@@ -1,0 +1,108 @@
+// The response schema of GET /snapshot: every figure in it has the shape of contract/entities.ts (each schema is checked
+// against its type), documented in OpenAPI and enforced by the serializer, so nothing undeclared leaves the server.
+import { z } from 'zod';
+import { CURRENCIES, LEG_SIDES, LEG_STATUSES, MARKET_KINDS, SIM_PROFILES, SYMBOLS, TRADE_ORIGINS, TRADE_STATUSES, VENUES } from '../../../contract/domain';
+import type { Balances, MarketInfo, Pagination, RiskSummary, Stats, SymbolPrice, Trade, VenueBalances } from '../../../contract/entities';
+import type { TradingHaltState, TwoFactorStatus } from '../../../contract/guard';
+import { PublicUserSchema } from '../plugins/response-schemas';
+
+const Fill = z.object({ price: z.number(), quantity: z.number(), fee: z.number(), at: z.string() });
+const Leg = z.object({
+  venue: z.enum(VENUES),
+  side: z.enum(LEG_SIDES),
+  clientOrderId: z.string(),
+  venueOrderId: z.string().nullable(),
+  status: z.enum(LEG_STATUSES),
+  open: Fill.nullable(),
+  close: Fill.nullable(),
+});
+const Quote = z.object({ bid: z.number(), ask: z.number() });
+export const TradeSchema = z.object({
+  _id: z.string(),
+  tradeId: z.string(),
+  userId: z.string(),
+  symbol: z.enum(SYMBOLS),
+  status: z.enum(TRADE_STATUSES),
+  totalAmount: z.number(),
+  arbitrageSpread: z.number(),
+  actualProfit: z.number(),
+  origin: z.enum(TRADE_ORIGINS),
+  reason: z.string().nullable(),
+  legs: z.array(Leg),
+  decision: z.object({ binance: Quote, deriv: Quote }).nullable().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  closedAt: z.string().nullable(),
+}) satisfies z.ZodType<Trade>;
+
+const SymbolPriceSchema = z.object({
+  symbol: z.enum(SYMBOLS),
+  binance: z.number().nullable(),
+  deriv: z.number().nullable(),
+  spread: z.number().nullable(),
+  arbitrage: z.object({ profitable: z.boolean() }),
+  timestamp: z.string(),
+  stale: z.boolean(),
+  ageMs: z.object({ binance: z.number().nullable(), deriv: z.number().nullable() }),
+}) satisfies z.ZodType<SymbolPrice>;
+// One optional key per symbol (a record over an enum would demand every symbol).
+const PricesSchema = z.object(Object.fromEntries(SYMBOLS.map((s) => [s, SymbolPriceSchema.optional()])) as Record<(typeof SYMBOLS)[number], z.ZodOptional<typeof SymbolPriceSchema>>);
+
+const VenueBalancesSchema = z.object(Object.fromEntries(CURRENCIES.map((c) => [c, z.number()])) as Record<(typeof CURRENCIES)[number], z.ZodNumber>) satisfies z.ZodType<VenueBalances>;
+const BalancesSchema = z.object({
+  binance: VenueBalancesSchema,
+  deriv: VenueBalancesSchema,
+  netProfit: z.number(),
+  winRate: z.number(),
+  decidedTrades: z.number(),
+  totalTrades: z.number(),
+  successfulTrades: z.number(),
+  failedTrades: z.number(),
+  totalValue: z.number(),
+  updatedAt: z.string(),
+}) satisfies z.ZodType<Balances>;
+const StatsSchema = z.object({
+  totalTrades: z.number(),
+  successfulTrades: z.number(),
+  failedTrades: z.number(),
+  totalProfit: z.number(),
+  netProfit: z.number(),
+  winRate: z.number(),
+  decidedTrades: z.number(),
+  totalValue: z.number(),
+}) satisfies z.ZodType<Stats>;
+const MarketSchema = z.object({
+  kind: z.enum(MARKET_KINDS),
+  simProfile: z.enum(SIM_PROFILES).nullable(),
+  tradeMaxHoldMs: z.number().optional(),
+  costFloor: z.number().optional(),
+}) satisfies z.ZodType<MarketInfo>;
+const HaltSchema = z.object({ halted: z.boolean(), reason: z.string(), changedBy: z.string(), changedAt: z.string().nullable() }) satisfies z.ZodType<TradingHaltState>;
+const RiskSchema = z.object({
+  state: z.enum(['running', 'off', 'paused', 'halted']),
+  reason: z.string().nullable(),
+  since: z.string().nullable(),
+  realised: z.number(),
+  peak: z.number(),
+  drawdown: z.number(),
+  maxLoss: z.number(),
+  exposure: z.number(),
+  maxExposure: z.number(),
+  windowStart: z.string().nullable(),
+}) satisfies z.ZodType<RiskSummary>;
+const TwoFactorSchema = z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number(), required: z.boolean() }) satisfies z.ZodType<TwoFactorStatus>;
+
+export const SnapshotAnswer = z.object({
+  success: z.literal(true),
+  user: PublicUserSchema,
+  market: MarketSchema,
+  halt: HaltSchema,
+  prices: PricesSchema.nullable().describe('Null on an instance that runs no engine (API only): GET /exchanges/prices answers 503 there'),
+  balance: BalancesSchema,
+  stats: StatsSchema,
+  recent: z
+    .object({ trades: z.array(TradeSchema), pagination: z.object({ current: z.number(), pages: z.number(), total: z.number() }) satisfies z.ZodType<Pagination> })
+    .describe('The newest trades, as GET /trades?page=1&limit=20 answers them'),
+  risk: RiskSchema,
+  twoFactor: TwoFactorSchema,
+});
