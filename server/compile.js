@@ -3,7 +3,7 @@
 // hundreds of TypeScript files through tsx. Plain JavaScript itself, as it runs before anything can be transpiled;
 // server/launch.js (npm start) calls it, its types are in compile.d.ts. Rebuilt only when a source it read changed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -47,6 +47,12 @@ export function isServerStale(root = ROOT, outDir = OUT_DIR) {
   });
 }
 
+/** @param {string} dir @param {Set<string>} keep */
+function removeChunksBut(dir, keep) {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) if (!keep.has(name)) rmSync(join(dir, name), { force: true });
+}
+
 /**
  * Bundles the server into outDir. Files are written to a private staging folder and renamed into place one by one
  * (each rename is atomic), the stamp last: a process starting meanwhile sees the old build or the new one, and an
@@ -70,13 +76,26 @@ export async function compileServer(root = ROOT, outDir = OUT_DIR) {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      // Stack traces name the .ts sources: launch.js turns source maps on before loading the bundle.
+      // Dynamic imports stay separate chunks, loaded when first imported: the Binance connector (ccxt, seconds to
+      // load) only with a live market, as under tsx.
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      // For `NODE_OPTIONS=--enable-source-maps npm start`: stack traces then name the .ts sources. Not on by default:
+      // Node would then read and parse the source map of every package module that ships one, on every start.
       sourcemap: 'linked',
       sourcesContent: false,
       metafile: true,
       logLevel: 'warning',
     });
-    for (const name of readdirSync(staging)) renameSync(join(staging, name), join(outDir, name));
+    const written = readdirSync(staging, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(staging, join(entry.parentPath, entry.name)));
+    for (const file of written) {
+      mkdirSync(dirname(join(outDir, file)), { recursive: true });
+      renameSync(join(staging, file), join(outDir, file));
+    }
+    // Chunks are named by content hash: the previous build's are no longer imported by anything.
+    removeChunksBut(join(outDir, 'chunks'), new Set(written.filter((file) => file.startsWith(`chunks${sep}`)).map((file) => basename(file))));
     const inputs = Object.keys(result.metafile.inputs);
     writeFileSync(join(outDir, STAMP), JSON.stringify({ builtAt, inputs }));
     return { ms: Date.now() - builtAt, inputs: inputs.length };

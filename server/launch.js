@@ -14,6 +14,4 @@ if (isServerStale()) {
     process.exit(1);
   }
 }
-// Errors point at the TypeScript sources (the bundle's linked source maps), as they do under tsx.
-process.setSourceMapsEnabled(true);
 await import(pathToFileURL(join(OUT_DIR, 'main.js')).href);

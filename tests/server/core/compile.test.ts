@@ -2,7 +2,7 @@
 // file the last build read changed, the compiled backtest worker answering as the sources do, and the compiled
 // process starting, serving and stopping like `tsx server/main.ts`.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -103,6 +103,23 @@ describe('compiling the server', () => {
     expect(stamp.inputs.filter((input) => input.includes('node_modules'))).toEqual([]);
     expect(isServerStale(ROOT, out)).toBe(false);
   }, 60_000);
+
+  it('keeps dynamic imports lazy: the Binance connector (ccxt) is not loaded when the server starts', () => {
+    // Every file the start loads: main.js and the chunks it imports statically, transitively.
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      const code = readFileSync(file, 'utf8');
+      for (const [, spec] of code.matchAll(/^import\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)) if (spec) visit(join(dirname(file), spec));
+    };
+    visit(join(out, 'main.js'));
+    const staticImports = [...loaded].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?from\s*"([^".][^"]*)"/gm)].map((m) => m[1]));
+    expect(staticImports).toContain('fastify');
+    expect(staticImports).not.toContain('ccxt');
+    // …but it is in the build, for a live market.
+    expect(readdirSync(join(out, 'chunks')).some((name) => readFileSync(join(out, 'chunks', name), 'utf8').includes('from "ccxt"'))).toBe(true);
+  });
 
   it('gives a compiled backtest worker that answers what the replay computes', async () => {
     const worker = new Worker(new URL(pathToFileURL(join(out, 'replay-worker.js')).href));
