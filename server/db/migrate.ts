@@ -4,7 +4,6 @@ import type pg from 'pg';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migrateWithPglite } from 'drizzle-orm/pglite/migrator';
-import { migrate as migrateWithPg } from 'drizzle-orm/node-postgres/migrator';
 import type * as schema from './schema';
 import { projectRoot } from '../paths';
 
@@ -23,6 +22,7 @@ export async function migratePglite(db: PgliteDatabase<typeof schema>): Promise<
  * makes them take turns, and the ones that come later find the migrations already applied.
  */
 export async function migratePostgres(db: NodePgDatabase<typeof schema>, pool: pg.Pool): Promise<void> {
+  const { migrate: migrateWithPg } = await import('drizzle-orm/node-postgres/migrator');
   const lockClient = await pool.connect();
   try {
     await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

@@ -104,7 +104,7 @@ describe('compiling the server', () => {
     expect(isServerStale(ROOT, out)).toBe(false);
   }, 60_000);
 
-  it('keeps dynamic imports lazy: the Binance connector (ccxt) is not loaded when the server starts', () => {
+  it('keeps dynamic imports lazy: the Binance connector (ccxt) and other optional packages are not loaded when the server starts', () => {
     // Every file the start loads: main.js and the chunks it imports statically, transitively.
     const loaded = new Set<string>();
     const visit = (file: string) => {
@@ -117,6 +117,10 @@ describe('compiling the server', () => {
     const staticImports = [...loaded].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?from\s*"([^".][^"]*)"/gm)].map((m) => m[1]));
     expect(staticImports).toContain('fastify');
     expect(staticImports).not.toContain('ccxt');
+    // Neither are the PostgreSQL driver (only with DATABASE_URL) and the QR code renderer (2FA enrolment).
+    expect(staticImports).not.toContain('pg');
+    expect(staticImports).not.toContain('drizzle-orm/node-postgres');
+    expect(staticImports).not.toContain('qrcode');
     // …but it is in the build, for a live market.
     expect(readdirSync(join(out, 'chunks')).some((name) => readFileSync(join(out, 'chunks', name), 'utf8').includes('from "ccxt"'))).toBe(true);
   });
