@@ -1,9 +1,10 @@
 // The client build's stored .br/.gz files, written by the build step (tools/precompress.ts) and sent by the server as
 // they are (server/process/pwa-serve.ts): the right variant for the request's Accept-Encoding, the same bytes after
 // decoding, the cache rules of the file it encodes, and no compression of any response by the server itself.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressFile, precompressDir } from '../../../tools/precompress';
@@ -50,6 +51,37 @@ describe('precompress (build step)', () => {
     expect(existsSync(`${file}.br`)).toBe(false);
     expect(existsSync(`${file}.gz`)).toBe(false);
   });
+});
+
+describe('the client build', () => {
+  const root = resolve(import.meta.dirname, '../../..');
+  let outDir: string;
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('stores a .br and a .gz beside each text file, after the service worker is written, and precaches none of them', () => {
+    outDir = mkdtempSync(join(tmpdir(), 'arb-build-'));
+    const build = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production' },
+      encoding: 'utf8',
+    });
+    expect(build.status, build.stderr).toBe(0);
+    const scripts = (readdirSync(outDir, { recursive: true }) as string[]).filter((file) => /\.(js|html|webmanifest)$/.test(file));
+    expect(scripts).toEqual(expect.arrayContaining(['index.html', 'sw.js']));
+    for (const file of scripts) {
+      const original = readFileSync(join(outDir, file));
+      // A few bytes may not compress (then no variant is stored, as tested above); anything of 1 KB does.
+      if (original.length < 1024) continue;
+      // sw.js is written by the PWA plugin's own closeBundle: its variants must be of the final file.
+      expect(brotliDecompressSync(readFileSync(join(outDir, `${file}.br`))), file).toEqual(original);
+      expect(gunzipSync(readFileSync(join(outDir, `${file}.gz`))), file).toEqual(original);
+    }
+    // The precache manifest inside sw.js names real files, and no compressed variant.
+    const precached = [...readFileSync(join(outDir, 'sw.js'), 'utf8').matchAll(/"url":"([^"]+)"/g)].map((m) => m[1]!);
+    expect(precached).toContain('index.html');
+    expect(precached.filter((url) => /\.(br|gz)$/.test(url))).toEqual([]);
+    for (const url of precached) expect(existsSync(join(outDir, url)), url).toBe(true);
+  }, 300_000);
 });
 
 describe('serving the stored variants', () => {
