@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pwaOptions } from './sw/pwa-options';
+import { precompress } from './tools/precompress';
 
 // First paint from HTML alone. All CSS in one stylesheet (cssCodeSplit off: the whole app's CSS is ~8 KB gzip), inlined into index.html's head so
 // the first paint waits for no stylesheet request and no lazy chunk waits for one either. CSP allows inline styles.
@@ -30,7 +31,7 @@ function inlineStylesheet(): Plugin {
 // The PWA build: React, vanilla-extract (zero-runtime CSS) and the service worker (options in sw/pwa-options.ts).
 // Route screens are lazy chunks; /login's first load carries only what it needs.
 export default defineConfig({
-  plugins: [vanillaExtractPlugin(), react(), VitePWA(pwaOptions), inlineStylesheet()],
+  plugins: [vanillaExtractPlugin(), react(), VitePWA(pwaOptions), inlineStylesheet(), precompress()],
   // react-toastify's default entry injects its stylesheet from JavaScript at run time; the unstyled entry plus the
   // stylesheet imported in src/routes/root.tsx ships the same CSS as CSS (smaller first-load JS, no style injection).
   resolve: { alias: [{ find: /^react-toastify$/, replacement: 'react-toastify/unstyled' }] },

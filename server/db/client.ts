@@ -3,9 +3,7 @@
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
 import type { Config } from '../config';
 import { makePrivateDir, tightenTree } from '../security/data-dir';
 import * as schema from './schema';
@@ -68,6 +66,8 @@ async function openPglite(dir: string): Promise<Database> {
 }
 
 async function openPostgres(url: string): Promise<Database> {
+  // Loaded only here: a start on the embedded database does not pay for loading the PostgreSQL driver.
+  const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres')]);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

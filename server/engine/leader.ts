@@ -1,7 +1,7 @@
 // Exactly one trading engine per database. On PostgreSQL the leader holds a session advisory lock on a dedicated
 // connection: if the process dies, the connection closes, the lock is released, and a standby takes over on its next
 // attempt. PGlite lives inside one process, so that process is trivially the leader.
-import pg from 'pg';
+import type pg from 'pg';
 import type { EngineLogger } from './ports';
 
 export interface LeadershipHandlers {
@@ -70,7 +70,10 @@ export function advisoryLockLeadership(options: AdvisoryLockOptions): Leadership
     if (stopped || leading) return;
     try {
       if (!client) {
-        const c = new pg.Client({ connectionString: options.connectionString, keepAlive: true });
+        // The driver is loaded with the first attempt: only instances on PostgreSQL elect a leader.
+        const { default: pgDriver } = await import('pg');
+        if (stopped) return;
+        const c = new pgDriver.Client({ connectionString: options.connectionString, keepAlive: true });
         c.on('error', lost);
         c.on('end', () => {
           if (client === c) lost();

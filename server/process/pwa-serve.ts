@@ -1,9 +1,9 @@
-// Process step, when the process builds its app: serve the built PWA from dist/, compressed, hashed assets cached for
-// a year, the shell files (index.html, sw.js, the manifest) always revalidated so an update reaches users;
-// client-side routes fall back to index.html.
+// Process step, when the process builds its app: serve the built PWA from dist/, hashed assets cached for a year, the
+// shell files (index.html, sw.js, the manifest) always revalidated so an update reaches users; client-side routes
+// fall back to index.html. Compressed bytes are the .br/.gz files the build wrote beside each file
+// (tools/precompress.ts): this process runs the engine and compresses no response itself, API responses included.
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientFallback } from '../http/plugins/errors';
@@ -15,8 +15,16 @@ const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/i;
 /** Paths that only ever name build files: never client routes. */
 const MISSING_FILE = /^\/(assets|icons)\//;
 
+/** The suffixes of the build's stored compressed variants: file.js.br is file.js, sent with content-encoding br. */
+const ENCODED_VARIANT = /\.(br|gz)$/;
+
+/** The file a served path stands for: the uncompressed name of a stored .br/.gz variant. */
+export function logicalPath(path: string): string {
+  return path.replace(ENCODED_VARIANT, '');
+}
+
 export function cacheControlFor(path: string): string {
-  if (HASHED_ASSET.test(path)) return 'public, max-age=31536000, immutable';
+  if (HASHED_ASSET.test(logicalPath(path))) return 'public, max-age=31536000, immutable';
   return 'no-cache';
 }
 
@@ -43,7 +51,6 @@ export const BUILD_FAILED_PAGE = `<!doctype html>
 export async function registerClient(app: FastifyInstance, dir: string, status: ClientBuildStatus = { state: 'ready' }): Promise<ClientFallback> {
   // The build may not have run yet; the directory must exist for the static plugin, files may come later.
   mkdirSync(dir, { recursive: true });
-  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyStatic, {
     root: dir,
     prefix: '/',
@@ -52,9 +59,13 @@ export async function registerClient(app: FastifyInstance, dir: string, status: 
     index: false,
     cacheControl: false,
     dotfiles: 'ignore',
+    // file.br / file.gz beside a file are sent for it when the request accepts them (brotli first), with the
+    // file's content type, content-encoding and Vary: Accept-Encoding; otherwise the file itself.
+    preCompressed: true,
     setHeaders: (reply, path) => {
+      // `path` is the file actually sent, which may be a .br/.gz variant: the rules are those of the file it encodes.
       (reply as unknown as FastifyReply).header('cache-control', cacheControlFor(path));
-      if (basename(path) === 'sw.js') (reply as unknown as FastifyReply).header('service-worker-allowed', '/');
+      if (basename(logicalPath(path)) === 'sw.js') (reply as unknown as FastifyReply).header('service-worker-allowed', '/');
     },
   });
 

@@ -1,11 +1,11 @@
 // The process, step by step: configuration, database, first admin, app (with the engine where it runs), realtime
 // gateway, spread history recorder, listening, engine start, client build, graceful shutdown. server/main.ts runs
 // it; a test may run it with its own market (server/engine's EngineSetup) to reach a state quickly.
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { buildApp } from '../app';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { openDatabase } from '../db/client';
+import { projectRoot } from '../paths';
 import { venueAccountLoader } from '../db/repositories/credentials';
 import { createEngine, type EngineSetup } from '../engine';
 import { attachRealtimeToApp } from '../realtime';
@@ -19,7 +19,7 @@ import { safeOutput } from './output';
 import { buildClient, isClientStale } from './pwa-build';
 import type { ClientBuildStatus } from './pwa-serve';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = projectRoot(import.meta.url);
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_LIMIT_MS = 15_000;

@@ -1,11 +1,12 @@
 // Runs a backtest in a worker thread, bounded: at most MAX_RUNNING at once in this process (a 2-core machine serves
 // prices and requests too), and the thread is terminated when a replay runs longer than the time limit. A thread that
 // answered is kept for the next backtest (idle ones do not hold the process open and end after IDLE_MS), so only the
-// first backtest after a quiet spell pays for the thread's start and its loading of TypeScript.
+// first backtest after a quiet spell pays for the thread's start and its loading of the worker's code.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { isCompiled } from '../../paths';
 import type { BacktestComputed, BacktestJob } from './backtest';
 
 export type WorkerAnswer = { ok: true; result: BacktestComputed } | { ok: false; reason: 'busy' | 'timeout' | 'failed'; message: string };
@@ -18,11 +19,16 @@ const idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
 
 const require = createRequire(import.meta.url);
 
+/** The ahead-compiled worker entry, which server/launch.js bundles beside the server's own (dist-server/). */
+const COMPILED_ENTRY = 'replay-worker.js';
+
 /**
- * The worker's first lines: register tsx's loader in the worker (a `--import tsx` flag does not reach a worker's
- * module loader on Node 20), then load the TypeScript entry — as the server process itself runs (npm start).
+ * The worker's first lines. Ahead-compiled (npm start), this module is part of dist-server/main.js and the worker's
+ * entry is the bundle beside it, loaded as it is. From the sources (tsx): register tsx's loader in the worker (a
+ * `--import tsx` flag does not reach a worker's module loader on Node 20), then load the TypeScript entry.
  */
 function bootstrap(): string {
+  if (isCompiled(import.meta.url)) return `import(${JSON.stringify(new URL(`./${COMPILED_ENTRY}`, import.meta.url).href)});`;
   // The ESM entry of tsx's API, as its package exports name it (require.resolve would give the CommonJS one).
   const pkg = require('tsx/package.json') as { exports: Record<string, { import: { default: string } }> };
   const tsx = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), pkg.exports['./esm/api']!.import.default)).href;

@@ -2,7 +2,6 @@
 // shown once), turning it off with a code, and an admin's reset of another user's. The sign-in step itself is in
 // http/auth (POST /auth/login/2fa).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import QRCode from 'qrcode';
 import { IdParams, type MessageResponse } from '../../../contract/api';
 import {
   TWO_FACTOR_MESSAGES,
@@ -52,6 +51,8 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const secret = newTotpSecret();
       if (!(await savePendingSecret(app.db, user.id, encryptSecret(key, secret)))) throw conflict(TWO_FACTOR_MESSAGES.alreadyEnabled);
       const otpauthUrl = totpOf(secret, user.email).toString();
+      // Loaded at the first enrolment, not at every start.
+      const { default: QRCode } = await import('qrcode');
       const qrDataUrl = await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 240 });
       return { success: true, secret, otpauthUrl, qrDataUrl };
     },

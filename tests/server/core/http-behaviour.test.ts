@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestApp, type TestApp } from '../helpers/app';
 
@@ -121,7 +122,10 @@ describe('client pages', () => {
 
     mkdirSync(join(clientDir, 'assets'), { recursive: true });
     writeFileSync(join(clientDir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="/assets/index-AbCd1234.js"></script>');
-    writeFileSync(join(clientDir, 'assets', 'index-AbCd1234.js'), `console.log(${JSON.stringify('x'.repeat(5000))});`);
+    const script = `console.log(${JSON.stringify('x'.repeat(5000))});`;
+    writeFileSync(join(clientDir, 'assets', 'index-AbCd1234.js'), script);
+    // The build stores compressed variants beside each file (tools/precompress.ts); the server sends those.
+    writeFileSync(join(clientDir, 'assets', 'index-AbCd1234.js.gz'), gzipSync(script));
     writeFileSync(join(clientDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
 
     for (const url of ['/', '/dashboard', '/trades?page=2', '/admin/users']) {
