@@ -3,7 +3,7 @@
 // (migration 0007_auth_change_notify), so every instance hears of every change whatever code path or process made it,
 // at commit. Instances cache session checks (server/http/plugins/session-cache.ts) only while their feed is live.
 import type { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 
 export const AUTH_CHANGE_CHANNEL = 'auth_change';
 
@@ -55,6 +55,8 @@ export async function pgliteAuthChanges(client: PGlite): Promise<AuthChangeFeed>
  * and reconnects with a growing delay; `live` follows the next successful LISTEN.
  */
 export async function postgresAuthChanges(url: string, retryMs = 500): Promise<AuthChangeFeed> {
+  // The driver loads with the first PostgreSQL connection, as in client.ts: an embedded start never pays for it.
+  const { default: driver } = await import('pg');
   const out = listeners();
   let client: pg.Client | null = null;
   let isLive = false;
@@ -63,7 +65,7 @@ export async function postgresAuthChanges(url: string, retryMs = 500): Promise<A
   let timer: NodeJS.Timeout | null = null;
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url });
+    const next = new driver.Client({ connectionString: url });
     const drop = () => {
       if (client !== next) return;
       client = null;
