@@ -1,8 +1,8 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
 import * as styles from './auth.css';
-import { useServices } from '../hooks/services';
+import { useSession } from '../hooks/services';
+import { showNotice } from '../features/toasts/notices';
 import { hasErrors, validateLogin, type Errors, type LoginInput } from '../lib/validation';
 import { landingPathFor } from '../services/auth/authState';
 import { Button } from '../ui/Button';
@@ -10,7 +10,7 @@ import { Checkbox, TextField } from '../ui/Field';
 import { SecondStep } from '../features/auth/SecondStep';
 
 export function LoginScreen() {
-  const { auth } = useServices();
+  const { auth } = useSession();
   const navigate = useNavigate();
   const search = useSearch({ from: '/login' });
   const [values, setValues] = useState<LoginInput>({ email: '', password: '' });
@@ -40,14 +40,14 @@ export function LoginScreen() {
         return;
       }
       if (!result.ok) {
-        if (result.unexpected) toast.error(<LoginFailed text="An unexpected error occurred. Please try again." />);
-        else toast.error(result.message);
+        if (result.unexpected) showNotice({ level: 'error', message: <LoginFailed text="An unexpected error occurred. Please try again." /> });
+        else showNotice({ level: 'error', message: result.message });
         return;
       }
-      toast.success('Login successful!');
+      showNotice({ level: 'success', message: 'Login successful!' });
       await navigate({ to: search.redirect ?? landingPathFor(result.user) });
     } catch {
-      toast.error(<LoginFailed text="An unexpected error occurred. Please try again." />);
+      showNotice({ level: 'error', message: <LoginFailed text="An unexpected error occurred. Please try again." /> });
     } finally {
       setBusy(false);
     }
