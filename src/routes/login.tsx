@@ -4,10 +4,13 @@ import * as styles from './auth.css';
 import { useSession } from '../hooks/services';
 import { showNotice } from '../features/toasts/notices';
 import { hasErrors, validateLogin, type Errors, type LoginInput } from '../lib/validation';
+import { markFirstPaint, SIGN_IN_PAINTED } from '../lib/paintMark';
 import { landingPathFor } from '../services/auth/authState';
 import { Button } from '../ui/Button';
 import { Checkbox, TextField } from '../ui/Field';
 import { SecondStep } from '../features/auth/SecondStep';
+
+const markSignInPainted = markFirstPaint(SIGN_IN_PAINTED);
 
 export function LoginScreen() {
   const { auth } = useSession();
@@ -95,7 +98,7 @@ export function LoginScreen() {
             <Checkbox label="Remember me" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
             <Link to="/forgot-password">Forgot password?</Link>
           </div>
-          <Button type="submit" className={styles.submit} disabled={busy}>
+          <Button ref={markSignInPainted} type="submit" className={styles.submit} disabled={busy}>
             {busy ? 'Signing in...' : 'Sign in'}
           </Button>
         </form>
