@@ -53,5 +53,10 @@ startTransition(() => {
   );
 });
 
-// Register the service worker after load; an update is offered as a toast (react-toastify loads only then).
-void startPwa({ onUpdateReady: (apply) => void Promise.all([import('./pwa/UpdateToast'), loadToasts()]).then(([m]) => m.showUpdateToast(apply)) });
+// Register the service worker once the first screen has rendered (startPwa then waits for load and an idle moment:
+// on a fast machine load comes before the lazy route has rendered); an update is offered as a toast (react-toastify
+// loads only then).
+const stopWaiting = router.subscribe('onRendered', () => {
+  stopWaiting();
+  void startPwa({ onUpdateReady: (apply) => void Promise.all([import('./pwa/UpdateToast'), loadToasts()]).then(([m]) => m.showUpdateToast(apply)) });
+});
