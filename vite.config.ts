@@ -15,9 +15,6 @@ function inlineStylesheet(): Plugin {
     generateBundle(_options, bundle) {
       const html = bundle['index.html'];
       if (!html || html.type !== 'asset' || typeof html.source !== 'string') return;
-      // The shell in index.html paints without any script, so the app's scripts are not first-paint resources: low
-      // fetch priority says so (nothing else competes on first load; the module script still runs as soon as it lands).
-      html.source = html.source.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
       html.source = html.source.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
         const css = bundle[file];
         if (!css || css.type !== 'asset') return tag;
@@ -28,13 +25,59 @@ function inlineStylesheet(): Plugin {
   };
 }
 
+/** The landing route's module: a first visit (or any visit without a session) lands on the sign-in form. */
+const LANDING_ROUTE = 'src/routes/login.tsx';
+
+/** Chunks with their static imports, all the way down (what must be fetched before their code can run). */
+export function staticClosure(starts: readonly string[], importsOf: (file: string) => readonly string[]): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const dep of importsOf(file)) visit(dep);
+  };
+  for (const file of starts) visit(file);
+  return [...seen];
+}
+
+// The usable sign-in form needs the entry and the landing route's lazy chunk with their imports. Without links in the
+// HTML the route chunk would be asked for only once the entry had downloaded and run (a second round trip on a slow
+// network). modulepreload links for all of them let it download at once, at the browser's normal (high) priority for
+// module scripts. A signed-in start pays the route's few KB without running them. (Vite's own links cover only the
+// entry's imports, and only with its polyfill, which every supported browser can do without.)
+function preloadLandingRoute(): Plugin {
+  return {
+    name: 'preload-landing-route',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (!html || html.type !== 'asset' || typeof html.source !== 'string') return;
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const route = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(LANDING_ROUTE));
+      if (!route) throw new Error(`preload-landing-route: no chunk for ${LANDING_ROUTE}`);
+      const importsOf = (file: string) => chunks.find((c) => c.fileName === file)?.imports ?? [];
+      // Vite's own links (if any) are replaced, so the order is the fetch order wanted: the entry's imports (the
+      // largest, React and the router) before the route's small chunks, on a connection that sends them one by one.
+      const source = html.source.replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
+      const entry = chunks.find((c) => c.isEntry && source.includes(`/${c.fileName}"`));
+      if (!entry) throw new Error('preload-landing-route: no entry script in index.html');
+      const links = staticClosure([entry.fileName, route.fileName], importsOf)
+        .filter((file) => file !== entry.fileName)
+        .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+      html.source = source.replace(/(<script type="module"[^>]*><\/script>)/, `$1\n    ${links.join('\n    ')}`);
+    },
+  };
+}
+
 // The PWA build: React, vanilla-extract (zero-runtime CSS) and the service worker (options in sw/pwa-options.ts).
 // Route screens are lazy chunks; /login's first load carries only what it needs.
 export default defineConfig({
-  plugins: [vanillaExtractPlugin(), react(), VitePWA(pwaOptions), inlineStylesheet(), precompress()],
+  plugins: [vanillaExtractPlugin(), react(), VitePWA(pwaOptions), inlineStylesheet(), preloadLandingRoute(), precompress()],
   // react-toastify's default entry injects its stylesheet from JavaScript at run time; the unstyled entry plus the
   // stylesheet imported in src/routes/root.tsx ships the same CSS as CSS (smaller first-load JS, no style injection).
   resolve: { alias: [{ find: /^react-toastify$/, replacement: 'react-toastify/unstyled' }] },
-  build: { target: 'es2022', sourcemap: false, cssCodeSplit: false },
+  // Every browser the app supports (es2022) has modulepreload: the polyfill would only cost first-load bytes.
+  build: { target: 'es2022', sourcemap: false, cssCodeSplit: false, modulePreload: { polyfill: false } },
   server: { proxy: { '/api': 'http://127.0.0.1:3000', '/socket.io': { target: 'ws://127.0.0.1:3000', ws: true } } },
 });

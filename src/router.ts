@@ -1,9 +1,8 @@
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
-import type { AppServices } from './services/appServices';
-import { routeTree } from './routes/tree';
+import { routeTree, type RouterContext } from './routes/tree';
 
-export function createAppRouter(services: AppServices, history?: RouterHistory) {
-  return createRouter({ routeTree, context: { services }, ...(history ? { history } : {}), defaultPreload: 'intent', defaultPendingMs: 300, scrollRestoration: true });
+export function createAppRouter(context: RouterContext, history?: RouterHistory) {
+  return createRouter({ routeTree, context, ...(history ? { history } : {}), defaultPreload: 'intent', defaultPendingMs: 300, scrollRestoration: true });
 }
 
 declare module '@tanstack/react-router' {

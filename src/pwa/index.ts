@@ -1,6 +1,4 @@
-import { createSwUpdates, type SwUpdates } from './swUpdates';
-import { isEditingForm, trackFormEditing } from './formEditing';
-import { showUpdateToast } from './UpdateToast';
+import type { SwUpdates } from './swUpdates';
 
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
@@ -14,11 +12,17 @@ export async function startPwa(opts: { onUpdateReady?: (apply: () => void) => vo
   if (import.meta.env.MODE === 'development' || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
   await pageLoaded();
   await idle();
-  const { Workbox } = await import('workbox-window');
+  // Loaded only now: none of it is needed to paint or use the first screen.
+  const [{ Workbox }, { createSwUpdates }, { isEditingForm, trackFormEditing }] = await Promise.all([
+    import('workbox-window'),
+    import('./swUpdates'),
+    import('./formEditing'),
+  ]);
   const workbox = new Workbox('/sw.js', { scope: '/' });
   trackFormEditing();
   const updates = createSwUpdates({ workbox, reload: () => window.location.reload(), isEditingForm: () => isEditingForm() });
-  const offer = opts.onUpdateReady ?? showUpdateToast;
+  // The toast's module (and react-toastify) load only when an update is there to offer.
+  const offer = opts.onUpdateReady ?? ((apply: () => void) => void import('./UpdateToast').then((m) => m.showUpdateToast(apply)));
   updates.updateReady$.subscribe(() => offer(() => updates.applyUpdate()));
   try {
     await workbox.register();

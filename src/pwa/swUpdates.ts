@@ -1,4 +1,7 @@
-import { Subject, type Observable } from 'rxjs';
+/** Listeners of one signal; RxJS-free, since this loads on /login, where nothing else needs RxJS. */
+export interface Signal {
+  subscribe(listener: () => void): { unsubscribe(): void };
+}
 
 /** The part of workbox-window's Workbox this flow uses (tests pass a stand-in). */
 export interface WorkboxLike {
@@ -16,7 +19,7 @@ export interface SwUpdatesDeps {
 
 export interface SwUpdates {
   /** A new version is installed and waiting (or already active from another tab): offer the Reload action. */
-  updateReady$: Observable<void>;
+  updateReady$: Signal;
   /** The user's Reload: let the waiting worker take over, then reload once it controls the page. */
   applyUpdate(): void;
   /** Ask the server for a newer sw.js now. */
@@ -29,7 +32,8 @@ export interface SwUpdates {
  * made the switch, this tab reloads by itself only if no form is being edited, otherwise it offers Reload too.
  */
 export function createSwUpdates(deps: SwUpdatesDeps): SwUpdates {
-  const ready = new Subject<void>();
+  const listeners = new Set<() => void>();
+  const ready = { next: () => [...listeners].forEach((l) => l()) };
   let requested = false;
   let newWorkerControls = false;
 
@@ -43,7 +47,12 @@ export function createSwUpdates(deps: SwUpdatesDeps): SwUpdates {
   });
 
   return {
-    updateReady$: ready.asObservable(),
+    updateReady$: {
+      subscribe(listener) {
+        listeners.add(listener);
+        return { unsubscribe: () => void listeners.delete(listener) };
+      },
+    },
     applyUpdate() {
       if (newWorkerControls) return deps.reload();
       requested = true;

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { toast } from 'react-toastify';
 import { RealtimeToasts } from '../features/toasts/RealtimeToasts';
 import { useWarmDomains } from '../hooks/data';
-import { useAuth, useServices } from '../hooks/services';
+import { SignedInServices, useAuth, useServices } from '../hooks/services';
+import { NoticeToasts } from '../features/toasts/NoticeToasts';
 import { ConnectionDot, GaveUpBanner } from '../features/layout/ConnectionStatus';
 import { OfflineBanner } from '../features/offline/OfflineBanner';
 import * as styles from '../features/layout/layout.css';
@@ -35,7 +36,17 @@ const ADMIN_LINKS = [
   { to: '/admin/audit', label: 'Audit Log', icon: '☰' },
 ] as const;
 
+/** The signed-in layout: the signed-in layer's services (loaded by the guard) for everything below it. */
 export function AppLayout() {
+  return (
+    <SignedInServices>
+      <AppShell />
+      <NoticeToasts />
+    </SignedInServices>
+  );
+}
+
+function AppShell() {
   const services = useServices();
   const { auth } = services;
   useWarmDomains();

@@ -22,6 +22,13 @@ describe('Dashboard', () => {
     expect(screen.getByRole('link', { name: 'View all' }).getAttribute('href')).toBe('/trades');
   });
 
+  it('puts Live Prices before Recent Trades in reading order (the one-column phone layout follows it)', async () => {
+    renderApp('/dashboard', { user: testUser() });
+    const prices = await screen.findByTestId('live-prices');
+    const recent = await screen.findByTestId('recent-trades');
+    expect(prices.compareDocumentPosition(recent) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it("shows '—' for the win rate while no trade is decided, and invites the next step when there are no trades", async () => {
     renderApp('/dashboard', {
       user: testUser(),

@@ -1,16 +1,19 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
 import * as styles from './auth.css';
-import { useServices } from '../hooks/services';
+import { useSession } from '../hooks/services';
+import { showNotice } from '../features/toasts/notices';
 import { hasErrors, validateLogin, type Errors, type LoginInput } from '../lib/validation';
+import { markFirstPaint, SIGN_IN_PAINTED } from '../lib/paintMark';
 import { landingPathFor } from '../services/auth/authState';
 import { Button } from '../ui/Button';
 import { Checkbox, TextField } from '../ui/Field';
 import { SecondStep } from '../features/auth/SecondStep';
 
+const markSignInPainted = markFirstPaint(SIGN_IN_PAINTED);
+
 export function LoginScreen() {
-  const { auth } = useServices();
+  const { auth } = useSession();
   const navigate = useNavigate();
   const search = useSearch({ from: '/login' });
   const [values, setValues] = useState<LoginInput>({ email: '', password: '' });
@@ -40,14 +43,14 @@ export function LoginScreen() {
         return;
       }
       if (!result.ok) {
-        if (result.unexpected) toast.error(<LoginFailed text="An unexpected error occurred. Please try again." />);
-        else toast.error(result.message);
+        if (result.unexpected) showNotice({ level: 'error', message: <LoginFailed text="An unexpected error occurred. Please try again." /> });
+        else showNotice({ level: 'error', message: result.message });
         return;
       }
-      toast.success('Login successful!');
+      showNotice({ level: 'success', message: 'Login successful!' });
       await navigate({ to: search.redirect ?? landingPathFor(result.user) });
     } catch {
-      toast.error(<LoginFailed text="An unexpected error occurred. Please try again." />);
+      showNotice({ level: 'error', message: <LoginFailed text="An unexpected error occurred. Please try again." /> });
     } finally {
       setBusy(false);
     }
@@ -95,7 +98,7 @@ export function LoginScreen() {
             <Checkbox label="Remember me" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
             <Link to="/forgot-password">Forgot password?</Link>
           </div>
-          <Button type="submit" className={styles.submit} disabled={busy}>
+          <Button ref={markSignInPainted} type="submit" className={styles.submit} disabled={busy}>
             {busy ? 'Signing in...' : 'Sign in'}
           </Button>
         </form>

@@ -1,9 +1,9 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useObservableState } from 'observable-hooks';
 import { useMemo, useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
 import { from } from 'rxjs';
-import { useServices } from '../hooks/services';
+import { showNotice } from '../features/toasts/notices';
+import { useSession } from '../hooks/services';
 import { hasErrors, validateRegistration, type Errors, type RegistrationInput } from '../lib/validation';
 import { landingPathFor } from '../services/auth/authState';
 import { Button } from '../ui/Button';
@@ -17,7 +17,7 @@ import { ContactAdmin } from './contactAdmin';
  * operator opens registration (ALLOW_REGISTRATION=true), the server says so and the page offers the form.
  */
 export function RegisterScreen() {
-  const { auth } = useServices();
+  const { auth } = useSession();
   const open$ = useMemo(() => from(auth.registrationOpen()), [auth]);
   const open = useObservableState(open$, null);
   if (open === null) return <Spinner label="Loading..." />;
@@ -26,7 +26,7 @@ export function RegisterScreen() {
 }
 
 function RegisterForm() {
-  const { auth } = useServices();
+  const { auth } = useSession();
   const navigate = useNavigate();
   const [values, setValues] = useState<RegistrationInput>({ username: '', email: '', password: '' });
   const [errors, setErrors] = useState<Errors<keyof RegistrationInput>>({});
@@ -49,10 +49,10 @@ function RegisterForm() {
       const marked: Errors<keyof RegistrationInput> = {};
       for (const item of result.errors) if (item.path && item.path in values) marked[item.path as keyof RegistrationInput] ??= item.msg;
       setErrors(marked);
-      toast.error(result.message);
+      showNotice({ level: 'error', message: result.message });
       return;
     }
-    toast.success('Registration successful!');
+    showNotice({ level: 'success', message: 'Registration successful!' });
     await navigate({ to: landingPathFor(result.user) });
   }
 

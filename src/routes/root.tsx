@@ -1,23 +1,26 @@
 import { Outlet } from '@tanstack/react-router';
-import { Bounce, ToastContainer } from 'react-toastify';
-import 'react-toastify/ReactToastify.css';
-import { NoticeToasts } from '../features/toasts/NoticeToasts';
-import { darkTheme } from '../styles/theme.css';
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
+import { loadToasts, toastsWanted } from '../features/toasts/notices';
+import { useAuth } from '../hooks/services';
 
-export const MAX_VISIBLE_TOASTS = 3;
+const ToastHost = lazy(() => import('../features/toasts/ToastHost').then((m) => ({ default: m.ToastHost })));
 
-/**
- * Toasts (spec section 2): top-right, auto-close after 5 s, closable, pause on hover, draggable (swipe). At most three
- * at once (the rest wait their turn); on phones they start below the top bar (styles/global.css.ts).
- */
+/** The app's frame: the route, and the toast container once a toast is asked for or a session is open. */
 export function RootComponent() {
-  // Toasts take the app's theme at start (a quieter look than the saturated 'colored' one).
-  const toastTheme = typeof document !== 'undefined' && document.documentElement.classList.contains(darkTheme) ? 'dark' : 'light';
+  const wanted = useSyncExternalStore(toastsWanted.subscribe, toastsWanted.get);
+  const { isAuthenticated } = useAuth();
+  // Signed in, toasts come at any time (trades, load failures, the session's end): have the library ready.
+  useEffect(() => {
+    if (isAuthenticated) void loadToasts();
+  }, [isAuthenticated]);
   return (
     <>
       <Outlet />
-      <NoticeToasts />
-      <ToastContainer limit={MAX_VISIBLE_TOASTS} position="top-right" autoClose={5000} closeButton pauseOnHover draggable newestOnTop transition={Bounce} theme={toastTheme} />
+      {wanted && (
+        <Suspense fallback={null}>
+          <ToastHost />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { createRootRouteWithContext, createRoute, lazyRouteComponent, redirect, stripSearchParams } from '@tanstack/react-router';
-import type { AppServices } from '../services/appServices';
+import type { AppServicesLoader } from '../services/appServicesLoader';
+import type { Session } from '../services/session';
 import { Spinner } from '../ui/Spinner';
 import { RootComponent } from './root';
 import { TRADES_SEARCH_DEFAULTS, validateTradesSearch } from './tradesSearch';
@@ -7,7 +8,10 @@ import { TRADES_SEARCH_DEFAULTS, validateTradesSearch } from './tradesSearch';
 // Code-based route tree (spec section 2). Screens are lazy chunks so /login's first load stays small.
 
 export interface RouterContext {
-  services: AppServices;
+  /** The entry's REST client and auth service. */
+  session: Session;
+  /** The signed-in layer's services, loaded by the guard before the signed-in layout renders. */
+  appServices: AppServicesLoader;
 }
 
 /** Only same-origin paths are accepted as a place to return to after sign-in. */
@@ -25,7 +29,7 @@ const loginRoute = createRoute({
     return r ? { redirect: r } : {};
   },
   beforeLoad: async ({ context }) => {
-    const s = await context.services.auth.ready();
+    const s = await context.session.auth.ready();
     if (s.isAuthenticated) throw redirect({ to: '/dashboard' });
   },
   component: lazyRouteComponent(() => import('./login'), 'LoginScreen'),
@@ -42,16 +46,20 @@ const registerRoute = createRoute({
   component: lazyRouteComponent(() => import('./register'), 'RegisterScreen'),
 });
 
-/** The guard: every route below needs a session; while it is restored a spinner shows. */
+/**
+ * The guard: every route below needs a session; while it is restored, and the signed-in layer's services load (a
+ * chunk of their own, fetched in parallel with the layout's), a spinner shows.
+ */
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
   beforeLoad: async ({ context, location }) => {
-    const s = await context.services.auth.ready();
+    const s = await context.session.auth.ready();
     if (!s.isAuthenticated) {
       const back = safeRedirect(location.href);
       throw redirect({ to: '/login', search: back && back !== '/' ? { redirect: back } : {} });
     }
+    await context.appServices.load();
   },
   pendingComponent: () => <Spinner label="Loading..." />,
   component: lazyRouteComponent(() => import('./appLayout'), 'AppLayout'),

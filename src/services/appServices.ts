@@ -1,12 +1,12 @@
-import { combineLatest, debounceTime, EMPTY, filter, fromEvent, map, switchMap, timer, type Observable } from 'rxjs';
+import { combineLatest, debounceTime, EMPTY, filter, fromEvent, map, Observable, switchMap, timer } from 'rxjs';
 import type { PublicUser } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
-import { clearUserCaches, createUserCache, type UserCache } from '../cache/db';
+import { createUserCache, type UserCache } from '../cache/db';
 import { createActions, type Actions } from './actions';
-import { createAuthService, type AuthService } from './auth/authService';
-import { createLocalSessionStore } from './auth/sessionStorage';
+import type { AuthService } from './auth/authService';
+import { authStreams, type AuthStreams } from './auth/authStreams';
 import { createBalancesService, type BalancesService } from './balances/balancesService';
-import { ApiError, createHttp, type Http } from './http';
+import { ApiError, type Http } from './http';
 import { createNotifier, type Notifier } from './notify';
 import { createRealtimeService, type RealtimeDeps, type RealtimeService } from './realtime/realtimeService';
 import { socketLink } from './realtime/socketLink';
@@ -19,6 +19,7 @@ import { createSnapshotSource } from './snapshot/firstPaint';
 import { createSpreadsService, type SpreadsService } from './spreads/spreadsService';
 import { createStatsService, type StatsService } from './stats/statsService';
 import { eventsOf, type DomainDeps } from './streams/domainDeps';
+import type { Session } from './session';
 import { createTradesService, type TradesService } from './trades/tradesService';
 import { createTradesExport, type TradesExport } from './trades/tradesExport';
 import { createPushDevice, type PushDevice } from './notifications/pushDevice';
@@ -27,6 +28,8 @@ import { createPushDevice, type PushDevice } from './notifications/pushDevice';
 export interface AppServices {
   http: Http;
   auth: AuthService;
+  /** The auth service's state as streams (state$, session$, user$). */
+  authStreams: AuthStreams;
   realtime: RealtimeService;
   /** One service a domain, each a set of live streams (cache, then REST snapshot, then socket deltas). */
   prices: PricesService;
@@ -55,9 +58,9 @@ export interface AppServices {
 }
 
 export interface AppServicesOptions {
-  onSessionExpired: () => void;
-  /** Tests hand in a fetch that answers like the server, and a socket link of their own. */
-  fetch?: typeof fetch;
+  /** The entry's REST client and auth service (src/services/session.ts): the signed-in layer builds on them. */
+  session: Session;
+  /** Tests hand in a socket link of their own (and a fetch of their own to the session). */
   connect?: RealtimeDeps['connect'];
 }
 
@@ -70,35 +73,19 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     return c;
   };
 
-  // Set once auth exists; the HTTP client needs the token getter before.
-  let auth: AuthService | null = null;
-  let expiredHandler: () => void = () => {};
-  const http = createHttp({
-    ...(opts.fetch ? { fetch: opts.fetch } : {}),
-    getToken: () => auth?.state.token ?? null,
-    onUnauthorized: (reason) => {
-      if (!auth?.state.isAuthenticated) return;
-      auth.expire();
-      // Say why the session ended (e.g. 'Your account has been deactivated. Contact an admin.'), once.
-      if (reason) notifier.notify({ level: 'warning', message: reason, key: 'session-ended' });
-      expiredHandler();
-    },
-  });
+  const { http, auth } = opts.session;
   const push = createPushDevice(http);
-  auth = createAuthService({
-    http,
-    store: createLocalSessionStore(),
+  opts.session.onSignOut({
     // Signing out of this device ends its notifications too (a session that merely expired keeps them).
     beforeLogout: () => push.disable(),
+    // The session wipes the user's databases after this; an open connection would block the deletion.
     onSignedOut: (userId) => {
-      if (userId) {
-        caches.get(userId)?.close();
-        caches.delete(userId);
-      }
-      void clearUserCaches(userId);
+      if (!userId) return;
+      caches.get(userId)?.close();
+      caches.delete(userId);
     },
   });
-  const a = auth;
+  const a = authStreams(auth);
   // The profile is cached with the rest of the user's data. Debounce before the null check, so a logout that follows
   // an edit writes nothing into the database being deleted.
   a.user$.pipe(debounceTime(400), filter((u): u is PublicUser => u !== null)).subscribe((u) => void cacheFor(u._id).writeSnapshot('profile', u));
@@ -113,10 +100,10 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   // (with the new token) arrives, and the reconnect with that token needs no probe.
   realtime.state$
     .pipe(switchMap((s) => (s === 'retrying' ? timer(1000) : EMPTY)))
-    .subscribe(() => void a.refreshProfile().catch(() => undefined));
+    .subscribe(() => void auth.refreshProfile().catch(() => undefined));
   // The engine paused or halted the user's trading: the settings the user sees change with it.
   eventsOf(realtime.events$, SERVER_EVENTS.notice).subscribe((notice) => {
-    if (notice.user) a.updateUser(notice.user);
+    if (notice.user) auth.updateUser(notice.user);
   });
 
   // One GET /snapshot for the first paint of every stream below; a reconnect drops it so the resync asks again. Its
@@ -125,7 +112,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     http,
     invalidate$: realtime.reconnected$,
     onAnswer: (s) => {
-      if (a.state.user?._id === s.user._id) a.updateUser(s.user);
+      if (auth.state.user?._id === s.user._id) auth.updateUser(s.user);
     },
   });
   const domain: DomainDeps = {
@@ -160,15 +147,11 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     streams: [prices.prices$, balances.balances$, stats.stats$, trades.recent$],
   });
 
-  const expired$ = new (class extends EventTarget {})();
-  expiredHandler = () => {
-    expired$.dispatchEvent(new Event('expired'));
-    opts.onSessionExpired();
-  };
 
   return {
     http,
-    auth: a,
+    auth,
+    authStreams: a,
     realtime,
     prices,
     opportunities,
@@ -185,6 +168,6 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     notifier,
     preferences: createPreferencesService(),
     domain,
-    sessionExpired$: fromEvent(expired$, 'expired').pipe(map(() => undefined)),
+    sessionExpired$: new Observable<void>((sub) => opts.session.onExpired(() => sub.next())),
   };
 }

@@ -3,9 +3,13 @@ import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render } from '@testing-library/react';
 import { concat, map, NEVER, of, type Observable } from 'rxjs';
 import type { PublicUser } from '../../contract/entities';
-import { ServicesProvider } from '../../src/hooks/services';
+import { clearUserCaches } from '../../src/cache/db';
+import { showNotice } from '../../src/features/toasts/notices';
+import { EntryServicesProvider } from '../../src/hooks/services';
 import { createAppRouter } from '../../src/router';
 import { createAppServices } from '../../src/services/appServices';
+import { createAppServicesLoader } from '../../src/services/appServicesLoader';
+import { createSession } from '../../src/services/session';
 import type { ServerEvent } from '../../src/services/realtime/socketLink';
 
 export type Handler = (method: string, path: string, body: unknown) => { status?: number; body: unknown } | undefined;
@@ -108,17 +112,24 @@ export function renderApp(path: string, opts: { user?: PublicUser; handler?: Han
   }) as typeof fetch;
 
   let router: ReturnType<typeof createAppRouter> | null = null;
-  const services = createAppServices({
+  // Composed as main.tsx composes the app, except that the signed-in layer is built at once (the tests read it).
+  const session = createSession({
     fetch: fakeFetch,
-    connect: () => (opts.events ? concat(of({ type: 'connected' as const }), opts.events.pipe(map((event) => ({ type: 'event' as const, event }))), NEVER) : NEVER),
     onSessionExpired: () => void router?.navigate({ to: '/login' }),
+    notify: showNotice,
+    clearUserData: (userId) => void clearUserCaches(userId),
   });
-  services.auth.restore();
-  router = createAppRouter(services, createMemoryHistory({ initialEntries: [path] }));
+  const services = createAppServices({
+    session,
+    connect: () => (opts.events ? concat(of({ type: 'connected' as const }), opts.events.pipe(map((event) => ({ type: 'event' as const, event }))), NEVER) : NEVER),
+  });
+  const appServices = createAppServicesLoader(() => Promise.resolve(services));
+  session.auth.restore();
+  router = createAppRouter({ session, appServices }, createMemoryHistory({ initialEntries: [path] }));
   const view = render(
-    <ServicesProvider services={services}>
+    <EntryServicesProvider value={{ session, appServices }}>
       <RouterProvider router={router} />
-    </ServicesProvider>,
+    </EntryServicesProvider>,
   );
   return { ...view, router, services, calls };
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
 import type { PublicUser } from '../../../contract/entities';
-import { useServices } from '../../hooks/services';
+import { useSession } from '../../hooks/services';
+import { showNotice } from '../toasts/notices';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 
@@ -9,7 +9,7 @@ const CODE = /^(\d{6}|[a-z0-9]{5}-?[a-z0-9]{5})$/i;
 
 /** Sign-in's second step: the code from the authenticator app, or one of the recovery codes. */
 export function SecondStep({ challenge, onDone, onRestart }: { challenge: string; onDone: (user: PublicUser) => unknown; onRestart: () => void }) {
-  const { auth } = useServices();
+  const { auth } = useSession();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -29,7 +29,7 @@ export function SecondStep({ challenge, onDone, onRestart }: { challenge: string
         if (/expired/.test(result.message)) onRestart();
         return;
       }
-      toast.success('Login successful!');
+      showNotice({ level: 'success', message: 'Login successful!' });
       await onDone(result.user);
     } finally {
       setBusy(false);

@@ -1,4 +1,3 @@
-import { BehaviorSubject, distinctUntilChanged, filter, firstValueFrom, map, type Observable } from 'rxjs';
 import type { LoginResponse, MessageResponse, RegisterBody, RegistrationStatusResponse, UserResponse } from '../../../contract/api';
 import type { PublicUser } from '../../../contract/entities';
 import type { TwoFactorChallengeResponse } from '../../../contract/guard';
@@ -6,11 +5,14 @@ import { ApiError, type Http } from '../http';
 import { authReducer, initialAuthState, type AuthAction, type AuthState } from './authState';
 import type { SessionStore } from './sessionStorage';
 
+/**
+ * The session's state and the calls that change it. Plain callbacks, no RxJS: this is the part of the services the
+ * sign-in screens need, so it ships in the entry chunk; the signed-in layer derives its streams from `subscribe`
+ * (src/services/auth/authStreams.ts) and loads with the signed-in layout.
+ */
 export interface AuthService {
-  state$: Observable<AuthState>;
-  /** The signed-in user's id and token, or null; distinct, so a profile edit doesn't reconnect the socket. */
-  session$: Observable<{ userId: string; token: string } | null>;
-  user$: Observable<PublicUser | null>;
+  /** Called with the new state after every change (not with the current one); returns the unsubscribe. */
+  subscribe(listener: (state: AuthState) => void): () => void;
   get state(): AuthState;
   restore(): void;
   /** Resolves once the restore has finished (the guard waits on it behind a spinner). */
@@ -45,32 +47,43 @@ export interface AuthDeps {
 }
 
 export function createAuthService(deps: AuthDeps): AuthService {
-  const subject = new BehaviorSubject<AuthState>(initialAuthState);
-  const dispatch = (a: AuthAction) => subject.next(authReducer(subject.value, a));
+  let state = initialAuthState;
+  const listeners = new Set<(s: AuthState) => void>();
+  const dispatch = (a: AuthAction) => {
+    state = authReducer(state, a);
+    for (const l of [...listeners]) l(state);
+  };
+  const subscribe = (listener: (s: AuthState) => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
 
   const endSession = () => {
-    const userId = subject.value.user?._id ?? null;
+    const userId = state.user?._id ?? null;
     deps.store.clear();
     dispatch({ type: 'logout' });
     deps.onSignedOut?.(userId);
   };
 
   return {
-    state$: subject.asObservable(),
-    session$: subject.pipe(
-      map((s) => (s.isAuthenticated && s.user && s.token ? { userId: s.user._id, token: s.token } : null)),
-      distinctUntilChanged((a, b) => a?.userId === b?.userId && a?.token === b?.token),
-    ),
-    user$: subject.pipe(map((s) => s.user), distinctUntilChanged()),
+    subscribe,
     get state() {
-      return subject.value;
+      return state;
     },
     restore() {
       const { token, user } = deps.store.read();
       if (!token || !user) deps.store.clear();
       dispatch({ type: 'restored', token, user });
     },
-    ready: () => firstValueFrom(subject.pipe(filter((s) => !s.loading))),
+    ready: () =>
+      new Promise<AuthState>((resolve) => {
+        if (!state.loading) return resolve(state);
+        const off = subscribe((s) => {
+          if (s.loading) return;
+          off();
+          resolve(s);
+        });
+      }),
     async login(email, password) {
       dispatch({ type: 'loginStart' });
       try {
@@ -133,11 +146,11 @@ export function createAuthService(deps: AuthDeps): AuthService {
       }
     },
     expire() {
-      if (subject.value.isAuthenticated) endSession();
+      if (state.isAuthenticated) endSession();
     },
     updateUser(patch) {
       dispatch({ type: 'userUpdated', patch });
-      const user = subject.value.user;
+      const user = state.user;
       if (user) deps.store.writeUser(user);
     },
     renewToken(token) {
@@ -146,9 +159,9 @@ export function createAuthService(deps: AuthDeps): AuthService {
     },
     async refreshProfile() {
       const res = await deps.http.get<UserResponse>('/auth/profile');
-      if (subject.value.isAuthenticated) {
+      if (state.isAuthenticated) {
         dispatch({ type: 'userUpdated', patch: res.user });
-        deps.store.writeUser(subject.value.user as PublicUser);
+        deps.store.writeUser(state.user as PublicUser);
       }
     },
   };

@@ -37,7 +37,7 @@ export function cockpitOf(app: AppServices): CockpitServices {
     c = {
       outcomes: createOutcomesService(domain),
       // Saving the trading settings (maxLoss, maxExposure, trading on or off) changes the figures too.
-      risk: createRiskService({ ...domain, changed$: riskSettingChanges(app.auth.user$) }),
+      risk: createRiskService({ ...domain, changed$: riskSettingChanges(app.authStreams.user$) }),
       detail: (id) => tradeDetail(domain, id),
       equity$: equity$(domain, app.trades.recent$),
       spreadRange: (symbol, rangeMs) =>
