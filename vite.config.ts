@@ -4,6 +4,7 @@ import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pwaOptions } from './sw/pwa-options';
 import { precompress } from './tools/precompress';
+import { clientChunkGroups } from './tools/chunk-groups';
 
 // First paint from HTML alone. All CSS in one stylesheet (cssCodeSplit off: the whole app's CSS is ~8 KB gzip), inlined into index.html's head so
 // the first paint waits for no stylesheet request and no lazy chunk waits for one either. CSP allows inline styles.
@@ -54,14 +55,16 @@ function preloadLandingRoute(): Plugin {
       const html = bundle['index.html'];
       if (!html || html.type !== 'asset' || typeof html.source !== 'string') return;
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-      const route = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(LANDING_ROUTE));
+      // The route's own chunk, or the group chunk that holds its module (tools/chunk-groups.ts).
+      const holds = (c: (typeof chunks)[number]) => c.moduleIds.some((id) => id.replaceAll('\\', '/').endsWith(LANDING_ROUTE));
+      const route = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(LANDING_ROUTE)) ?? chunks.find(holds);
       if (!route) throw new Error(`preload-landing-route: no chunk for ${LANDING_ROUTE}`);
       const importsOf = (file: string) => chunks.find((c) => c.fileName === file)?.imports ?? [];
       // Vite's own links (if any) are replaced, so the order is the fetch order wanted: the entry's imports (the
       // largest, React and the router) before the route's small chunks, on a connection that sends them one by one.
       const source = html.source.replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
       const entry = chunks.find((c) => c.isEntry && source.includes(`/${c.fileName}"`));
-      if (!entry) throw new Error('preload-landing-route: no entry script in index.html');
+      if (!entry) throw new Error(`preload-landing-route: no entry script in index.html ${source.match(/<script[^>]*>/)?.[0]} ${chunks.filter((c) => c.isEntry).map((c) => c.fileName)}`);
       const links = staticClosure([entry.fileName, route.fileName], importsOf)
         .filter((file) => file !== entry.fileName)
         .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
@@ -78,6 +81,13 @@ export default defineConfig({
   // stylesheet imported in src/routes/root.tsx ships the same CSS as CSS (smaller first-load JS, no style injection).
   resolve: { alias: [{ find: /^react-toastify$/, replacement: 'react-toastify/unstyled' }] },
   // Every browser the app supports (es2022) has modulepreload: the polyfill would only cost first-load bytes.
-  build: { target: 'es2022', sourcemap: false, cssCodeSplit: false, modulePreload: { polyfill: false } },
+  // Chunks grouped so a signed-in cold start fetches a handful of files, not dozens (tools/chunk-groups.ts).
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    cssCodeSplit: false,
+    modulePreload: { polyfill: false },
+    rolldownOptions: { output: { codeSplitting: clientChunkGroups() } },
+  },
   server: { proxy: { '/api': 'http://127.0.0.1:3000', '/socket.io': { target: 'ws://127.0.0.1:3000', ws: true } } },
 });

@@ -1,7 +1,5 @@
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useObservableState } from 'observable-hooks';
-import { useMemo, useState, type FormEvent } from 'react';
-import { from } from 'rxjs';
+import { useEffect, useState, type FormEvent } from 'react';
 import { showNotice } from '../features/toasts/notices';
 import { useSession } from '../hooks/services';
 import { hasErrors, validateRegistration, type Errors, type RegistrationInput } from '../lib/validation';
@@ -18,8 +16,15 @@ import { ContactAdmin } from './contactAdmin';
  */
 export function RegisterScreen() {
   const { auth } = useSession();
-  const open$ = useMemo(() => from(auth.registrationOpen()), [auth]);
-  const open = useObservableState(open$, null);
+  // A plain promise (it never rejects: a failed check reads as closed), so this public screen loads no RxJS.
+  const [open, setOpen] = useState<boolean | null>(null);
+  useEffect(() => {
+    let current = true;
+    void auth.registrationOpen().then((answer) => current && setOpen(answer));
+    return () => {
+      current = false;
+    };
+  }, [auth]);
   if (open === null) return <Spinner label="Loading..." />;
   if (!open) return <ContactAdmin title="Need an account?" text="There is no self-registration. Please contact an admin to get access." />;
   return <RegisterForm />;
