@@ -71,6 +71,7 @@ export function clientChunkGroups() {
     groups: [
       {
         name: (id: string, ctx: ModuleGraph) => (classify ??= groupOf(ctx))(id),
+        debugName: 'client module groups',
         // A grouped module's imports that the public screens load stay where they are (React, the router, the
         // session): pulling them in would make /login fetch the whole signed-in chunk.
         includeDependenciesRecursively: false,
