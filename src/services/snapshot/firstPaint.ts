@@ -28,8 +28,11 @@ export interface SnapshotSourceDeps {
   now?: () => number;
 }
 
-/** Long enough for the lazily loaded panels of the first screen, short enough that a later subscriber asks again. */
-export const SNAPSHOT_REUSE_MS = 3000;
+/**
+ * Streams that start together share the request in flight; an answer already given is not handed to a stream that
+ * starts later: it predates events that stream never saw (a trade opened meanwhile would vanish from the positions).
+ */
+export const SNAPSHOT_REUSE_MS = 0;
 
 export function createSnapshotSource(deps: SnapshotSourceDeps): SnapshotSource {
   const now = deps.now ?? Date.now;
