@@ -4,7 +4,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-server/**', 'data/**', 'node_modules/**', 'coverage/**', 'server/db/migrations/**', 'test-results/**', 'bench/results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-server/**',
+      'data/**',
+      'node_modules/**',
+      'coverage/**',
+      'server/db/migrations/**',
+      'test-results/**',
+      'bench/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -33,11 +44,20 @@ export default tseslint.config(
  */
 function importDirections() {
   const reaching = (folders, message) => ({ regex: `^(\\.{1,2}/)+(${folders})(/|$)`, message });
-  const TESTS = reaching('tests', 'Only tests import tests/. What benchmarks or tools share with tests belongs in tools/.');
-  const TOOLS = reaching('tools', 'Shipped code (server, client, contract) never imports the development tooling in tools/.');
+  const TESTS = reaching(
+    'tests',
+    'Only tests import tests/. What benchmarks or tools share with tests belongs in tools/.',
+  );
+  const TOOLS = reaching(
+    'tools',
+    'Shipped code (server, client, contract) never imports the development tooling in tools/.',
+  );
   const SERVER = reaching('server', 'The client never imports the server; what both need is in contract/.');
   const CLIENT = reaching('src|sw', 'The server never imports the client; what both need is in contract/.');
-  const LOCAL = { regex: '^\\.\\./', message: 'contract/ imports nothing local: both sides import it, it imports neither.' };
+  const LOCAL = {
+    regex: '^\\.\\./',
+    message: 'contract/ imports nothing local: both sides import it, it imports neither.',
+  };
   const into = (folder, message) => reaching(`(server/)?${folder}`, message);
   const clientInto = (folders, message) => reaching(`(src/)?(${folders})`, message);
 
@@ -46,25 +66,76 @@ function importDirections() {
   const layers = [
     { files: ['contract/**/*.ts'], forbid: [LOCAL] },
     { files: ['server/**/*.ts'], forbid: server },
-    { files: ['server/engine/**/*.ts'], forbid: [...server, into('http', 'The engine never imports HTTP; HTTP calls the engine through its ports.')] },
+    {
+      files: ['server/engine/**/*.ts'],
+      forbid: [...server, into('http', 'The engine never imports HTTP; HTTP calls the engine through its ports.')],
+    },
     {
       files: ['server/db/**/*.ts'],
       forbid: [
         ...server,
-        into('engine', 'Storage never imports the engine; the engine\'s storage adapters (server/engine/storage) import db.'),
+        into(
+          'engine',
+          "Storage never imports the engine; the engine's storage adapters (server/engine/storage) import db.",
+        ),
         into('http', 'Storage never imports HTTP; handlers call the repositories.'),
       ],
     },
-    { files: ['server/venues/**/*.ts'], forbid: [...server, into('engine|http|db', 'Venues know nothing of the engine, HTTP or storage; they meet through server/venues/types.ts.')] },
+    {
+      files: ['server/venues/**/*.ts'],
+      forbid: [
+        ...server,
+        into(
+          'engine|http|db',
+          'Venues know nothing of the engine, HTTP or storage; they meet through server/venues/types.ts.',
+        ),
+      ],
+    },
     { files: ['src/**/*.{ts,tsx}'], forbid: client },
-    { files: ['src/features/**/*.{ts,tsx}'], forbid: [...client, clientInto('cache', 'Features reach the cache through services (and hooks), never directly.')] },
+    {
+      files: ['src/features/**/*.{ts,tsx}'],
+      forbid: [
+        ...client,
+        clientInto('cache', 'Features reach the cache through services (and hooks), never directly.'),
+      ],
+    },
     {
       files: ['src/services/**/*.ts'],
-      forbid: [...client, clientInto('routes|features|hooks|ui', 'Services are React-free and below the screens: they never import routes, features, hooks or ui.')],
+      forbid: [
+        ...client,
+        clientInto(
+          'routes|features|hooks|ui',
+          'Services are React-free and below the screens: they never import routes, features, hooks or ui.',
+        ),
+      ],
     },
-    { files: ['src/cache/**/*.ts'], forbid: [...client, clientInto('routes|features|hooks|ui|services', 'The cache is the bottom of the client: it imports only contract/.')] },
-    { files: ['src/ui/**/*.{ts,tsx}'], forbid: [...client, clientInto('routes|features|hooks|services|cache', 'Design-system primitives import only styles and lib.')] },
-    { files: ['src/lib/**/*.ts'], forbid: [...client, clientInto('routes|features|hooks|services|cache|ui|styles', 'lib/ holds pure helpers: it imports only contract/.')] },
+    {
+      files: ['src/cache/**/*.ts'],
+      forbid: [
+        ...client,
+        clientInto(
+          'routes|features|hooks|ui|services',
+          'The cache is the bottom of the client: it imports only contract/.',
+        ),
+      ],
+    },
+    {
+      files: ['src/ui/**/*.{ts,tsx}'],
+      forbid: [
+        ...client,
+        clientInto('routes|features|hooks|services|cache', 'Design-system primitives import only styles and lib.'),
+      ],
+    },
+    {
+      files: ['src/lib/**/*.ts'],
+      forbid: [
+        ...client,
+        clientInto(
+          'routes|features|hooks|services|cache|ui|styles',
+          'lib/ holds pure helpers: it imports only contract/.',
+        ),
+      ],
+    },
     { files: ['sw/**/*.ts'], forbid: client },
     // Asset scripts run at development time, with the shared tooling.
     { files: ['sw/tools/**/*.ts'], forbid: [TESTS, SERVER] },
@@ -79,6 +150,9 @@ function importDirections() {
     })),
     // Unit tests beside the code may import test support, never across the client/server line.
     { files: ['src/**/*.test.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { patterns: [SERVER] }] } },
-    { files: ['server/**/*.test.ts', 'contract/**/*.test.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT] }] } },
+    {
+      files: ['server/**/*.test.ts', 'contract/**/*.test.ts'],
+      rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT] }] },
+    },
   ];
 }

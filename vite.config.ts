@@ -16,12 +16,15 @@ function inlineStylesheet(): Plugin {
     generateBundle(_options, bundle) {
       const html = bundle['index.html'];
       if (!html || html.type !== 'asset' || typeof html.source !== 'string') return;
-      html.source = html.source.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
-        const css = bundle[file];
-        if (!css || css.type !== 'asset') return tag;
-        delete bundle[file];
-        return `<style>${String(css.source).replace(/<\/style/gi, '<\\/style')}</style>`;
-      });
+      html.source = html.source.replace(
+        /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g,
+        (tag, file: string) => {
+          const css = bundle[file];
+          if (!css || css.type !== 'asset') return tag;
+          delete bundle[file];
+          return `<style>${String(css.source).replace(/<\/style/gi, '<\\/style')}</style>`;
+        },
+      );
     },
   };
 }
@@ -56,15 +59,20 @@ function preloadLandingRoute(): Plugin {
       if (!html || html.type !== 'asset' || typeof html.source !== 'string') return;
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
       // The route's own chunk, or the group chunk that holds its module (tools/chunk-groups.ts).
-      const holds = (c: (typeof chunks)[number]) => c.moduleIds.some((id) => id.replaceAll('\\', '/').endsWith(LANDING_ROUTE));
-      const route = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(LANDING_ROUTE)) ?? chunks.find(holds);
+      const holds = (c: (typeof chunks)[number]) =>
+        c.moduleIds.some((id) => id.replaceAll('\\', '/').endsWith(LANDING_ROUTE));
+      const route =
+        chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(LANDING_ROUTE)) ?? chunks.find(holds);
       if (!route) throw new Error(`preload-landing-route: no chunk for ${LANDING_ROUTE}`);
       const importsOf = (file: string) => chunks.find((c) => c.fileName === file)?.imports ?? [];
       // Vite's own links (if any) are replaced, so the order is the fetch order wanted: the entry's imports (the
       // largest, React and the router) before the route's small chunks, on a connection that sends them one by one.
       const source = html.source.replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
       const entry = chunks.find((c) => c.isEntry && source.includes(`/${c.fileName}"`));
-      if (!entry) throw new Error(`preload-landing-route: no entry script in index.html ${source.match(/<script[^>]*>/)?.[0]} ${chunks.filter((c) => c.isEntry).map((c) => c.fileName)}`);
+      if (!entry)
+        throw new Error(
+          `preload-landing-route: no entry script in index.html ${source.match(/<script[^>]*>/)?.[0]} ${chunks.filter((c) => c.isEntry).map((c) => c.fileName)}`,
+        );
       const links = staticClosure([entry.fileName, route.fileName], importsOf)
         .filter((file) => file !== entry.fileName)
         .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
@@ -76,7 +84,14 @@ function preloadLandingRoute(): Plugin {
 // The PWA build: React, vanilla-extract (zero-runtime CSS) and the service worker (options in sw/pwa-options.ts).
 // Route screens are lazy chunks; /login's first load carries only what it needs.
 export default defineConfig({
-  plugins: [vanillaExtractPlugin(), react(), VitePWA(pwaOptions), inlineStylesheet(), preloadLandingRoute(), precompress()],
+  plugins: [
+    vanillaExtractPlugin(),
+    react(),
+    VitePWA(pwaOptions),
+    inlineStylesheet(),
+    preloadLandingRoute(),
+    precompress(),
+  ],
   // react-toastify's default entry injects its stylesheet from JavaScript at run time; the unstyled entry plus the
   // stylesheet imported in src/routes/root.tsx ships the same CSS as CSS (smaller first-load JS, no style injection).
   resolve: { alias: [{ find: /^react-toastify$/, replacement: 'react-toastify/unstyled' }] },

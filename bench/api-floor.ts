@@ -93,7 +93,8 @@ interface TradeRecord {
   total?: string;
 }
 
-const fill = (f: StoredFill | null) => (f ? { price: Number(f.price), quantity: Number(f.quantity), fee: Number(f.fee), at: f.at } : null);
+const fill = (f: StoredFill | null) =>
+  f ? { price: Number(f.price), quantity: Number(f.quantity), fee: Number(f.fee), at: f.at } : null;
 
 /** The product's wire form of a trade (toTradeDto), written out against the raw row. */
 function toJson(row: TradeRecord) {
@@ -129,7 +130,11 @@ export interface Floor {
   close(): Promise<void>;
 }
 
-export async function startFloor(options: { databaseUrl: string; tokenKey: Uint8Array; poolSize?: number }): Promise<Floor> {
+export async function startFloor(options: {
+  databaseUrl: string;
+  tokenKey: Uint8Array;
+  poolSize?: number;
+}): Promise<Floor> {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
   pool.on('error', () => undefined);
   const verified = new Map<string, Claims>();
@@ -140,7 +145,13 @@ export async function startFloor(options: { databaseUrl: string; tokenKey: Uint8
     try {
       const { payload } = await jwtVerify(token, options.tokenKey, { algorithms: ['HS256'], issuer: ISSUER });
       const { sub, sid, role, exp } = payload;
-      if (typeof sub !== 'string' || typeof sid !== 'string' || typeof exp !== 'number' || !ROLES.includes(role as never)) return null;
+      if (
+        typeof sub !== 'string' ||
+        typeof sid !== 'string' ||
+        typeof exp !== 'number' ||
+        !ROLES.includes(role as never)
+      )
+        return null;
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
       const claims = { sub, sid, exp };
       verified.set(token, claims);
@@ -161,19 +172,38 @@ export async function startFloor(options: { databaseUrl: string; tokenKey: Uint8
       values: [claims.sid, claims.sub, new Date()],
     });
     const user = session.rows[0];
-    if (!user || !user.is_active) return reply.code(401).send({ success: false, message: 'Your session has expired or was ended. Please sign in again.' });
+    if (!user || !user.is_active)
+      return reply
+        .code(401)
+        .send({ success: false, message: 'Your session has expired or was ended. Please sign in again.' });
     const query = TradesQuery.safeParse(request.query);
     if (!query.success) return reply.code(400).send({ success: false, message: 'Invalid query' });
     const { status, symbol, page, limit } = query.data;
     const shape = `${status ? 's' : ''}${symbol ? 'y' : ''}`;
     const filter = [user.id, ...(status ? [status] : []), ...(symbol ? [symbol] : [])];
     const rows = (
-      await pool.query<TradeRecord>({ name: `floor_page_${shape}`, text: pageSql(!!status, !!symbol), values: [...filter, limit, (page - 1) * limit] })
+      await pool.query<TradeRecord>({
+        name: `floor_page_${shape}`,
+        text: pageSql(!!status, !!symbol),
+        values: [...filter, limit, (page - 1) * limit],
+      })
     ).rows;
     const total = Number(
-      rows[0]?.total ?? (await pool.query<{ total: string }>({ name: `floor_count_${shape}`, text: countSql(!!status, !!symbol), values: filter })).rows[0]?.total ?? 0,
+      rows[0]?.total ??
+        (
+          await pool.query<{ total: string }>({
+            name: `floor_count_${shape}`,
+            text: countSql(!!status, !!symbol),
+            values: filter,
+          })
+        ).rows[0]?.total ??
+        0,
     );
-    return { success: true, trades: rows.map(toJson), pagination: { current: page, pages: Math.ceil(total / limit), total } };
+    return {
+      success: true,
+      trades: rows.map(toJson),
+      pagination: { current: page, pages: Math.ceil(total / limit), total },
+    };
   });
   await app.ready();
   return {

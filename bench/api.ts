@@ -64,7 +64,11 @@ async function prepareTarget(): Promise<Target> {
     const dataDir = join(tmpdir(), 'bench-api-pglite');
     if (!REUSE) rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(dataDir, { recursive: true });
-    return { dataDir, databaseUrl: undefined, cleanup: async () => (REUSE ? undefined : rmSync(dataDir, { recursive: true, force: true })) };
+    return {
+      dataDir,
+      databaseUrl: undefined,
+      cleanup: async () => (REUSE ? undefined : rmSync(dataDir, { recursive: true, force: true })),
+    };
   }
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
@@ -93,20 +97,31 @@ async function prepareTarget(): Promise<Target> {
 async function seed(target: Target): Promise<{ seconds: number; reused: boolean }> {
   const database = await openDatabase({ dataDir: target.dataDir, databaseUrl: target.databaseUrl });
   try {
-    const [{ users: haveUsers = 0 } = {}] = await database.db.select({ users: count() }).from(users).where(like(users.email, '%@bench.test'));
+    const [{ users: haveUsers = 0 } = {}] = await database.db
+      .select({ users: count() })
+      .from(users)
+      .where(like(users.email, '%@bench.test'));
     const [{ trades: haveTrades = 0 } = {}] = await database.db.select({ trades: count() }).from(trades);
     if (REUSE && haveUsers === USERS && haveTrades === TRADES) return { seconds: 0, reused: true };
     // A kept database of another size: start it afresh (it is the benchmark's own database or data directory).
-    if (haveUsers > 0 || haveTrades > 0) await database.db.execute(sql`TRUNCATE trades, sessions, balances, users CASCADE`);
+    if (haveUsers > 0 || haveTrades > 0)
+      await database.db.execute(sql`TRUNCATE trades, sessions, balances, users CASCADE`);
     const started = Date.now();
     const seeded = await seedUsers(database.db, USERS, await hashPassword(PASSWORD));
     let lastReport = 0;
-    await seedTrades(database.db, seeded.map((u) => u.id), TRADES, (done) => {
-      if (done - lastReport >= TRADES / 10 || done === TRADES) {
-        lastReport = done;
-        process.stdout.write(`  seeded ${done.toLocaleString('en')} trades (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
-      }
-    });
+    await seedTrades(
+      database.db,
+      seeded.map((u) => u.id),
+      TRADES,
+      (done) => {
+        if (done - lastReport >= TRADES / 10 || done === TRADES) {
+          lastReport = done;
+          process.stdout.write(
+            `  seeded ${done.toLocaleString('en')} trades (${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
+          );
+        }
+      },
+    );
     return { seconds: (Date.now() - started) / 1000, reused: false };
   } finally {
     await database.close();
@@ -128,7 +143,10 @@ const FILTERS = [
 ] as const;
 
 /** BENCH_CASES picks cases by number (1-based), e.g. "2" or "2,3", to keep development runs short. */
-const picked = (env.BENCH_CASES ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n <= FILTERS.length);
+const picked = (env.BENCH_CASES ?? '')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n >= 1 && n <= FILTERS.length);
 const CASES = picked.length ? picked.map((n) => FILTERS[n - 1] as (typeof FILTERS)[number]) : FILTERS;
 const CAPACITY_CASE = (FILTERS[int(env.BENCH_CAPACITY_CASE, 2) - 1] ?? FILTERS[1]).name;
 
@@ -160,7 +178,9 @@ async function main(): Promise<void> {
       `${ROUNDS} interleaved rounds of product and floor${kind === 'pglite' ? ' (no floor on PGlite: it is a pg server)' : ''}`,
   );
   if (kind === 'pglite' && TRADES < FULL_SIZE) {
-    console.log(`  (PGlite runs with ${TRADES.toLocaleString('en')} trades, not ${FULL_SIZE.toLocaleString('en')}: seeding the embedded database is much slower; set BENCH_TRADES to change it)`);
+    console.log(
+      `  (PGlite runs with ${TRADES.toLocaleString('en')} trades, not ${FULL_SIZE.toLocaleString('en')}: seeding the embedded database is much slower; set BENCH_TRADES to change it)`,
+    );
   }
   const target = await prepareTarget();
   const seeding = await seed(target);
@@ -171,8 +191,12 @@ async function main(): Promise<void> {
   const profiling = (side: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, side)}`] : []);
   const product = await spawnApiServer(env, { execArgv: profiling('product') });
   // The floor reads the key the product generated in DATA_DIR, so one token serves both.
-  const floor = kind === 'postgres' ? await spawnApiServer(env, { entry: FLOOR_ENTRY, execArgv: profiling('floor') }) : null;
-  const sides: Side[] = [{ name: 'product', server: product }, ...(floor ? [{ name: 'floor' as const, server: floor }] : [])];
+  const floor =
+    kind === 'postgres' ? await spawnApiServer(env, { entry: FLOOR_ENTRY, execArgv: profiling('floor') }) : null;
+  const sides: Side[] = [
+    { name: 'product', server: product },
+    ...(floor ? [{ name: 'floor' as const, server: floor }] : []),
+  ];
   try {
     const tokens: string[] = [];
     for (let i = 0; i < TOKEN_USERS; i++) {
@@ -190,9 +214,12 @@ async function main(): Promise<void> {
       // Each user's page count under this filter, from the API itself.
       const pages: number[] = [];
       for (const token of tokens) {
-        const first = await json<{ pagination: { pages: number } }>(`${product.url}/api/trades?limit=${PAGE_SIZE}${filter.query}`, {
-          headers: { authorization: `Bearer ${token}` },
-        });
+        const first = await json<{ pagination: { pages: number } }>(
+          `${product.url}/api/trades?limit=${PAGE_SIZE}${filter.query}`,
+          {
+            headers: { authorization: `Bearer ${token}` },
+          },
+        );
         pages.push(Math.max(1, filter.recentOnly ? Math.min(5, first.pagination.pages) : first.pagination.pages));
       }
       let n = 0;
@@ -201,11 +228,19 @@ async function main(): Promise<void> {
         next: () => {
           const who = n++ % tokens.length;
           const page = 1 + Math.floor(Math.random() * (pages[who] as number));
-          return { path: `/api/trades?page=${page}&limit=${PAGE_SIZE}${filter.query}`, headers: { authorization: `Bearer ${tokens[who]}` } };
+          return {
+            path: `/api/trades?page=${page}&limit=${PAGE_SIZE}${filter.query}`,
+            headers: { authorization: `Bearer ${tokens[who]}` },
+          };
         },
       });
     }
-    for (const side of sides) await runLoad(side.server.url, { ...(loads[0] as LoadCase), name: 'warm-up' }, { connections: CONNECTIONS, seconds: Math.min(3, SECONDS) });
+    for (const side of sides)
+      await runLoad(
+        side.server.url,
+        { ...(loads[0] as LoadCase), name: 'warm-up' },
+        { connections: CONNECTIONS, seconds: Math.min(3, SECONDS) },
+      );
 
     /** CPU of the server process and of the database's backends around one run, per answered request. */
     const metered = async <T extends { requests: number }>(side: Side, run: () => Promise<T>) => {
@@ -213,7 +248,11 @@ async function main(): Promise<void> {
       await dbMeter?.sample();
       const figures = await run();
       const perRequest = (ms: number) => Number((ms / Math.max(1, figures.requests)).toFixed(3));
-      return { figures, serverCpuMsPerRequest: perRequest((await side.server.cpuMs()) - cpuBefore), databaseCpuMsPerRequest: dbMeter ? perRequest(await dbMeter.sample()) : undefined };
+      return {
+        figures,
+        serverCpuMsPerRequest: perRequest((await side.server.cpuMs()) - cpuBefore),
+        databaseCpuMsPerRequest: dbMeter ? perRequest(await dbMeter.sample()) : undefined,
+      };
     };
 
     const capacityLoad = loads.find((l) => l.name === CAPACITY_CASE) ?? (loads[0] as LoadCase);
@@ -228,7 +267,12 @@ async function main(): Promise<void> {
           const { figures, serverCpuMsPerRequest, databaseCpuMsPerRequest } = await metered(side, () =>
             runLoad(side.server.url, load, { connections: CONNECTIONS, seconds: SECONDS }),
           );
-          const row = { ...figures, serverCpuMsPerRequest, ...(databaseCpuMsPerRequest !== undefined && { databaseCpuMsPerRequest }), round };
+          const row = {
+            ...figures,
+            serverCpuMsPerRequest,
+            ...(databaseCpuMsPerRequest !== undefined && { databaseCpuMsPerRequest }),
+            round,
+          };
           const key = `${side.name}\u0000${load.name}`;
           saturated.set(key, [...(saturated.get(key) ?? []), row]);
           console.log(
@@ -251,7 +295,12 @@ async function main(): Promise<void> {
           step: 1.25,
           onProbe: (f) => {
             const ok = f.latencyP99 <= P99_BOUND_MS && f.errors === 0 && f.timeouts === 0 && f.non2xx === 0;
-            probes.push({ offered: f.offered, p99: Number(f.latencyP99.toFixed(1)), requestsPerSecond: Math.round(f.requestsPerSecond), ok });
+            probes.push({
+              offered: f.offered,
+              p99: Number(f.latencyP99.toFixed(1)),
+              requestsPerSecond: Math.round(f.requestsPerSecond),
+              ok,
+            });
             console.log(
               `    ${side.name.padEnd(7)} paced ${String(f.offered).padStart(5)}/s  p50 ${f.latencyP50.toFixed(1).padStart(6)} ms  p99 ${f.latencyP99.toFixed(1).padStart(6)} ms  ` +
                 `${ok ? 'holds' : 'over'}  (sender lag ≤ ${f.senderLagMaxMs.toFixed(0)} ms)`,
@@ -259,7 +308,9 @@ async function main(): Promise<void> {
           },
         });
         capacity.set(side.name, [...(capacity.get(side.name) ?? []), { round, rate: found.rate, probes }]);
-        console.log(`    ${side.name.padEnd(7)} capacity at p99 ≤ ${P99_BOUND_MS} ms: ${found.rate} req/s (${capacityLoad.name})`);
+        console.log(
+          `    ${side.name.padEnd(7)} capacity at p99 ≤ ${P99_BOUND_MS} ms: ${found.rate} req/s (${capacityLoad.name})`,
+        );
       }
     }
     await dbMeter?.close();
@@ -270,7 +321,9 @@ async function main(): Promise<void> {
       return {
         requestsPerSecond: Math.round(median(rows.map((r) => r.requestsPerSecond))),
         serverCpuMsPerRequest: Number(median(rows.map((r) => r.serverCpuMsPerRequest ?? 0)).toFixed(3)),
-        databaseCpuMsPerRequest: dbMeter ? Number(median(rows.map((r) => r.databaseCpuMsPerRequest ?? 0)).toFixed(3)) : null,
+        databaseCpuMsPerRequest: dbMeter
+          ? Number(median(rows.map((r) => r.databaseCpuMsPerRequest ?? 0)).toFixed(3))
+          : null,
         latencyP99: Number(median(rows.map((r) => r.latencyP99)).toFixed(1)),
         rounds: rows,
       };
@@ -280,7 +333,10 @@ async function main(): Promise<void> {
       const p = summaryOf('product', load.name);
       const f = floor ? summaryOf('floor', load.name) : null;
       const ratios = f
-        ? { throughput: ratio(p.requestsPerSecond, f.requestsPerSecond), cpuPerRequest: ratio(p.serverCpuMsPerRequest, f.serverCpuMsPerRequest) }
+        ? {
+            throughput: ratio(p.requestsPerSecond, f.requestsPerSecond),
+            cpuPerRequest: ratio(p.serverCpuMsPerRequest, f.serverCpuMsPerRequest),
+          }
         : null;
       console.log(
         `    ${load.name.padEnd(44)} ${String(p.requestsPerSecond).padStart(5)}${f ? ` / ${String(f.requestsPerSecond).padStart(5)}` : ''} req/s` +
@@ -288,19 +344,23 @@ async function main(): Promise<void> {
       );
       return { name: load.name, product: p, floor: f, ratios };
     });
-    const capacityMedian = (side: Side['name']) => (CAPACITY ? median((capacity.get(side) ?? []).map((c) => c.rate)) : null);
+    const capacityMedian = (side: Side['name']) =>
+      CAPACITY ? median((capacity.get(side) ?? []).map((c) => c.rate)) : null;
     const productCapacity = capacityMedian('product');
     const floorCapacity = floor ? capacityMedian('floor') : null;
     const capacityRatio = productCapacity !== null && floorCapacity ? ratio(productCapacity, floorCapacity) : null;
-    if (CAPACITY) console.log(
-      `    capacity at p99 ≤ ${P99_BOUND_MS} ms (${capacityLoad.name}): ${productCapacity}${floorCapacity !== null ? ` / ${floorCapacity} req/s (×${capacityRatio})` : ' req/s'}`,
-    );
+    if (CAPACITY)
+      console.log(
+        `    capacity at p99 ≤ ${P99_BOUND_MS} ms (${capacityLoad.name}): ${productCapacity}${floorCapacity !== null ? ` / ${floorCapacity} req/s (×${capacityRatio})` : ' req/s'}`,
+      );
     const throughputRatios = cases.map((c) => c.ratios?.throughput).filter((r): r is number => typeof r === 'number');
     if (floor) {
       const worst = Math.min(...throughputRatios);
       console.log(
         `  targets (≥ 0.8 of the floor): throughput worst case ×${worst} ${worst >= 0.8 ? 'met' : 'MISSED'}, ` +
-          (CAPACITY ? `capacity ×${capacityRatio} ${capacityRatio !== null && capacityRatio >= 0.8 ? 'met' : 'MISSED'}` : 'capacity not measured (BENCH_CAPACITY=0)'),
+          (CAPACITY
+            ? `capacity ×${capacityRatio} ${capacityRatio !== null && capacityRatio >= 0.8 ? 'met' : 'MISSED'}`
+            : 'capacity not measured (BENCH_CAPACITY=0)'),
       );
     }
 
@@ -318,7 +378,12 @@ async function main(): Promise<void> {
       p99BoundMs: P99_BOUND_MS,
       capacityCase: capacityLoad.name,
       probeSeconds: PROBE_SECONDS,
-      capacity: { product: productCapacity, floor: floorCapacity, ratio: capacityRatio, rounds: Object.fromEntries(capacity) },
+      capacity: {
+        product: productCapacity,
+        floor: floorCapacity,
+        ratio: capacityRatio,
+        rounds: Object.fromEntries(capacity),
+      },
       cases,
       machine: { cpus: cpus().length, loadAverage1m: Number(loadavg()[0]?.toFixed(2)), node: process.version },
       at: new Date().toISOString(),

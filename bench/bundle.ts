@@ -20,12 +20,23 @@ const ROOT = join(import.meta.dirname, '..');
 const PREBUILT = process.env.BENCH_DIST ?? (process.argv.includes('--no-build') ? join(ROOT, 'dist') : null);
 const DIST = PREBUILT ?? mkdtempSync(join(tmpdir(), 'bench-dist-'));
 const BUDGET_KB = 100;
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
+};
 
 const gzipBytes = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
 
 if (!PREBUILT) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', DIST, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', DIST, '--emptyOutDir'],
+    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
+  );
   if (r.status !== 0) throw new Error('vite build failed');
 }
 
@@ -58,15 +69,24 @@ await page.goto(`${base}/login`, { waitUntil: 'networkidle' });
 await page.getByRole('button', { name: 'Sign in' }).waitFor();
 // When each file was asked for, against the Sign in button's first paint (the 'sign-in-painted' mark of
 // src/lib/paintMark.ts, which the floor app sets too); without the mark every file counts as critical.
-const timing = await page.evaluate((mark) => ({
-  painted: performance.getEntriesByName(mark, 'mark')[0]?.startTime ?? Infinity,
-  requested: performance.getEntriesByType('resource').map((r) => [new URL(r.name).pathname, r.startTime] as const),
-}), SIGN_IN_PAINTED);
+const timing = await page.evaluate(
+  (mark) => ({
+    painted: performance.getEntriesByName(mark, 'mark')[0]?.startTime ?? Infinity,
+    requested: performance.getEntriesByType('resource').map((r) => [new URL(r.name).pathname, r.startTime] as const),
+  }),
+  SIGN_IN_PAINTED,
+);
 const requestedAt = new Map(timing.requested);
 await browser.close();
 server.close();
 
-const files = [...scripts].map((p) => ({ path: p, when: (requestedAt.get(p) ?? 0) <= timing.painted ? 'critical' : 'after', gzipBytes: gzipBytes(join(DIST, p)) })).sort((a, b) => b.gzipBytes - a.gzipBytes);
+const files = [...scripts]
+  .map((p) => ({
+    path: p,
+    when: (requestedAt.get(p) ?? 0) <= timing.painted ? 'critical' : 'after',
+    gzipBytes: gzipBytes(join(DIST, p)),
+  }))
+  .sort((a, b) => b.gzipBytes - a.gzipBytes);
 const cssFiles = [...styles].map((p) => ({ path: p, gzipBytes: gzipBytes(join(DIST, p)) }));
 const totalJs = files.reduce((s, f) => s + f.gzipBytes, 0);
 const criticalJs = files.filter((f) => f.when === 'critical').reduce((s, f) => s + f.gzipBytes, 0);
@@ -84,7 +104,10 @@ const result = {
   measuredAt: new Date().toISOString(),
 };
 for (const f of files) console.log(`${(f.gzipBytes / 1024).toFixed(1).padStart(7)} KB  ${f.when.padEnd(8)} ${f.path}`);
-console.log(`First load of /login: ${result.jsGzipKB} KB gzip JS in ${files.length} files (budget ${BUDGET_KB} KB), ${result.criticalJsGzipKB} KB of it before the Sign in button was painted; + ${result.cssGzipKB} KB gzip CSS → ${result.withinBudget ? 'within budget' : 'OVER BUDGET'}`);
+console.log(
+  `First load of /login: ${result.jsGzipKB} KB gzip JS in ${files.length} files (budget ${BUDGET_KB} KB), ${result.criticalJsGzipKB} KB of it before the Sign in button was painted; + ${result.cssGzipKB} KB gzip CSS → ${result.withinBudget ? 'within budget' : 'OVER BUDGET'}`,
+);
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 // A build made elsewhere is measured for comparison only: the result file keeps this tree's figures.
-if (!process.env.BENCH_DIST) writeFileSync(join(ROOT, 'bench/results/bundle.json'), `${JSON.stringify(result, null, 2)}\n`);
+if (!process.env.BENCH_DIST)
+  writeFileSync(join(ROOT, 'bench/results/bundle.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -70,7 +70,13 @@ async function signInByApi(base: string): Promise<LoginResponse> {
   return (await res.json()) as LoginResponse;
 }
 
-async function coldStart(browser: Browser, base: string, session: LoginResponse, route: string, painted: string): Promise<ColdStartFigures> {
+async function coldStart(
+  browser: Browser,
+  base: string,
+  session: LoginResponse,
+  route: string,
+  painted: string,
+): Promise<ColdStartFigures> {
   // A fresh context: empty HTTP cache, no IndexedDB, no service worker; only the stored session, as a returning user's.
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 844 } });
   await context.addInitScript({
@@ -79,13 +85,19 @@ async function coldStart(browser: Browser, base: string, session: LoginResponse,
   const page = await context.newPage();
   await page.addInitScript({ content: paintProbe(painted) });
   const recorded: Recorded[] = [];
-  page.on('request', (req: Request) => recorded.push({ method: req.method(), url: req.url(), type: req.resourceType(), at: Date.now() }));
+  page.on('request', (req: Request) =>
+    recorded.push({ method: req.method(), url: req.url(), type: req.resourceType(), at: Date.now() }),
+  );
   // Socket.IO opens a WebSocket first, which is no 'request' to Playwright: counted as one request all the same.
-  page.on('websocket', (ws) => recorded.push({ method: 'GET', url: ws.url().replace(/^ws/, 'http'), type: 'websocket', at: Date.now() }));
+  page.on('websocket', (ws) =>
+    recorded.push({ method: 'GET', url: ws.url().replace(/^ws/, 'http'), type: 'websocket', at: Date.now() }),
+  );
   try {
     const start = Date.now();
     await page.goto(`${base}${route}`);
-    await page.waitForFunction(() => ((window as unknown as { __painted?: number }).__painted ?? 0) > 0, null, { timeout: 60_000 });
+    await page.waitForFunction(() => ((window as unknown as { __painted?: number }).__painted ?? 0) > 0, null, {
+      timeout: 60_000,
+    });
     const paintedAt = await page.evaluate(() => (window as unknown as { __painted: number }).__painted);
     const paintMs = Math.round(paintedAt - start);
     await page.waitForTimeout(SETTLE_MS);
@@ -103,7 +115,13 @@ async function coldStart(browser: Browser, base: string, session: LoginResponse,
         apiCalls: before.filter(isApi).map(callName),
         jsFiles: before.filter(isJs).map((r) => new URL(r.url).pathname),
       },
-      wholeVisit: { requests: recorded.length, documents: recorded.filter((r) => r.type === 'document').length, js: recorded.filter(isJs).length, api: api.length, apiCalls: api.map(callName) },
+      wholeVisit: {
+        requests: recorded.length,
+        documents: recorded.filter((r) => r.type === 'document').length,
+        js: recorded.filter(isJs).length,
+        api: api.length,
+        apiCalls: api.map(callName),
+      },
       duplicates: duplicatesOf(api.map(callName)),
     };
   } finally {
@@ -113,9 +131,13 @@ async function coldStart(browser: Browser, base: string, session: LoginResponse,
 
 function print(f: ColdStartFigures): void {
   const b = f.beforePaint;
-  console.log(`${f.route}: painted after ${f.paintMs} ms with ${b.requests} requests (${b.js} JS, ${b.api} API, ${b.socket} socket)`);
+  console.log(
+    `${f.route}: painted after ${f.paintMs} ms with ${b.requests} requests (${b.js} JS, ${b.api} API, ${b.socket} socket)`,
+  );
   console.log(`  API before the paint: ${b.apiCalls.join(', ') || 'none'}`);
-  console.log(`  whole visit (+${SETTLE_MS} ms): ${f.wholeVisit.requests} requests, ${f.wholeVisit.documents} documents, ${f.wholeVisit.js} JS, ${f.wholeVisit.api} API: ${f.wholeVisit.apiCalls.join(', ')}`);
+  console.log(
+    `  whole visit (+${SETTLE_MS} ms): ${f.wholeVisit.requests} requests, ${f.wholeVisit.documents} documents, ${f.wholeVisit.js} JS, ${f.wholeVisit.api} API: ${f.wholeVisit.apiCalls.join(', ')}`,
+  );
   console.log(`  duplicate calls: ${f.duplicates.join(', ') || 'none'}`);
 }
 
@@ -131,7 +153,15 @@ try {
   console.log(
     `target: ≤ ${target.maxRequestsBeforePrice} requests before the first price (${dashboard.beforePaint.requests}), one snapshot call (${dashboard.beforePaint.api} API calls), no duplicates (${dashboard.duplicates.length + trades.duplicates.length})`,
   );
-  const result = { benchmark: 'cold-start', what: 'signed-in cold start, empty cache, no service worker, 390×844', settleMs: SETTLE_MS, target, dashboard, trades, at: new Date().toISOString() };
+  const result = {
+    benchmark: 'cold-start',
+    what: 'signed-in cold start, empty cache, no service worker, 390×844',
+    settleMs: SETTLE_MS,
+    target,
+    dashboard,
+    trades,
+    at: new Date().toISOString(),
+  };
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('./results/cold-start.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
 } finally {

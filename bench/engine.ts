@@ -30,13 +30,19 @@ function percentile(sorted: number[], p: number): number {
 function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (x: number) => Math.round(x * 1000) / 1000;
-  return { p50: round(percentile(sorted, 50)), p90: round(percentile(sorted, 90)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? NaN), count: sorted.length };
+  return {
+    p50: round(percentile(sorted, 50)),
+    p90: round(percentile(sorted, 90)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1] ?? NaN),
+    count: sorted.length,
+  };
 }
 
 /** Deriv's premium over Binance: calm noise, then every ~2.5 s a 0.6–1.5 % dislocation that decays in ~1 s. */
 function* spreadPath(seed: number): Generator<number> {
   let s = seed >>> 0;
-  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   let dislocation = 0;
   for (;;) {
     if (rand() < 1 / (2.5 * RATE)) dislocation = (0.006 + rand() * 0.009) * (rand() < 0.5 ? -1 : 1);
@@ -138,8 +144,12 @@ async function main(): Promise<void> {
     at: new Date().toISOString(),
   };
   console.log(`engine: ${USERS} users, ${result.achievedTicksPerSecond} ticks/s for ${result.seconds} s`);
-  console.log(`  decision  p50 ${result.decisionMs.p50} ms  p99 ${result.decisionMs.p99} ms  max ${result.decisionMs.max} ms`);
-  console.log(`  due→done  p50 ${result.dueToDoneMs.p50} ms  p99 ${result.dueToDoneMs.p99} ms  max ${result.dueToDoneMs.max} ms`);
+  console.log(
+    `  decision  p50 ${result.decisionMs.p50} ms  p99 ${result.decisionMs.p99} ms  max ${result.decisionMs.max} ms`,
+  );
+  console.log(
+    `  due→done  p50 ${result.dueToDoneMs.p50} ms  p99 ${result.dueToDoneMs.p99} ms  max ${result.dueToDoneMs.max} ms`,
+  );
   console.log(`  trades opened ${opened}, finished ${finished}, events ${events}`);
   const out = join(HERE, 'results', 'engine.json');
   mkdirSync(dirname(out), { recursive: true });

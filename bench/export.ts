@@ -46,7 +46,9 @@ async function databaseUrl(): Promise<string | undefined> {
 }
 
 /** Peak heap and RSS above the level just before `work`, sampled every 50 ms while it runs. */
-async function peakDuring<T>(work: () => Promise<T>): Promise<{ result: T; heapMb: number; rssMb: number; seconds: number }> {
+async function peakDuring<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; heapMb: number; rssMb: number; seconds: number }> {
   gc?.();
   const base = process.memoryUsage();
   let heap = base.heapUsed;
@@ -64,7 +66,12 @@ async function peakDuring<T>(work: () => Promise<T>): Promise<{ result: T; heapM
     const m = process.memoryUsage();
     heap = Math.max(heap, m.heapUsed);
     rss = Math.max(rss, m.rss);
-    return { result, heapMb: mb(heap - base.heapUsed), rssMb: mb(rss - base.rss), seconds: (performance.now() - started) / 1000 };
+    return {
+      result,
+      heapMb: mb(heap - base.heapUsed),
+      rssMb: mb(rss - base.rss),
+      seconds: (performance.now() - started) / 1000,
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -98,32 +105,60 @@ async function main(): Promise<void> {
       const started = Date.now();
       await seedTrades(database.db, [people[i]?.id as string], size);
       // The seeder numbers trade ids from 0 on every call: give this user's their own before the next user's.
-      await database.db.execute(sql`UPDATE trades SET trade_id = trade_id || ${`-u${i}`} WHERE user_id = ${people[i]?.id as string}`);
-      console.log(`  seeded ${size.toLocaleString('en')} trades for ${people[i]?.email} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      await database.db.execute(
+        sql`UPDATE trades SET trade_id = trade_id || ${`-u${i}`} WHERE user_id = ${people[i]?.id as string}`,
+      );
+      console.log(
+        `  seeded ${size.toLocaleString('en')} trades for ${people[i]?.email} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
     }
-    const config = loadConfig({ DATA_DIR: dataDir, ENGINE: 'off', LOG_LEVEL: 'silent', ...(url && { DATABASE_URL: url }) });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      ENGINE: 'off',
+      LOG_LEVEL: 'silent',
+      ...(url && { DATABASE_URL: url }),
+    });
     const app = await buildApp({ config, db: database.db });
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
     const cases: Array<Record<string, number | string>> = [];
     try {
       for (const [i, size] of SIZES.entries()) {
-        const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: people[i]?.email, password: PASSWORD }) });
+        const login = await fetch(`${base}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: people[i]?.email, password: PASSWORD }),
+        });
         const { token } = (await login.json()) as { token: string };
         // One warm-up run per size (prepared statements, JIT), then the measured one.
         await download(`${base}/api/trades/export.csv`, token);
         const run = await peakDuring(() => download(`${base}/api/trades/export.csv`, token));
         if (run.result.lines !== size + 1) throw new Error(`expected ${size + 1} lines, got ${run.result.lines}`);
-        cases.push({ name: `streamed, ${size.toLocaleString('en')} trades`, rows: size, fileMb: mb(run.result.bytes), peakHeapMb: run.heapMb, peakRssMb: run.rssMb, rowsPerSecond: size / run.seconds });
+        cases.push({
+          name: `streamed, ${size.toLocaleString('en')} trades`,
+          rows: size,
+          fileMb: mb(run.result.bytes),
+          peakHeapMb: run.heapMb,
+          peakRssMb: run.rssMb,
+          rowsPerSecond: size / run.seconds,
+        });
       }
       // The reference: the largest user's trades loaded at once and joined, as an unstreamed export would.
       const largest = people[SIZES.length - 1]?.id as string;
       const buffered = await peakDuring(async () => {
         const rows = await database.db.select().from(trades).where(eq(trades.userId, largest));
         let text = tradesCsvHeader();
-        for await (const batch of exportTradeBatches(database.db, largest, {}, rows.length + 1)) for (const t of batch) text += tradeCsvLine(t);
+        for await (const batch of exportTradeBatches(database.db, largest, {}, rows.length + 1))
+          for (const t of batch) text += tradeCsvLine(t);
         return text.length + rows.length;
       });
-      cases.push({ name: 'reference: 100,000 trades loaded at once', rows: 100_000, fileMb: NaN, peakHeapMb: buffered.heapMb, peakRssMb: buffered.rssMb, rowsPerSecond: 100_000 / buffered.seconds });
+      cases.push({
+        name: 'reference: 100,000 trades loaded at once',
+        rows: 100_000,
+        fileMb: NaN,
+        peakHeapMb: buffered.heapMb,
+        peakRssMb: buffered.rssMb,
+        rowsPerSecond: 100_000 / buffered.seconds,
+      });
     } finally {
       await app.close();
     }
@@ -135,9 +170,14 @@ async function main(): Promise<void> {
     }
     const floor = Number(cases[0]?.peakHeapMb);
     const top = Number(cases[SIZES.length - 1]?.peakHeapMb);
-    console.log(`\n  100× the rows: peak heap ${top.toFixed(1)} MB against the 1,000-row floor of ${floor.toFixed(1)} MB (the loaded-at-once reference: ${buffered(cases).toFixed(1)} MB)`);
+    console.log(
+      `\n  100× the rows: peak heap ${top.toFixed(1)} MB against the 1,000-row floor of ${floor.toFixed(1)} MB (the loaded-at-once reference: ${buffered(cases).toFixed(1)} MB)`,
+    );
     mkdirSync(join(RESULTS, '..'), { recursive: true });
-    writeFileSync(RESULTS, `${JSON.stringify({ database: kind, at: new Date().toISOString(), gc: Boolean(gc), cases }, null, 2)}\n`);
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ database: kind, at: new Date().toISOString(), gc: Boolean(gc), cases }, null, 2)}\n`,
+    );
   } finally {
     await database.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -5,9 +5,15 @@ import { WebSocket } from 'ws';
 import { BUCKETS, clockMs, record, TRANSPORTS } from './fanout-protocol';
 import type { BenchPrice, ClientCommand, ClientLib, ClientReply, Transport } from './fanout-protocol';
 
-const [transport, port, countArg, clientLib = 'socket.io-client'] = process.argv.slice(2) as [Transport, string, string, ClientLib?];
+const [transport, port, countArg, clientLib = 'socket.io-client'] = process.argv.slice(2) as [
+  Transport,
+  string,
+  string,
+  ClientLib?,
+];
 const count = Number(countArg);
-if (!process.send || !(count > 0) || !TRANSPORTS.includes(transport)) throw new Error('fanout-clients: run by bench/fanout.ts');
+if (!process.send || !(count > 0) || !TRANSPORTS.includes(transport))
+  throw new Error('fanout-clients: run by bench/fanout.ts');
 const reply = (message: ClientReply) => process.send?.(message);
 
 let received = 0;

@@ -30,7 +30,8 @@ export function forkChild<Reply extends { type: string }>(script: string, args: 
       if (early) return Promise.resolve(early as Extract<Reply, { type: typeof type }>);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${script}: no '${type}' within ${timeoutMs} ms`)), timeoutMs);
-        const exit = (code: number | null) => reject(new Error(`${script} exited (${String(code)}) while waiting for '${type}'`));
+        const exit = (code: number | null) =>
+          reject(new Error(`${script} exited (${String(code)}) while waiting for '${type}'`));
         child.once('exit', exit);
         const queue = waiting.get(type) ?? [];
         queue.push((reply) => {

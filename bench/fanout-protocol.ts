@@ -28,10 +28,7 @@ export type ServerReply =
 
 export type ClientCommand =
   /** Reset counters; report 'reached' once every client of this process has heard `perClient` messages since. */
-  | { type: 'phase' }
-  | { type: 'expect'; perClient: number }
-  | { type: 'report' }
-  | { type: 'stop' };
+  { type: 'phase' } | { type: 'expect'; perClient: number } | { type: 'report' } | { type: 'stop' };
 
 export type ClientReply =
   | { type: 'ready'; clients: number; failed: number }

@@ -21,7 +21,11 @@ let shutdown: () => Promise<void>;
 
 if (transport === 'socketio') {
   const events = new Subject<EngineEvent>();
-  const silent = { info: () => undefined, warn: () => undefined, error: (obj: object, msg?: string) => console.error(msg, obj) };
+  const silent = {
+    info: () => undefined,
+    warn: () => undefined,
+    error: (obj: object, msg?: string) => console.error(msg, obj),
+  };
   const realtime = attachRealtime(http, {
     verifyToken: async (token) => (token === 'bench' ? { id: 'bench' } : null),
     events$: events,

@@ -64,7 +64,8 @@ if (!transports.includes('ws') || !transports.includes('socketio') || transports
   throw new Error(`--transports: a comma-separated list of ${TRANSPORTS.join(', ')}, with ws and socketio`);
 }
 for (const [name, value] of Object.entries(settings)) {
-  if (!(Number.isInteger(value) && value > 0)) throw new Error(`--${name} must be a positive integer, got ${String(value)}`);
+  if (!(Number.isInteger(value) && value > 0))
+    throw new Error(`--${name} must be a positive integer, got ${String(value)}`);
 }
 
 const HARD_LIMIT_MS = 10 * 60_000;
@@ -105,7 +106,9 @@ async function cpuMicros(server: Child<ServerReply>): Promise<number> {
   return usage.userMicros + usage.systemMicros;
 }
 
-async function collect(clients: Array<Child<ClientReply>>): Promise<{ received: number; histogram: number[]; clientCpuMicros: number }> {
+async function collect(
+  clients: Array<Child<ClientReply>>,
+): Promise<{ received: number; histogram: number[]; clientCpuMicros: number }> {
   for (const child of clients) child.send({ type: 'report' });
   const reports = await Promise.all(clients.map((child) => child.next('report')));
   const histogram = new Array<number>(BUCKETS).fill(0);
@@ -223,7 +226,11 @@ async function paced(rig: Rig): Promise<RoundResult['paced']> {
   );
   const seconds = (now() - start) / 1000;
   const cpuUsed = (await cpuMicros(rig.server)) - cpu0;
-  return { ...summarize(await collect(rig.clients), seconds, cpuUsed), offeredPerSecond: settings.pace * rig.connected, complete };
+  return {
+    ...summarize(await collect(rig.clients), seconds, cpuUsed),
+    offeredPerSecond: settings.pace * rig.connected,
+    complete,
+  };
 }
 
 async function runRound(order: Transport[]): Promise<RoundResult[]> {
@@ -234,7 +241,12 @@ async function runRound(order: Transport[]): Promise<RoundResult[]> {
     const saturated = await saturation(rigs, settings.burstSeconds);
     const results: RoundResult[] = [];
     for (const rig of rigs) {
-      results.push({ transport: rig.transport, clients: rig.connected, saturation: saturated.get(rig.transport)!, paced: await paced(rig) });
+      results.push({
+        transport: rig.transport,
+        clients: rig.connected,
+        saturation: saturated.get(rig.transport)!,
+        paced: await paced(rig),
+      });
     }
     return results;
   } finally {
@@ -282,7 +294,8 @@ const socketio = summary('socketio');
 const ratio = round(socketio.saturationMessagesPerSecond / ws.saturationMessagesPerSecond, 3);
 // Wall-clock throughput follows whatever share of the two cores the scheduler gives the benchmark; what one server
 // core can deliver (1 / CPU per message at saturation) does not, so it is reported beside it.
-const capacity = (figures: { saturationServerCpuMicrosPerMessage: number }) => Math.round(1e6 / figures.saturationServerCpuMicrosPerMessage);
+const capacity = (figures: { saturationServerCpuMicrosPerMessage: number }) =>
+  Math.round(1e6 / figures.saturationServerCpuMicrosPerMessage);
 const capacityRatio = round(capacity(socketio) / capacity(ws), 3);
 const cpuRatio = round(socketio.pacedServerCpuMicrosPerMessage / ws.pacedServerCpuMicrosPerMessage, 2);
 

@@ -35,7 +35,10 @@ const CONNECTIONS = int(env.BENCH_CONNECTIONS, 50);
 const CAPACITY = env.BENCH_CAPACITY !== '0';
 const CAPACITY_SECONDS = int(env.BENCH_CAPACITY_SECONDS, 3);
 const WRITES = int(env.BENCH_WRITES, 2000);
-const SIZES = (env.BENCH_SIZES ?? '10,1000,10000,100000').split(',').map((s) => int(s.trim(), 0)).filter((n) => n > 0);
+const SIZES = (env.BENCH_SIZES ?? '10,1000,10000,100000')
+  .split(',')
+  .map((s) => int(s.trim(), 0))
+  .filter((n) => n > 0);
 const LABEL = env.BENCH_LABEL ?? 'latest';
 const REUSE = env.BENCH_REUSE === '1';
 const PG_URL = env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -50,7 +53,10 @@ const ROUTES = [
   { name: 'GET /api/trades/stats/summary', path: '/api/trades/stats/summary' },
   { name: 'GET /api/balances/stats/portfolio', path: '/api/balances/stats/portfolio' },
 ] as const;
-const FLOOR = { name: 'floor: GET /api/notifications/vapid-public-key (auth check only)', path: '/api/notifications/vapid-public-key' } as const;
+const FLOOR = {
+  name: 'floor: GET /api/notifications/vapid-public-key (auth check only)',
+  path: '/api/notifications/vapid-public-key',
+} as const;
 
 async function prepareDatabase(): Promise<{ url: string; dataDir: string; cleanup(): Promise<void> }> {
   const admin = new pg.Client({ connectionString: PG_URL });
@@ -82,7 +88,10 @@ const emailOf = (i: number) => `figures${i}@bench.test`;
 async function seed(url: string, dataDir: string): Promise<{ seconds: number; reused: boolean }> {
   const database = await openDatabase({ dataDir, databaseUrl: url });
   try {
-    const [{ n = 0 } = {}] = await database.db.select({ n: count() }).from(users).where(like(users.email, '%@bench.test'));
+    const [{ n = 0 } = {}] = await database.db
+      .select({ n: count() })
+      .from(users)
+      .where(like(users.email, '%@bench.test'));
     if (REUSE && n === SIZES.length) return { seconds: 0, reused: true };
     const started = Date.now();
     const seeded = await seedUsers(database.db, SIZES.length, await hashPassword(PASSWORD), 'figures');
@@ -92,7 +101,9 @@ async function seed(url: string, dataDir: string): Promise<{ seconds: number; re
       await seedTrades(database.db, [user.id], size, undefined, 100_000, `FIG${i}`);
       await setVenueBalances(database.db, user.id, 'binance', { USDT: '10000', BTC: '0.5', ETH: '2' });
       await setVenueBalances(database.db, user.id, 'deriv', { USDT: '10000', BTC: '0.25', ETH: '1' });
-      process.stdout.write(`  seeded a user with ${size.toLocaleString('en')} trades (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+      process.stdout.write(
+        `  seeded a user with ${size.toLocaleString('en')} trades (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+      );
     }
     return { seconds: (Date.now() - started) / 1000, reused: false };
   } finally {
@@ -132,10 +143,21 @@ type DbMeter = Awaited<ReturnType<typeof postgresCpuMeter>>;
 const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(3)}`;
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—').padStart(7);
 
-async function paced(server: ServerProcess, dbMeter: DbMeter, route: { name: string; path: string }, trades: number, token: string, floorToken: string): Promise<Paced> {
+async function paced(
+  server: ServerProcess,
+  dbMeter: DbMeter,
+  route: { name: string; path: string },
+  trades: number,
+  token: string,
+  floorToken: string,
+): Promise<Paced> {
   const cpuBefore = await server.cpuMs();
   await dbMeter.sample();
-  const f: OpenLoopFigures = await runOpenLoop(server.url, loadOf(route.name, route.path, token), { rate: RATE, seconds: SECONDS, connections: CONNECTIONS });
+  const f: OpenLoopFigures = await runOpenLoop(server.url, loadOf(route.name, route.path, token), {
+    rate: RATE,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+  });
   // Settled first, so queries still running for this case's requests are charged to it.
   await settle(server, floorToken);
   const dbCpu = (await dbMeter.sample()) / Math.max(1, f.requests);
@@ -145,7 +167,16 @@ async function paced(server: ServerProcess, dbMeter: DbMeter, route: { name: str
     `  ${route.name.padEnd(66)} ${(trades ? trades.toLocaleString('en') : '—').padStart(7)} trades  p50 ${ms(f.latencyP50)} ms  p99 ${ms(f.latencyP99)} ms  ` +
       `${f.requestsPerSecond.toFixed(0).padStart(4)} req/s  server CPU ${cpu.toFixed(3)} ms/req, database ${dbCpu.toFixed(3)} ms/req${failed ? `  FAILED ${failed}` : ''}`,
   );
-  return { route: route.name, trades, p50: round(f.latencyP50), p99: round(f.latencyP99), requestsPerSecond: round(f.requestsPerSecond), failed, serverCpuMsPerRequest: Number(cpu.toFixed(3)), databaseCpuMsPerRequest: Number(dbCpu.toFixed(3)) };
+  return {
+    route: route.name,
+    trades,
+    p50: round(f.latencyP50),
+    p99: round(f.latencyP99),
+    requestsPerSecond: round(f.requestsPerSecond),
+    failed,
+    serverCpuMsPerRequest: Number(cpu.toFixed(3)),
+    databaseCpuMsPerRequest: Number(dbCpu.toFixed(3)),
+  };
 }
 
 const round = (v: number) => (Number.isFinite(v) ? Number(v.toFixed(2)) : null) as number;
@@ -160,7 +191,9 @@ async function settle(server: ServerProcess, token: string, limitMs = 300_000): 
   let quick = 0;
   while (quick < 5 && Date.now() < until) {
     const started = performance.now();
-    await fetch(`${server.url}${FLOOR.path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
+    await fetch(`${server.url}${FLOOR.path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) =>
+      r.arrayBuffer(),
+    );
     quick = performance.now() - started <= 20 ? quick + 1 : 0;
     if (quick === 0) await new Promise((r) => setTimeout(r, 200));
   }
@@ -171,9 +204,19 @@ async function settle(server: ServerProcess, token: string, limitMs = 300_000): 
  * then three bisections between the last rate that held and the first that did not, settling after every probe (the
  * shared capacityAtP99 cannot wait between probes, and a failed probe's backlog would fail the next one too).
  */
-async function capacity(server: ServerProcess, route: { name: string; path: string }, trades: number, token: string, floorToken: string): Promise<number> {
+async function capacity(
+  server: ServerProcess,
+  route: { name: string; path: string },
+  trades: number,
+  token: string,
+  floorToken: string,
+): Promise<number> {
   const probe = async (rate: number) => {
-    const f = await runOpenLoop(server.url, loadOf(route.name, route.path, token), { rate, seconds: CAPACITY_SECONDS, connections: CONNECTIONS });
+    const f = await runOpenLoop(server.url, loadOf(route.name, route.path, token), {
+      rate,
+      seconds: CAPACITY_SECONDS,
+      connections: CONNECTIONS,
+    });
     await settle(server, floorToken);
     return f.latencyP99 <= P99_MS && f.non2xx + f.errors + f.timeouts === 0;
   };
@@ -191,7 +234,9 @@ async function capacity(server: ServerProcess, route: { name: string; path: stri
     if (await probe(mid)) good = mid;
     else bad = mid;
   }
-  console.log(`  ${route.name.padEnd(66)} ${(trades ? trades.toLocaleString('en') : '—').padStart(7)} trades  capacity at p99 ≤ ${P99_MS} ms: ${good} req/s`);
+  console.log(
+    `  ${route.name.padEnd(66)} ${(trades ? trades.toLocaleString('en') : '—').padStart(7)} trades  capacity at p99 ≤ ${P99_MS} ms: ${good} req/s`,
+  );
   return good;
 }
 
@@ -207,7 +252,10 @@ interface OnOff {
   off: number;
 }
 
-async function writeCost(url: string, email: string): Promise<{ insertMs: OnOff; updateMs: OnOff; insertCpuMs: OnOff; updateCpuMs: OnOff }> {
+async function writeCost(
+  url: string,
+  email: string,
+): Promise<{ insertMs: OnOff; updateMs: OnOff; insertCpuMs: OnOff; updateCpuMs: OnOff }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const n = WRITES;
@@ -251,14 +299,18 @@ async function writeCost(url: string, email: string): Promise<{ insertMs: OnOff;
       started = performance.now();
       cpuStarted = cpuMs();
       for (let i = 0; i < n; i++) {
-        await client.query(`UPDATE trades SET status = 'completed', actual_profit = $2 WHERE trade_id = $1`, [`${stem}${i}`, i % 2 === 0 ? '0.5' : '-0.25']);
+        await client.query(`UPDATE trades SET status = 'completed', actual_profit = $2 WHERE trade_id = $1`, [
+          `${stem}${i}`,
+          i % 2 === 0 ? '0.5' : '-0.25',
+        ]);
       }
       sums.update[state] += performance.now() - started;
       cpu.update[state] += cpuMs() - cpuStarted;
       await client.query(`DELETE FROM trades WHERE trade_id LIKE $1`, [`${stem}%`]);
     }
     const keptAfter = await keptRow();
-    if (keptAfter !== keptBefore) throw new Error(`the write-cost rounds changed the kept figures: ${keptBefore} → ${keptAfter}`);
+    if (keptAfter !== keptBefore)
+      throw new Error(`the write-cost rounds changed the kept figures: ${keptBefore} → ${keptAfter}`);
   } finally {
     await client.query('ALTER TABLE trades ENABLE TRIGGER trades_keep_figures').catch(() => undefined);
     await client.query('ALTER TABLE trades ENABLE TRIGGER trades_keep_figures_on_update').catch(() => undefined);
@@ -266,11 +318,18 @@ async function writeCost(url: string, email: string): Promise<{ insertMs: OnOff;
   }
   const per = (total: number) => Number((total / (2 * n)).toFixed(3));
   const both = (x: OnOff) => ({ on: per(x.on), off: per(x.off) });
-  return { insertMs: both(sums.insert), updateMs: both(sums.update), insertCpuMs: both(cpu.insert), updateCpuMs: both(cpu.update) };
+  return {
+    insertMs: both(sums.insert),
+    updateMs: both(sums.update),
+    insertCpuMs: both(cpu.insert),
+    updateCpuMs: both(cpu.update),
+  };
 }
 
 async function main(): Promise<void> {
-  console.log(`Figures benchmark on PostgreSQL: users with ${SIZES.map((s) => s.toLocaleString('en')).join(' / ')} trades, paced ${RATE} req/s open-loop, ${SECONDS} s per case, ${CONNECTIONS} connections`);
+  console.log(
+    `Figures benchmark on PostgreSQL: users with ${SIZES.map((s) => s.toLocaleString('en')).join(' / ')} trades, paced ${RATE} req/s open-loop, ${SECONDS} s per case, ${CONNECTIONS} connections`,
+  );
   const target = await prepareDatabase();
   const seeding = await seed(target.url, target.dataDir);
   console.log(seeding.reused ? '  reused the seeded database' : `  seeded in ${seeding.seconds.toFixed(1)} s`);
@@ -279,7 +338,11 @@ async function main(): Promise<void> {
     const tokens = await Promise.all(SIZES.map((_, i) => signIn(server, emailOf(i))));
     const tokenOf = (i: number) => tokens[i] as string;
     // Warm-up: connections, JIT and the planner's caches, on the smallest user.
-    await runOpenLoop(server.url, loadOf('warm-up', ROUTES[0].path, tokenOf(0)), { rate: 100, seconds: 2, connections: CONNECTIONS });
+    await runOpenLoop(server.url, loadOf('warm-up', ROUTES[0].path, tokenOf(0)), {
+      rate: 100,
+      seconds: 2,
+      connections: CONNECTIONS,
+    });
 
     const floorToken = tokenOf(0);
     const last = SIZES.length - 1;
@@ -294,25 +357,39 @@ async function main(): Promise<void> {
     const dbMeter = await postgresCpuMeter(PG_URL, PG_DB);
     const floor = await paced(server, dbMeter, FLOOR, 0, floorToken, floorToken);
     const cases: Paced[] = [];
-    for (const route of ROUTES) for (const [i, size] of SIZES.entries()) cases.push(await paced(server, dbMeter, route, size, tokenOf(i), floorToken));
+    for (const route of ROUTES)
+      for (const [i, size] of SIZES.entries())
+        cases.push(await paced(server, dbMeter, route, size, tokenOf(i), floorToken));
 
     await dbMeter.close();
     if (CAPACITY) {
       console.log(`\nHighest paced rate with p99 ≤ ${P99_MS} ms (${CAPACITY_SECONDS} s per probed rate):`);
       for (const route of ROUTES) {
-        for (const i of new Set([0, last])) capacities.push({ route: route.name, trades: SIZES[i] as number, rate: await capacity(server, route, SIZES[i] as number, tokenOf(i), floorToken) });
+        for (const i of new Set([0, last]))
+          capacities.push({
+            route: route.name,
+            trades: SIZES[i] as number,
+            rate: await capacity(server, route, SIZES[i] as number, tokenOf(i), floorToken),
+          });
       }
       const floorRate = capacities[0]?.rate ?? 0;
       console.log(`  floor capacity: ${floorRate} req/s`);
-      for (const c of capacities.slice(1)) console.log(`  ${c.route} with ${c.trades.toLocaleString('en')} trades: ${c.rate} req/s, ${floorRate ? (c.rate / floorRate).toFixed(2) : '—'} of the floor's`);
+      for (const c of capacities.slice(1))
+        console.log(
+          `  ${c.route} with ${c.trades.toLocaleString('en')} trades: ${c.rate} req/s, ${floorRate ? (c.rate / floorRate).toFixed(2) : '—'} of the floor's`,
+        );
     }
 
     const worstP99 = Math.max(...cases.map((c) => (c.p99 === null ? Infinity : c.p99)));
     const p99Spread = cases.length ? `${Math.min(...cases.map((c) => c.p99))}–${worstP99}` : '—';
     const met = worstP99 <= P99_MS && cases.every((c) => c.failed === 0);
-    console.log(`\n  p99 at ${RATE} req/s over every route and user size: ${p99Spread} ms (floor ${floor.p99} ms, p50 ${floor.p50} ms); target p99 ≤ ${P99_MS} ms: ${met ? 'met' : 'MISSED'}`);
+    console.log(
+      `\n  p99 at ${RATE} req/s over every route and user size: ${p99Spread} ms (floor ${floor.p99} ms, p50 ${floor.p50} ms); target p99 ≤ ${P99_MS} ms: ${met ? 'met' : 'MISSED'}`,
+    );
 
-    console.log(`\nWrite cost of keeping the figures (${WRITES.toLocaleString('en')} trades inserted then finished, one transaction each, trigger on / off interleaved):`);
+    console.log(
+      `\nWrite cost of keeping the figures (${WRITES.toLocaleString('en')} trades inserted then finished, one transaction each, trigger on / off interleaved):`,
+    );
     const writes = await writeCost(target.url, emailOf(0));
     const line = (what: string, wall: OnOff, backend: OnOff) =>
       console.log(

@@ -67,7 +67,13 @@ async function main(): Promise<void> {
     const haltRead = await time(N, () => isTradingHalted(db));
     const auditWrite = await time(N, async (i) => {
       await usernamesOf(db, []);
-      await insertAuditEvent(db, { action: 'manual_trade', ip: '127.0.0.1', userAgent: 'bench', subjectName: 'bench', details: { symbol: 'BTC/USDT', totalAmount: 100 + i } });
+      await insertAuditEvent(db, {
+        action: 'manual_trade',
+        ip: '127.0.0.1',
+        userAgent: 'bench',
+        subjectName: 'bench',
+        details: { symbol: 'BTC/USDT', totalAmount: 100 + i },
+      });
     });
     const secret = newTotpSecret();
     const code = totpOf(secret, 'bench').generate();
@@ -85,13 +91,18 @@ async function main(): Promise<void> {
       totpCheck,
     };
     console.log(`guard checks on ${BACKEND}, ${N} each (µs: mean / p50 / p99)`);
-    const row = (name: string, f: Figures) => console.log(`  ${name.padEnd(34)} ${String(f.meanUs).padStart(6)} / ${String(f.p50Us).padStart(6)} / ${String(f.p99Us).padStart(6)}`);
+    const row = (name: string, f: Figures) =>
+      console.log(
+        `  ${name.padEnd(34)} ${String(f.meanUs).padStart(6)} / ${String(f.p50Us).padStart(6)} / ${String(f.p99Us).padStart(6)}`,
+      );
     row('floor: SELECT 1', floorQuery);
     row('kill-switch read before a trade', haltRead);
     row('audit row (names + insert)', auditWrite);
     row('floor: one SHA-256', floorHash);
     row('TOTP check (±1 step)', totpCheck);
-    console.log(`  halt read = ${figures.haltReadOverFloor}× floor query; audit write = ${figures.auditWriteOverFloor}× floor query`);
+    console.log(
+      `  halt read = ${figures.haltReadOverFloor}× floor query; audit write = ${figures.auditWriteOverFloor}× floor query`,
+    );
     mkdirSync(join(HERE, 'results'), { recursive: true });
     const out = join(HERE, 'results', 'guard.json');
     writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`);

@@ -13,7 +13,17 @@ type Category = keyof typeof TARGETS;
 
 interface LighthouseReport {
   categories: Record<Category, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
-  audits: Record<string, { id: string; title: string; score: number | null; scoreDisplayMode: string; displayValue?: string; numericValue?: number }>;
+  audits: Record<
+    string,
+    {
+      id: string;
+      title: string;
+      score: number | null;
+      scoreDisplayMode: string;
+      displayValue?: string;
+      numericValue?: number;
+    }
+  >;
 }
 
 const lighthouseBin = fileURLToPath(new URL('../node_modules/lighthouse/cli/index.js', import.meta.url));
@@ -51,20 +61,44 @@ try {
         c,
         report.categories[c].auditRefs
           .map((ref) => report.audits[ref.id])
-          .filter((a): a is NonNullable<typeof a> => !!a && a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')
+          .filter(
+            (a): a is NonNullable<typeof a> =>
+              !!a &&
+              a.score !== null &&
+              a.score < 1 &&
+              a.scoreDisplayMode !== 'informative' &&
+              a.scoreDisplayMode !== 'notApplicable',
+          )
           .map((a) => ({ id: a.id, title: a.title, score: a.score, displayValue: a.displayValue })),
       ]),
     );
     const metrics = Object.fromEntries(
-      ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index', 'interactive'].map((id) => [
-        id,
-        report.audits[id]?.displayValue ?? null,
-      ]),
+      [
+        'first-contentful-paint',
+        'largest-contentful-paint',
+        'total-blocking-time',
+        'cumulative-layout-shift',
+        'speed-index',
+        'interactive',
+      ].map((id) => [id, report.audits[id]?.displayValue ?? null]),
     );
-    results.push({ path, scores, metrics, shortfalls, meetsTargets: (Object.keys(TARGETS) as Category[]).every((c) => scores[c] >= TARGETS[c]) });
-    console.log(`${path}: ${(Object.keys(TARGETS) as Category[]).map((c) => `${c} ${scores[c]} (target ${TARGETS[c]})`).join(', ')}`);
-    console.log(`  ${Object.entries(metrics).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    for (const [c, list] of Object.entries(shortfalls)) for (const a of list) console.log(`  ${c}: ${a.id} — ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`);
+    results.push({
+      path,
+      scores,
+      metrics,
+      shortfalls,
+      meetsTargets: (Object.keys(TARGETS) as Category[]).every((c) => scores[c] >= TARGETS[c]),
+    });
+    console.log(
+      `${path}: ${(Object.keys(TARGETS) as Category[]).map((c) => `${c} ${scores[c]} (target ${TARGETS[c]})`).join(', ')}`,
+    );
+    console.log(
+      `  ${Object.entries(metrics)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    for (const [c, list] of Object.entries(shortfalls))
+      for (const a of list) console.log(`  ${c}: ${a.id} — ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`);
   }
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(

@@ -18,20 +18,37 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tools/chromium';
 
 const ROOT = join(import.meta.dirname, '..');
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
+};
 const lighthouseBin = join(ROOT, 'node_modules/lighthouse/cli/index.js');
 
 function buildOurs(): string {
   if (process.env.BENCH_OURS_DIST) return process.env.BENCH_OURS_DIST;
   const out = mkdtempSync(join(tmpdir(), 'bench-ours-'));
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', out, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', out, '--emptyOutDir'],
+    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
+  );
   if (r.status !== 0) throw new Error('vite build failed');
   return out;
 }
 
 async function buildFloor(): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'bench-floor-'));
-  await build({ root: join(ROOT, 'bench/floor-app'), configFile: false, logLevel: 'warn', plugins: [vanillaExtractPlugin(), react()], build: { outDir: out, emptyOutDir: true, target: 'es2022' } });
+  await build({
+    root: join(ROOT, 'bench/floor-app'),
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [vanillaExtractPlugin(), react()],
+    build: { outDir: out, emptyOutDir: true, target: 'es2022' },
+  });
   return out;
 }
 
@@ -39,13 +56,25 @@ async function buildFloor(): Promise<string> {
 async function serve(dir: string): Promise<{ url: string; server: Server }> {
   const gz = new Map<string, Buffer>();
   const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    if (path.startsWith('/api/')) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"success":false,"message":"No token"}');
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
+    if (path.startsWith('/api/'))
+      return void res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"success":false,"message":"No token"}');
     let file = join(dir, path);
     if (!file.startsWith(dir) || !existsSync(file) || statSync(file).isDirectory()) file = join(dir, 'index.html');
     let body = gz.get(file);
     if (!body) gz.set(file, (body = gzipSync(readFileSync(file), { level: 9 })));
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-encoding': 'gzip', 'cache-control': file.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache' }).end(body);
+    res
+      .writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-encoding': 'gzip',
+        'cache-control': file.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      })
+      .end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
@@ -59,7 +88,10 @@ interface Run {
 }
 
 interface Report {
-  audits: Record<string, { numericValue?: number; details?: { items?: Array<{ name?: string; startTime?: number; timingType?: string }> } }>;
+  audits: Record<
+    string,
+    { numericValue?: number; details?: { items?: Array<{ name?: string; startTime?: number; timingType?: string }> } }
+  >;
 }
 
 /**
@@ -71,7 +103,16 @@ async function lighthouse(url: string): Promise<Run> {
   // Asynchronous: the static servers answer from this process's event loop while Lighthouse runs.
   const child = spawn(
     process.execPath,
-    [lighthouseBin, url, '--quiet', '--output=json', '--output-path=stdout', '--only-categories=performance', '--throttling-method=devtools', `--chrome-flags=--headless=new ${CHROMIUM_ARGS.join(' ')}`],
+    [
+      lighthouseBin,
+      url,
+      '--quiet',
+      '--output=json',
+      '--output-path=stdout',
+      '--only-categories=performance',
+      '--throttling-method=devtools',
+      `--chrome-flags=--headless=new ${CHROMIUM_ARGS.join(' ')}`,
+    ],
     { env: { ...process.env, CHROME_PATH: CHROMIUM_PATH } },
   );
   let stdout = '';
@@ -81,9 +122,16 @@ async function lighthouse(url: string): Promise<Run> {
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (status !== 0) throw new Error(`lighthouse failed (${status}): ${stderr.slice(-2000)}`);
   const report = JSON.parse(stdout) as Report;
-  const mark = report.audits['user-timings']?.details?.items?.find((i) => i.name === SIGN_IN_PAINTED && i.timingType === 'Mark');
+  const mark = report.audits['user-timings']?.details?.items?.find(
+    (i) => i.name === SIGN_IN_PAINTED && i.timingType === 'Mark',
+  );
   const num = (id: string) => Math.round(report.audits[id]?.numericValue ?? NaN);
-  return { signInPaintedMs: mark?.startTime !== undefined ? Math.round(mark.startTime) : null, tbtMs: num('total-blocking-time'), fcpMs: num('first-contentful-paint'), lcpMs: num('largest-contentful-paint') };
+  return {
+    signInPaintedMs: mark?.startTime !== undefined ? Math.round(mark.startTime) : null,
+    tbtMs: num('total-blocking-time'),
+    fcpMs: num('first-contentful-paint'),
+    lcpMs: num('largest-contentful-paint'),
+  };
 }
 
 const median = (xs: number[]) => {
@@ -115,7 +163,9 @@ try {
     for (const which of order) {
       const run = await lighthouse(`${which === 'ours' ? ours.url : floor.url}/login`);
       runs[which].push(run);
-      console.log(`run ${i + 1}/${RUNS} ${which.padEnd(5)} sign-in painted ${run.signInPaintedMs ?? 'n/a'} ms, TBT ${run.tbtMs} ms, FCP ${run.fcpMs} ms, LCP ${run.lcpMs} ms`);
+      console.log(
+        `run ${i + 1}/${RUNS} ${which.padEnd(5)} sign-in painted ${run.signInPaintedMs ?? 'n/a'} ms, TBT ${run.tbtMs} ms, FCP ${run.fcpMs} ms, LCP ${run.lcpMs} ms`,
+      );
     }
   }
 } finally {
@@ -126,8 +176,12 @@ try {
 const o = summary(runs.ours);
 const f = summary(runs.floor);
 const ratio = +(o.signInPaintedMs / f.signInPaintedMs).toFixed(2);
-console.log(`\nmedian of ${RUNS}: Sign in button painted — ours ${o.signInPaintedMs} ms, floor ${f.signInPaintedMs} ms, ratio ${ratio} (target ≤ 1.0)`);
-console.log(`                 TBT — ours ${o.tbtMs} ms, floor ${f.tbtMs} ms (target ≤ 50 ms); FCP ours ${o.fcpMs} / floor ${f.fcpMs} ms; LCP ours ${o.lcpMs} / floor ${f.lcpMs} ms`);
+console.log(
+  `\nmedian of ${RUNS}: Sign in button painted — ours ${o.signInPaintedMs} ms, floor ${f.signInPaintedMs} ms, ratio ${ratio} (target ≤ 1.0)`,
+);
+console.log(
+  `                 TBT — ours ${o.tbtMs} ms, floor ${f.tbtMs} ms (target ≤ 50 ms); FCP ours ${o.fcpMs} / floor ${f.fcpMs} ms; LCP ours ${o.lcpMs} / floor ${f.lcpMs} ms`,
+);
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 writeFileSync(
   join(ROOT, 'bench/results/login-vs-floor.json'),

@@ -43,14 +43,36 @@ const pct = (x: number) => `${(x * 100).toFixed(x < 0.001 ? 4 : 2)} %`;
 
 function row(name: string, f: MarketFigures): string {
   const shares = SPREAD_LEVELS_BP.map((level) => pct(f.shareAtOrAbove[level]));
-  return [name, bp(f.medianSpreadBp), bp(f.medianAbsBp), bp(f.p90AbsBp), bp(f.p99AbsBp), bp(f.maxAbsBp), ...shares, f.dislocationsPerHour.toFixed(2), f.opportunitiesPerHour.toFixed(2)].join(' | ');
+  return [
+    name,
+    bp(f.medianSpreadBp),
+    bp(f.medianAbsBp),
+    bp(f.p90AbsBp),
+    bp(f.p99AbsBp),
+    bp(f.maxAbsBp),
+    ...shares,
+    f.dislocationsPerHour.toFixed(2),
+    f.opportunitiesPerHour.toFixed(2),
+  ].join(' | ');
 }
 
 function main(): void {
-  console.log(`Simulated market, ${HOURS} h per profile, seed ${SEED}, both symbols pooled; spreads in bp, rates per symbol per hour.`);
+  console.log(
+    `Simulated market, ${HOURS} h per profile, seed ${SEED}, both symbols pooled; spreads in bp, rates per symbol per hour.`,
+  );
   console.log('(cost floor: a round trip costs about 30 bp; a user with the default limits opens at 35 bp)\n');
   // "abs" is |spread| (a bar would break the markdown table).
-  const header = ['market', 'median spread', 'median abs', 'p90 abs', 'p99 abs', 'max abs', ...SPREAD_LEVELS_BP.map((l) => `time abs ≥ ${l}`), 'dislocations/h', 'reaches 35 bp/h'];
+  const header = [
+    'market',
+    'median spread',
+    'median abs',
+    'p90 abs',
+    'p99 abs',
+    'max abs',
+    ...SPREAD_LEVELS_BP.map((l) => `time abs ≥ ${l}`),
+    'dislocations/h',
+    'reaches 35 bp/h',
+  ];
   console.log(`| ${header.join(' | ')} |`);
   console.log(`|${header.map(() => '---').join('|')}|`);
   const results: Record<string, MarketFigures & { simulatedInMs: number }> = {};

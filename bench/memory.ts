@@ -48,7 +48,16 @@ function memoryOf(pid: number): Memory {
 function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, SKIP_CLIENT_BUILD: '1', LOG_LEVEL: 'warn', ADMIN_EMAIL, ADMIN_PASSWORD, MARKET: 'sim' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      SKIP_CLIENT_BUILD: '1',
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      MARKET: 'sim',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -84,7 +93,11 @@ function measureFloor(dbDir: string): Promise<Memory> {
     await db.close();
   `;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', program, dbDir, JSON.stringify(pgliteStartParams())], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', program, dbDir, JSON.stringify(pgliteStartParams())],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.once('exit', (code) => {
@@ -95,23 +108,43 @@ function measureFloor(dbDir: string): Promise<Memory> {
   });
 }
 
-async function api<T>(url: string, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: T }> {
+async function api<T>(
+  url: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; json: T }> {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   return { status: res.status, json: (await res.json()) as T };
 }
 
 async function signIn(url: string, username: string, password: string): Promise<{ token: string; id: string }> {
-  const { status, json } = await api<{ token: string; user: { _id: string } }>(url, 'POST', '/api/auth/login', undefined, { username, password });
+  const { status, json } = await api<{ token: string; user: { _id: string } }>(
+    url,
+    'POST',
+    '/api/auth/login',
+    undefined,
+    { username, password },
+  );
   if (status !== 200) throw new Error(`sign-in of ${username} failed with ${status}`);
   return { token: json.token, id: json.user._id };
 }
 
 function connected(url: string, token: string): Promise<Socket> {
-  const socket = connectSocket(url, { auth: { token }, transports: ['websocket'], forceNew: true, reconnection: false });
+  const socket = connectSocket(url, {
+    auth: { token },
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+  });
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', reject);
@@ -123,10 +156,19 @@ async function trade(url: string, adminToken: string, minutes: number): Promise<
   const traders: Array<{ token: string; id: string; socket: Socket }> = [];
   for (let i = 0; i < USERS; i++) {
     const username = `trader${i}`;
-    const created = await api(url, 'POST', '/api/admin/users', adminToken, { username, email: `${username}@bench.test`, password: USER_PASSWORD, role: 'user' });
+    const created = await api(url, 'POST', '/api/admin/users', adminToken, {
+      username,
+      email: `${username}@bench.test`,
+      password: USER_PASSWORD,
+      role: 'user',
+    });
     if (created.status !== 201) throw new Error(`creating ${username} failed with ${created.status}`);
     const session = await signIn(url, username, USER_PASSWORD);
-    await api(url, 'PUT', `/api/users/${session.id}`, session.token, { maxExposure: 5000, minSpread: 0.0005, maxLoss: 100_000 });
+    await api(url, 'PUT', `/api/users/${session.id}`, session.token, {
+      maxExposure: 5000,
+      minSpread: 0.0005,
+      maxLoss: 100_000,
+    });
     await api(url, 'POST', '/api/exchanges/trading/add-user', session.token);
     const socket = await connected(url, session.token);
     socket.emit('join_room', `user:${session.id}`);
@@ -137,7 +179,10 @@ async function trade(url: string, adminToken: string, minutes: number): Promise<
   while (Date.now() < until) {
     await Promise.all(
       traders.map(async (t, i) => {
-        const placed = await api(url, 'POST', '/api/trades', t.token, { symbol: i % 2 === 0 ? 'BTC/USDT' : 'ETH/USDT', totalAmount: 50 });
+        const placed = await api(url, 'POST', '/api/trades', t.token, {
+          symbol: i % 2 === 0 ? 'BTC/USDT' : 'ETH/USDT',
+          totalAmount: 50,
+        });
         if (placed.status < 300) manual += 1;
         await api(url, 'GET', '/api/trades?limit=20', t.token);
         await api(url, 'GET', '/api/trades/stats/summary', t.token);
@@ -168,7 +213,9 @@ async function main(): Promise<void> {
   const rows: Array<{ phase: string } & Memory> = [];
   const record = (phase: string, memory: Memory) => {
     rows.push({ phase, ...memory });
-    console.log(`${phase.padEnd(44)} RSS ${String(memory.rssMb).padStart(5)} MB   peak ${String(memory.peakMb).padStart(5)} MB`);
+    console.log(
+      `${phase.padEnd(44)} RSS ${String(memory.rssMb).padStart(5)} MB   peak ${String(memory.peakMb).padStart(5)} MB`,
+    );
   };
   try {
     console.log(`memory: fresh server on PGlite, ${USERS} users trading for ${MINUTES} min, then ${SOCKETS} sockets\n`);
@@ -190,7 +237,10 @@ async function main(): Promise<void> {
 
     record('floor: bare Node + PGlite on the same data', await measureFloor(join(dataDir, 'db')));
     mkdirSync(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
-    writeFileSync(RESULTS, `${JSON.stringify({ date: new Date().toISOString(), minutes: MINUTES, users: USERS, sockets: SOCKETS, trades: traded.trades, rows }, null, 2)}\n`);
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ date: new Date().toISOString(), minutes: MINUTES, users: USERS, sockets: SOCKETS, trades: traded.trades, rows }, null, 2)}\n`,
+    );
     console.log(`\nwritten to ${RESULTS}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -30,14 +30,18 @@ try {
   await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.goto(`${server.url}/dashboard`);
   await waitForServiceWorker(page);
-  await page.waitForFunction(() => ((window as unknown as { __pricePaint?: number }).__pricePaint ?? 0) > 0, null, { timeout: 60_000 });
+  await page.waitForFunction(() => ((window as unknown as { __pricePaint?: number }).__pricePaint ?? 0) > 0, null, {
+    timeout: 60_000,
+  });
   await page.waitForTimeout(2500); // the cache writes prices at most once a second
 
   const measure = async () => {
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       await page.goto(`${server.url}/dashboard`);
-      await page.waitForFunction(() => ((window as unknown as { __pricePaint?: number }).__pricePaint ?? 0) > 0, null, { timeout: 30_000 });
+      await page.waitForFunction(() => ((window as unknown as { __pricePaint?: number }).__pricePaint ?? 0) > 0, null, {
+        timeout: 30_000,
+      });
       times.push(await page.evaluate(() => (window as unknown as { __pricePaint: number }).__pricePaint));
     }
     return times;
@@ -57,7 +61,9 @@ try {
     offlineToOnlineRatio: Number((median(offline) / median(online)).toFixed(2)),
     at: new Date().toISOString(),
   };
-  console.log(`dashboard with prices, median of ${RUNS}: online ${result.online.medianMs} ms, offline ${result.offline.medianMs} ms (offline/online ${result.offlineToOnlineRatio})`);
+  console.log(
+    `dashboard with prices, median of ${RUNS}: online ${result.online.medianMs} ms, offline ${result.offline.medianMs} ms (offline/online ${result.offlineToOnlineRatio})`,
+  );
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('./results/offline.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
 } finally {

@@ -23,7 +23,11 @@ function freePort(): Promise<number> {
 
 export async function startPwaServer(): Promise<{ url: string; stop(): Promise<void> }> {
   const env = { ...process.env, NODE_ENV: 'production' };
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env });
+  const build = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: ROOT, stdio: 'inherit', env },
+  );
   if (build.status !== 0) throw new Error('vite build failed');
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pwa-'));
   const port = await freePort();

@@ -21,21 +21,56 @@ const SECONDS = Number(process.env.RENDER_SECONDS ?? 10);
 const BASE_PRICE = 50_000;
 const STEP = 0.01;
 const SELECTOR = '[data-testid="price-BTC/USDT"] [data-testid="price-binance"]';
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
+};
 
 const user = {
-  _id: '00000000-0000-4000-8000-00000000b001', username: 'bench', email: 'bench@example.com', role: 'user', isActive: true,
-  firstName: '', lastName: '', phone: '', bio: '', createdAt: new Date().toISOString(), lastLogin: null,
-  binanceApiKey: '••••1234', binanceSecretKey: '••••1234', derivToken: '••••1234', derivAppId: '1089',
-  hasBinanceApiKey: true, hasBinanceSecretKey: true, hasDerivToken: true, maxExposure: 1000, minSpread: 0.002, maxLoss: 100, tradingEnabled: false,
+  _id: '00000000-0000-4000-8000-00000000b001',
+  username: 'bench',
+  email: 'bench@example.com',
+  role: 'user',
+  isActive: true,
+  firstName: '',
+  lastName: '',
+  phone: '',
+  bio: '',
+  createdAt: new Date().toISOString(),
+  lastLogin: null,
+  binanceApiKey: '••••1234',
+  binanceSecretKey: '••••1234',
+  derivToken: '••••1234',
+  derivAppId: '1089',
+  hasBinanceApiKey: true,
+  hasBinanceSecretKey: true,
+  hasDerivToken: true,
+  maxExposure: 1000,
+  minSpread: 0.002,
+  maxLoss: 100,
+  tradingEnabled: false,
 };
-const stats = { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, decidedTrades: 0, totalValue: 0 };
+const stats = {
+  totalTrades: 0,
+  successfulTrades: 0,
+  failedTrades: 0,
+  totalProfit: 0,
+  netProfit: 0,
+  winRate: 0,
+  decidedTrades: 0,
+  totalValue: 0,
+};
 
 /** The REST answers the dashboard loads; everything the bench does not exercise answers empty. */
 function apiAnswer(path: string): unknown {
   if (path.startsWith('/api/auth/profile')) return { success: true, user };
   if (path.startsWith('/api/trades/stats') || path.startsWith('/api/balances/stats')) return { success: true, stats };
-  if (path.startsWith('/api/trades')) return { success: true, trades: [], pagination: { current: 1, pages: 1, total: 0 } };
+  if (path.startsWith('/api/trades'))
+    return { success: true, trades: [], pagination: { current: 1, pages: 1, total: 0 } };
   if (path.startsWith('/api/balances')) return { success: true, balance: null };
   if (path.startsWith('/api/exchanges/prices')) return { success: true, prices: {} };
   return { success: false, message: 'Not found' };
@@ -76,13 +111,26 @@ function analyse(d: ProbeData, windowStart: number) {
     messages: d.arrivals.length,
     paints: d.paints.length,
     unpainted,
-    latencyMs: { p50: +percentile(latencies, 50).toFixed(1), p95: +percentile(latencies, 95).toFixed(1), p99: +percentile(latencies, 99).toFixed(1), max: +(latencies.at(-1) ?? NaN).toFixed(1) },
-    longTasks: { count: longTasks.length, totalMs: +longTasks.reduce((s, [, dur]) => s + dur, 0).toFixed(0), maxMs: +Math.max(0, ...longTasks.map(([, dur]) => dur)).toFixed(0) },
+    latencyMs: {
+      p50: +percentile(latencies, 50).toFixed(1),
+      p95: +percentile(latencies, 95).toFixed(1),
+      p99: +percentile(latencies, 99).toFixed(1),
+      max: +(latencies.at(-1) ?? NaN).toFixed(1),
+    },
+    longTasks: {
+      count: longTasks.length,
+      totalMs: +longTasks.reduce((s, [, dur]) => s + dur, 0).toFixed(0),
+      maxMs: +Math.max(0, ...longTasks.map(([, dur]) => dur)).toFixed(0),
+    },
   };
 }
 
 if (!process.argv.includes('--no-build')) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', DIST, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', DIST, '--emptyOutDir'],
+    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
+  );
   if (r.status !== 0) throw new Error('vite build failed');
 }
 
@@ -102,7 +150,14 @@ async function blast(): Promise<number> {
       const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * RATE));
       while (seq < due) {
         seq++;
-        io.emit('priceUpdate', { symbol: 'BTC/USDT', binance: +(BASE_PRICE + seq * STEP).toFixed(2), deriv: BASE_PRICE + 10, spread: 0.0002, arbitrage: { profitable: false }, timestamp: new Date().toISOString() });
+        io.emit('priceUpdate', {
+          symbol: 'BTC/USDT',
+          binance: +(BASE_PRICE + seq * STEP).toFixed(2),
+          deriv: BASE_PRICE + 10,
+          spread: 0.0002,
+          arbitrage: { profitable: false },
+          timestamp: new Date().toISOString(),
+        });
       }
       if (seq >= total) {
         clearInterval(timer);
@@ -133,7 +188,9 @@ async function measure(kind: 'app' | 'plain') {
   while (io.sockets.sockets.size === 0) await new Promise((r) => setTimeout(r, 50));
   const windowStart = await page.evaluate(() => performance.now());
   const sent = await blast();
-  await page.waitForFunction((n) => (window as unknown as { __probe: ProbeData }).__probe.arrivals.length >= n, sent, { timeout: 30_000 });
+  await page.waitForFunction((n) => (window as unknown as { __probe: ProbeData }).__probe.arrivals.length >= n, sent, {
+    timeout: 30_000,
+  });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const data = await page.evaluate(() => (window as unknown as { __probe: ProbeData }).__probe);
   await context.close();
@@ -152,7 +209,10 @@ const result = {
   seconds: SECONDS,
   app,
   plain,
-  ratios: { p99: +(app.latencyMs.p99 / plain.latencyMs.p99).toFixed(2), p50: +(app.latencyMs.p50 / plain.latencyMs.p50).toFixed(2) },
+  ratios: {
+    p99: +(app.latencyMs.p99 / plain.latencyMs.p99).toFixed(2),
+    p50: +(app.latencyMs.p50 / plain.latencyMs.p50).toFixed(2),
+  },
   note: 'Latency = WebSocket arrival → first paint showing that value or a newer one. The app coalesces price updates to one render per animation frame; the plain page writes every message to the DOM.',
   measuredAt: new Date().toISOString(),
 };

@@ -31,7 +31,13 @@ function history(params: SimParams): HistoryColumns {
     if (step++ % perSecond !== 0) return;
     for (const symbol of SYMBOLS) {
       const { binance, deriv } = tick.symbols[symbol].quotes;
-      rows.push({ t: START + (step / perSecond) * 1000, symbol, binance: (binance.bid + binance.ask) / 2, deriv: (deriv.bid + deriv.ask) / 2, minute: false });
+      rows.push({
+        t: START + (step / perSecond) * 1000,
+        symbol,
+        binance: (binance.bid + binance.ask) / 2,
+        deriv: (deriv.bid + deriv.ask) / 2,
+        minute: false,
+      });
     }
   });
   return toColumns(rows);
@@ -40,7 +46,8 @@ function history(params: SimParams): HistoryColumns {
 /** The floor: the least a replay must do, read every sample and compute its spread. */
 function floor(columns: HistoryColumns): number {
   let sum = 0;
-  for (let i = 0; i < columns.t.length; i += 1) sum += Math.abs((columns.deriv[i]! - columns.binance[i]!) / columns.binance[i]!);
+  for (let i = 0; i < columns.t.length; i += 1)
+    sum += Math.abs((columns.deriv[i]! - columns.binance[i]!) / columns.binance[i]!);
   return sum;
 }
 
@@ -50,7 +57,12 @@ function ticksOnly(columns: HistoryColumns): number {
   let sum = 0;
   for (const quote of quotesOf(columns)) {
     latest.set(`${quote.venue}|${quote.symbol}`, quote);
-    sum += toPriceTick(quote.symbol, latest.get(`binance|${quote.symbol}`) ?? null, latest.get(`deriv|${quote.symbol}`) ?? null).spread ?? 0;
+    sum +=
+      toPriceTick(
+        quote.symbol,
+        latest.get(`binance|${quote.symbol}`) ?? null,
+        latest.get(`deriv|${quote.symbol}`) ?? null,
+      ).spread ?? 0;
   }
   return sum;
 }
@@ -67,11 +79,18 @@ function best<T>(run: () => T): { ms: number; result: T } {
 }
 
 function main(): void {
-  console.log(`Replay of ${HOURS} h of one-second history, both symbols, seed ${SEED}, limits ${JSON.stringify(LIMITS)}; best of ${RUNS} runs.\n`);
-  console.log('| market | samples | floor: spreads only, ms | floor: quotes + ticks, ms | replay ms | replay / ticks floor | µs per sample | trades | net P&L USDT | win rate |');
+  console.log(
+    `Replay of ${HOURS} h of one-second history, both symbols, seed ${SEED}, limits ${JSON.stringify(LIMITS)}; best of ${RUNS} runs.\n`,
+  );
+  console.log(
+    '| market | samples | floor: spreads only, ms | floor: quotes + ticks, ms | replay ms | replay / ticks floor | µs per sample | trades | net P&L USDT | win rate |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   const results: Record<string, unknown> = {};
-  for (const [name, params] of [['calibrated (default)', CALIBRATED_PARAMS], ['demo', DEMO_PARAMS]] as const) {
+  for (const [name, params] of [
+    ['calibrated (default)', CALIBRATED_PARAMS],
+    ['demo', DEMO_PARAMS],
+  ] as const) {
     const columns = history(params);
     const n = columns.t.length;
     const bare = best(() => floor(columns));

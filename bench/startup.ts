@@ -50,11 +50,24 @@ function freePort(): Promise<number> {
 function command(variant: Variant, dataDir: string, clientDir: string, port: number): string[] {
   if (variant === 'tsx') return ['--import', 'tsx', 'server/main.ts'];
   if (variant === 'compiled') return ['server/launch.js'];
-  return ['--input-type=module', '-e', FLOOR, join(dataDir, 'db'), JSON.stringify(pgliteStartParams()), clientDir, String(port)];
+  return [
+    '--input-type=module',
+    '-e',
+    FLOOR,
+    join(dataDir, 'db'),
+    JSON.stringify(pgliteStartParams()),
+    clientDir,
+    String(port),
+  ];
 }
 
 /** Polls `url` every 10 ms until `ok` accepts an answer; ms since `since`. */
-async function firstAnswer(url: string, since: number, ok: (res: Response) => boolean, child: ChildProcess): Promise<number> {
+async function firstAnswer(
+  url: string,
+  since: number,
+  ok: (res: Response) => boolean,
+  child: ChildProcess,
+): Promise<number> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before answering ${url}`);
     try {
@@ -110,11 +123,20 @@ async function startOnce(variant: Variant, dataDir: string, clientDir: string): 
     REDIS_URL: '',
   };
   const since = performance.now();
-  const child = spawn(process.execPath, command(variant, dataDir, clientDir, port), { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, command(variant, dataDir, clientDir, port), {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   try {
     const base = `http://127.0.0.1:${port}`;
     const apiMs = await firstAnswer(`${base}/api/meta`, since, (res) => res.status === 401, child);
-    const loginMs = await firstAnswer(`${base}/login`, since, (res) => res.status === 200 && (res.headers.get('content-type') ?? '').includes('text/html'), child);
+    const loginMs = await firstAnswer(
+      `${base}/login`,
+      since,
+      (res) => res.status === 200 && (res.headers.get('content-type') ?? '').includes('text/html'),
+      child,
+    );
     return { apiMs, loginMs, cpuMs: cpuMsOf(child.pid!) };
   } finally {
     await stop(child);
@@ -132,11 +154,23 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-startup-data-'));
   try {
     console.log('Building the client once (an existing build for every start)…');
-    const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', clientDir, '--emptyOutDir'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
+    const build = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '--logLevel',
+        'warn',
+        '--outDir',
+        clientDir,
+        '--emptyOutDir',
+      ],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
     if (build.status !== 0) throw new Error('vite build failed');
 
     // What a start after a source change adds: one esbuild bundle of the server (dist-server/ is then fresh).
@@ -154,34 +188,62 @@ async function main(): Promise<void> {
         const variant = variants[(round + i) % variants.length]!;
         const start = await startOnce(variant, dataDir, clientDir);
         runs[variant].push(start);
-        console.log(`  round ${round + 1} ${variant.padEnd(8)} API ${start.apiMs.toFixed(0).padStart(5)} ms  /login ${start.loginMs.toFixed(0).padStart(5)} ms  CPU ${start.cpuMs.toFixed(0).padStart(5)} ms`);
+        console.log(
+          `  round ${round + 1} ${variant.padEnd(8)} API ${start.apiMs.toFixed(0).padStart(5)} ms  /login ${start.loginMs.toFixed(0).padStart(5)} ms  CPU ${start.cpuMs.toFixed(0).padStart(5)} ms`,
+        );
       }
     }
 
     const summary = Object.fromEntries(
       variants.map((v) => [
         v,
-        { apiMs: Math.round(median(runs[v].map((r) => r.apiMs))), loginMs: Math.round(median(runs[v].map((r) => r.loginMs))), cpuMs: Math.round(median(runs[v].map((r) => r.cpuMs))) },
+        {
+          apiMs: Math.round(median(runs[v].map((r) => r.apiMs))),
+          loginMs: Math.round(median(runs[v].map((r) => r.loginMs))),
+          cpuMs: Math.round(median(runs[v].map((r) => r.cpuMs))),
+        },
       ]),
     ) as Record<Variant, Start>;
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     console.log(`\nMedians of ${RUNS} starts each (spawn → first answer), existing build and database:`);
     console.log('                             API (401)   /login HTML  vs floor   CPU until /login  vs floor');
     for (const v of variants) {
-      const label = { tsx: 'before: node --import tsx', compiled: 'now: npm start (compiled)', floor: 'floor: Fastify + PGlite' }[v];
+      const label = {
+        tsx: 'before: node --import tsx',
+        compiled: 'now: npm start (compiled)',
+        floor: 'floor: Fastify + PGlite',
+      }[v];
       const { apiMs, loginMs, cpuMs } = summary[v];
       console.log(
         `  ${label.padEnd(26)} ${String(apiMs).padStart(7)} ms ${String(loginMs).padStart(10)} ms ${ratio(loginMs, summary.floor.loginMs).toFixed(2).padStart(8)}× ${String(cpuMs).padStart(13)} ms ${ratio(cpuMs, summary.floor.cpuMs).toFixed(2).padStart(8)}×`,
       );
     }
-    console.log(`Load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores (wall times stretch with it; CPU times much less).`);
+    console.log(
+      `Load average while measuring: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${availableParallelism()} cores (wall times stretch with it; CPU times much less).`,
+    );
     const met = summary.compiled.loginMs < TARGET_MS;
-    console.log(`Compiled vs tsx: ${ratio(summary.compiled.loginMs, summary.tsx.loginMs).toFixed(2)}× the time, ${ratio(summary.compiled.cpuMs, summary.tsx.cpuMs).toFixed(2)}× the CPU. Target first request < ${TARGET_MS} ms: ${met ? 'met' : 'MISSED'} (${summary.compiled.loginMs} ms).`);
+    console.log(
+      `Compiled vs tsx: ${ratio(summary.compiled.loginMs, summary.tsx.loginMs).toFixed(2)}× the time, ${ratio(summary.compiled.cpuMs, summary.tsx.cpuMs).toFixed(2)}× the CPU. Target first request < ${TARGET_MS} ms: ${met ? 'met' : 'MISSED'} (${summary.compiled.loginMs} ms).`,
+    );
 
     mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
     writeFileSync(
       join(ROOT, 'bench', 'results', 'startup.json'),
-      JSON.stringify({ runs: RUNS, compileMs: compile.ms, medians: summary, starts: runs, loginVsFloor: ratio(summary.compiled.loginMs, summary.floor.loginMs), targetMs: TARGET_MS, met }, null, 2),
+      JSON.stringify(
+        {
+          runs: RUNS,
+          compileMs: compile.ms,
+          medians: summary,
+          starts: runs,
+          loginVsFloor: ratio(summary.compiled.loginMs, summary.floor.loginMs),
+          targetMs: TARGET_MS,
+          met,
+        },
+        null,
+        2,
+      ),
     );
   } finally {
     rmSync(clientDir, { recursive: true, force: true });

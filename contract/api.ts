@@ -1,8 +1,28 @@
 // Request schemas of every REST call (spec section 7) and the shapes of the answers.
 // The server validates with these schemas and documents them in OpenAPI; the client imports the types only.
 import { z } from './zod';
-import { CURRENCIES, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, TRADING_LIMITS, VENUES } from './domain';
-import type { ArbitrageOpportunity, Balances, MarketInfo, Pagination, Prices, PublicUser, RiskSummary, SpreadSeries, Stats, Trade } from './entities';
+import {
+  CURRENCIES,
+  MAX_PAGE_SIZE,
+  DEFAULT_PAGE_SIZE,
+  ROLES,
+  SYMBOLS,
+  TRADE_STATUSES,
+  TRADING_LIMITS,
+  VENUES,
+} from './domain';
+import type {
+  ArbitrageOpportunity,
+  Balances,
+  MarketInfo,
+  Pagination,
+  Prices,
+  PublicUser,
+  RiskSummary,
+  SpreadSeries,
+  Stats,
+  Trade,
+} from './entities';
 import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
 import type { TradingHaltState, TwoFactorStatus } from './guard';
 
@@ -45,11 +65,16 @@ export function hasControlCharacters(value: string, options: { multiline?: boole
 }
 /** Every text input of the API starts here: a string without control characters. */
 export const text = (label: string, options: { multiline?: boolean } = {}) =>
-  z.string().refine((v) => !hasControlCharacters(v, options), { message: controlCharactersMessage(label), abort: true });
+  z
+    .string()
+    .refine((v) => !hasControlCharacters(v, options), { message: controlCharactersMessage(label), abort: true });
 
 const email = text('Email').trim().min(1, MESSAGES.emailRequired).max(254).regex(EMAIL_PATTERN, MESSAGES.emailInvalid);
 const optionalName = (label: string) =>
-  text(label).max(100).optional().refine((v) => v === undefined || v.trim() === '' || v.trim().length >= 2, MESSAGES.nameShort(label));
+  text(label)
+    .max(100)
+    .optional()
+    .refine((v) => v === undefined || v.trim() === '' || v.trim().length >= 2, MESSAGES.nameShort(label));
 
 /** An enum whose error names the field and its allowed values. */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
@@ -81,24 +106,41 @@ export const ProfileBody = z.object({
   email,
   firstName: optionalName('First name'),
   lastName: optionalName('Last name'),
-  phone: text('Phone').max(32).optional().refine((v) => v === undefined || v.trim() === '' || PHONE_PATTERN.test(v.trim()), MESSAGES.phoneInvalid),
+  phone: text('Phone')
+    .max(32)
+    .optional()
+    .refine((v) => v === undefined || v.trim() === '' || PHONE_PATTERN.test(v.trim()), MESSAGES.phoneInvalid),
   bio: text('Bio', { multiline: true }).max(500, MESSAGES.bioLong).optional(),
 });
 
 // ---- users (own settings) ----
 export const TradingSettingsBody = z
   .object({
-    maxExposure: z.number().finite().min(TRADING_LIMITS.maxExposure.min, 'Max exposure must be 0 or more').max(TRADING_LIMITS.maxExposure.max),
+    maxExposure: z
+      .number()
+      .finite()
+      .min(TRADING_LIMITS.maxExposure.min, 'Max exposure must be 0 or more')
+      .max(TRADING_LIMITS.maxExposure.max),
     /** Fraction: 0 to 0.1 (the form shows 0 to 10 %). */
-    minSpread: z.number().finite().min(TRADING_LIMITS.minSpread.min, 'Min spread must be 0 or more').max(TRADING_LIMITS.minSpread.max, 'Min spread must be at most 10%'),
-    maxLoss: z.number().finite().min(TRADING_LIMITS.maxLoss.min, 'Max loss must be 0 or more').max(TRADING_LIMITS.maxLoss.max),
+    minSpread: z
+      .number()
+      .finite()
+      .min(TRADING_LIMITS.minSpread.min, 'Min spread must be 0 or more')
+      .max(TRADING_LIMITS.minSpread.max, 'Min spread must be at most 10%'),
+    maxLoss: z
+      .number()
+      .finite()
+      .min(TRADING_LIMITS.maxLoss.min, 'Max loss must be 0 or more')
+      .max(TRADING_LIMITS.maxLoss.max),
     tradingEnabled: z.boolean(),
   })
   .partial()
   .refine((b) => Object.keys(b).length > 0, 'Send at least one of maxExposure, minSpread, maxLoss, tradingEnabled');
 
 const secret = (label: string) =>
-  text(label).max(512, `${label} is too long`).regex(/^[\x21-\x7e]*$/, `${label} must not contain spaces or special characters`);
+  text(label)
+    .max(512, `${label} is too long`)
+    .regex(/^[\x21-\x7e]*$/, `${label} must not contain spaces or special characters`);
 /** Omitted = unchanged; '' = remove the saved value. */
 export const ApiKeysBody = z
   .object({
@@ -111,7 +153,12 @@ export const ApiKeysBody = z
 
 // ---- trades ----
 const intFromQuery = (min: number, max: number, dflt: number, label: string) =>
-  z.coerce.number({ message: `${label} must be a number` }).int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`).default(dflt);
+  z.coerce
+    .number({ message: `${label} must be a number` })
+    .int(`${label} must be a whole number`)
+    .min(min, `${label} must be at least ${min}`)
+    .max(max, `${label} must be at most ${max}`)
+    .default(dflt);
 export const TradesQuery = z.object({
   status: oneOf(TRADE_STATUSES, 'status').optional(),
   symbol: oneOf(SYMBOLS, 'symbol').optional(),
@@ -203,23 +250,76 @@ export type AdminUserCommandQuery = z.infer<typeof AdminUserCommandQuery>;
 export type CreateUserBody = z.input<typeof CreateUserBody>;
 
 // ---- answers: every JSON answer carries `success`; payload fields sit beside it ----
-export interface ErrorItem { msg: string; path?: string }
-export interface ErrorResponse { success: false; message: string; errors?: ErrorItem[] }
-export interface MessageResponse { success: true; message: string }
+export interface ErrorItem {
+  msg: string;
+  path?: string;
+}
+export interface ErrorResponse {
+  success: false;
+  message: string;
+  errors?: ErrorItem[];
+}
+export interface MessageResponse {
+  success: true;
+  message: string;
+}
 /** GET /auth/registration: whether POST /auth/register accepts new accounts on this server. */
-export interface RegistrationStatusResponse { success: true; open: boolean }
-export interface LoginResponse { success: true; user: PublicUser; token: string; message?: string }
-export interface UserResponse { success: true; user: PublicUser; message?: string }
-export interface UsersResponse { success: true; users: PublicUser[] }
-export interface TradesResponse { success: true; trades: Trade[]; pagination: Pagination }
-export interface TradeResponse { success: true; trade: Trade; message?: string }
-export interface StatsResponse { success: true; stats: Stats }
-export interface RiskResponse { success: true; risk: RiskSummary }
-export interface BalancesResponse { success: true; balance: Balances }
-export interface PricesResponse { success: true; prices: Prices; opportunities?: ArbitrageOpportunity[] }
-export interface SpreadsResponse { success: true; series: SpreadSeries }
+export interface RegistrationStatusResponse {
+  success: true;
+  open: boolean;
+}
+export interface LoginResponse {
+  success: true;
+  user: PublicUser;
+  token: string;
+  message?: string;
+}
+export interface UserResponse {
+  success: true;
+  user: PublicUser;
+  message?: string;
+}
+export interface UsersResponse {
+  success: true;
+  users: PublicUser[];
+}
+export interface TradesResponse {
+  success: true;
+  trades: Trade[];
+  pagination: Pagination;
+}
+export interface TradeResponse {
+  success: true;
+  trade: Trade;
+  message?: string;
+}
+export interface StatsResponse {
+  success: true;
+  stats: Stats;
+}
+export interface RiskResponse {
+  success: true;
+  risk: RiskSummary;
+}
+export interface BalancesResponse {
+  success: true;
+  balance: Balances;
+}
+export interface PricesResponse {
+  success: true;
+  prices: Prices;
+  opportunities?: ArbitrageOpportunity[];
+}
+export interface SpreadsResponse {
+  success: true;
+  series: SpreadSeries;
+}
 /** `halt`: the admin's global kill switch, so the client can show its banner from the first screen. */
-export interface MetaResponse { success: true; market: MarketInfo; halt: TradingHaltState }
+export interface MetaResponse {
+  success: true;
+  market: MarketInfo;
+  halt: TradingHaltState;
+}
 /** Trades in GET /snapshot's first page: the Dashboard's recent list and the Trades screen's default page. */
 export const SNAPSHOT_RECENT_LIMIT = DEFAULT_PAGE_SIZE;
 /**
@@ -240,7 +340,15 @@ export interface SnapshotResponse {
   risk: RiskSummary;
   twoFactor: TwoFactorStatus;
 }
-export interface TestConnectionResponse { success: true; exchange: (typeof VENUES)[number]; message: string }
-export interface TradingMembershipResponse { success: true; tradingEnabled: boolean; message: string }
+export interface TestConnectionResponse {
+  success: true;
+  exchange: (typeof VENUES)[number];
+  message: string;
+}
+export interface TradingMembershipResponse {
+  success: true;
+  tradingEnabled: boolean;
+  message: string;
+}
 
 export const CURRENCY_LIST = CURRENCIES;

@@ -3,7 +3,8 @@
 import { z } from './zod';
 import { BACKTEST_MAX_DAYS, BACKTEST_MAX_RANGE_MS, BACKTEST_SYMBOLS, type BacktestBody as Body } from './backtest';
 
-const isoDateTime = (label: string) => z.iso.datetime({ offset: true, message: `${label} must be a date and time, e.g. 2026-01-01T00:00:00Z` });
+const isoDateTime = (label: string) =>
+  z.iso.datetime({ offset: true, message: `${label} must be a date and time, e.g. 2026-01-01T00:00:00Z` });
 
 export const BacktestBody = z
   .object({
@@ -11,12 +12,27 @@ export const BacktestBody = z
     from: isoDateTime('From'),
     to: isoDateTime('To'),
     /** The same bounds as the trading settings. */
-    minSpread: z.number({ message: 'Min spread must be a number' }).finite().min(0, 'Min spread must be 0 or more').max(0.1, 'Min spread must be at most 10%'),
-    maxExposure: z.number({ message: 'Max exposure must be a number' }).finite().min(0, 'Max exposure must be 0 or more').max(1_000_000_000, 'Max exposure must be at most 1,000,000,000 USDT'),
-    maxLoss: z.number({ message: 'Max loss must be a number' }).finite().min(0, 'Max loss must be 0 or more').max(1_000_000_000, 'Max loss must be at most 1,000,000,000 USDT'),
+    minSpread: z
+      .number({ message: 'Min spread must be a number' })
+      .finite()
+      .min(0, 'Min spread must be 0 or more')
+      .max(0.1, 'Min spread must be at most 10%'),
+    maxExposure: z
+      .number({ message: 'Max exposure must be a number' })
+      .finite()
+      .min(0, 'Max exposure must be 0 or more')
+      .max(1_000_000_000, 'Max exposure must be at most 1,000,000,000 USDT'),
+    maxLoss: z
+      .number({ message: 'Max loss must be a number' })
+      .finite()
+      .min(0, 'Max loss must be 0 or more')
+      .max(1_000_000_000, 'Max loss must be at most 1,000,000,000 USDT'),
   })
   .strict()
-  .refine((b) => Date.parse(b.from) < Date.parse(b.to), { message: 'The start of the range must be before its end', path: ['from'] })
+  .refine((b) => Date.parse(b.from) < Date.parse(b.to), {
+    message: 'The start of the range must be before its end',
+    path: ['from'],
+  })
   .refine((b) => Date.parse(b.to) - Date.parse(b.from) <= BACKTEST_MAX_RANGE_MS, {
     message: `A backtest covers at most ${BACKTEST_MAX_DAYS} days; pick a shorter range`,
     path: ['to'],

@@ -22,13 +22,32 @@ describe('trades CSV', () => {
   it('gives the same line from the server’s strings and the client’s numbers', () => {
     const fill = (fee: string) => ({ price: '100.50', quantity: '0.25', fee, at: '2026-01-01T00:00:00.000Z' });
     const asStrings = {
-      _id: 'a', tradeId: 'T-1', symbol: 'BTC/USDT', status: 'completed', origin: 'auto', totalAmount: '25.1250000000', arbitrageSpread: '0.0020000000',
-      actualProfit: '-0.1000000000', reason: null, createdAt: '2026-01-01T00:00:00.000Z', closedAt: null,
+      _id: 'a',
+      tradeId: 'T-1',
+      symbol: 'BTC/USDT',
+      status: 'completed',
+      origin: 'auto',
+      totalAmount: '25.1250000000',
+      arbitrageSpread: '0.0020000000',
+      actualProfit: '-0.1000000000',
+      reason: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      closedAt: null,
       legs: [{ venue: 'binance' as const, side: 'buy', open: fill('0.1'), close: fill('0.2') }],
     };
     const asNumbers = {
-      ...asStrings, totalAmount: 25.125, arbitrageSpread: 0.002, actualProfit: -0.1,
-      legs: [{ venue: 'binance' as const, side: 'buy', open: { ...fill('0.1'), price: 100.5, quantity: 0.25, fee: 0.1 }, close: { ...fill('0.2'), price: 100.5, quantity: 0.25, fee: 0.2 } }],
+      ...asStrings,
+      totalAmount: 25.125,
+      arbitrageSpread: 0.002,
+      actualProfit: -0.1,
+      legs: [
+        {
+          venue: 'binance' as const,
+          side: 'buy',
+          open: { ...fill('0.1'), price: 100.5, quantity: 0.25, fee: 0.1 },
+          close: { ...fill('0.2'), price: 100.5, quantity: 0.25, fee: 0.2 },
+        },
+      ],
     };
     const line = tradeCsvLine(asStrings);
     expect(tradeCsvLine(asNumbers)).toBe(line);

@@ -33,7 +33,15 @@ export interface CsvTrade {
   legs: CsvLeg[];
 }
 
-const LEG_COLUMNS = ['side', 'open_price', 'open_quantity', 'open_fee', 'close_price', 'close_quantity', 'close_fee'] as const;
+const LEG_COLUMNS = [
+  'side',
+  'open_price',
+  'open_quantity',
+  'open_fee',
+  'close_price',
+  'close_quantity',
+  'close_fee',
+] as const;
 
 export const TRADES_CSV_COLUMNS: readonly string[] = [
   'id',
@@ -108,11 +116,14 @@ export function tradesCsvHeader(): string {
   return `${TRADES_CSV_COLUMNS.join(',')}\r\n`;
 }
 
-const fillFields = (fill: CsvFill | null): string[] => (fill ? [plainDecimal(fill.price), plainDecimal(fill.quantity), plainDecimal(fill.fee)] : ['', '', '']);
+const fillFields = (fill: CsvFill | null): string[] =>
+  fill ? [plainDecimal(fill.price), plainDecimal(fill.quantity), plainDecimal(fill.fee)] : ['', '', ''];
 
 /** A trade as one CRLF-terminated line under tradesCsvHeader(). */
 export function tradeCsvLine(trade: CsvTrade): string {
-  const fees = trade.legs.flatMap((leg) => [leg.open?.fee, leg.close?.fee]).filter((f): f is string | number => f !== undefined);
+  const fees = trade.legs
+    .flatMap((leg) => [leg.open?.fee, leg.close?.fee])
+    .filter((f): f is string | number => f !== undefined);
   const fields = [
     csvField(trade._id, true),
     csvField(trade.tradeId, true),

@@ -1,5 +1,17 @@
 // Entities as they travel on the wire (JSON). Money is USDT as a JSON number; spreads are fractions.
-import type { Currency, LegSide, LegStatus, MarketKind, OpportunityOutcomeKind, Role, SimProfile, SymbolId, TradeOrigin, TradeStatus, VenueId } from './domain';
+import type {
+  Currency,
+  LegSide,
+  LegStatus,
+  MarketKind,
+  OpportunityOutcomeKind,
+  Role,
+  SimProfile,
+  SymbolId,
+  TradeOrigin,
+  TradeStatus,
+  VenueId,
+} from './domain';
 
 /** The user record the API returns. Secrets never appear: only a masked form (last 4 characters) and a has-flag. */
 export interface PublicUser {

@@ -1,6 +1,14 @@
 // Socket.IO event map, shared by the gateway and the client. No runtime dependencies.
 import type { TradingHaltState } from './guard';
-import type { ArbitrageOpportunity, Balances, OpportunityOutcome, PublicUser, Stats, SymbolPrice, Trade } from './entities';
+import type {
+  ArbitrageOpportunity,
+  Balances,
+  OpportunityOutcome,
+  PublicUser,
+  Stats,
+  SymbolPrice,
+  Trade,
+} from './entities';
 
 export const SERVER_EVENTS = {
   newTrade: 'new_trade',

@@ -49,7 +49,10 @@ export function fieldLabel(path: readonly PropertyKey[]): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const figure = (n: unknown): string => (typeof n === 'number' || typeof n === 'bigint' ? Number(n).toLocaleString('en-US', { maximumFractionDigits: 8 }) : String(n));
+const figure = (n: unknown): string =>
+  typeof n === 'number' || typeof n === 'bigint'
+    ? Number(n).toLocaleString('en-US', { maximumFractionDigits: 8 })
+    : String(n);
 
 const TYPE_WORDS: Record<string, string> = {
   number: 'a number',
@@ -85,7 +88,8 @@ export function userWords(issue: Issue): string {
     }
     case 'too_small': {
       const min = figure(issue.minimum);
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? `${label} is required` : `${label} must be at least ${min} characters`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1 ? `${label} is required` : `${label} must be at least ${min} characters`;
       if (issue.origin === 'array' || issue.origin === 'set') return `${label} must have at least ${min} items`;
       return issue.inclusive === false ? `${label} must be more than ${min}` : `${label} must be at least ${min}`;
     }

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { TRADE_STATUSES, type TradeStatus } from './domain';
 import { drawdownOf, equityCurve, isFinished } from './figures';
 
-const trade = (status: TradeStatus, actualProfit: number, closedAt: string | null, updatedAt = '2026-01-01T00:00:00Z') => ({ status, actualProfit, closedAt, updatedAt });
+const trade = (
+  status: TradeStatus,
+  actualProfit: number,
+  closedAt: string | null,
+  updatedAt = '2026-01-01T00:00:00Z',
+) => ({ status, actualProfit, closedAt, updatedAt });
 
 describe('equityCurve', () => {
   it('runs the realised P&L of finished trades in the order they closed, leaving open trades out', () => {
@@ -43,8 +48,18 @@ describe('equityCurve', () => {
 describe('drawdownOf', () => {
   it('is how far the last point sits below the highest one, zero at a new high or with no trades', () => {
     expect(drawdownOf([])).toBe(0);
-    expect(drawdownOf([{ t: 1, equity: 5 }, { t: 2, equity: 2 }])).toBe(3);
+    expect(
+      drawdownOf([
+        { t: 1, equity: 5 },
+        { t: 2, equity: 2 },
+      ]),
+    ).toBe(3);
     expect(drawdownOf([{ t: 1, equity: -2 }])).toBe(2);
-    expect(drawdownOf([{ t: 1, equity: 1 }, { t: 2, equity: 4 }])).toBe(0);
+    expect(
+      drawdownOf([
+        { t: 1, equity: 1 },
+        { t: 2, equity: 4 },
+      ]),
+    ).toBe(0);
   });
 });

@@ -7,7 +7,8 @@ import { FINISHED_STATUSES, type TradeStatus } from './domain';
 type Finished = (typeof FINISHED_STATUSES)[number];
 
 /** A trade's profit is realised, and counts in the figures, once it is finished: completed, failed or cancelled. */
-export const isFinished = (status: TradeStatus): status is Finished => (FINISHED_STATUSES as readonly TradeStatus[]).includes(status);
+export const isFinished = (status: TradeStatus): status is Finished =>
+  (FINISHED_STATUSES as readonly TradeStatus[]).includes(status);
 
 /**
  * Won: finished with a profit above zero, net of every fee. A cancelled trade that closed in profit is a win; a failed
@@ -45,7 +46,16 @@ export function winRate(winningTrades: number, decidedTrades: number): number {
  * - `decidedTrades`: the trades the win rate is taken over; while it is 0 there is no win rate to show.
  * - `totalValue`: USDT plus each coin at its current mid price, over both venues.
  */
-export const FIGURE_NAMES = ['totalTrades', 'successfulTrades', 'failedTrades', 'totalProfit', 'netProfit', 'winRate', 'decidedTrades', 'totalValue'] as const;
+export const FIGURE_NAMES = [
+  'totalTrades',
+  'successfulTrades',
+  'failedTrades',
+  'totalProfit',
+  'netProfit',
+  'winRate',
+  'decidedTrades',
+  'totalValue',
+] as const;
 
 /** One point of the equity curve: cumulative realised P&L (net of fees) once a trade finished. */
 export interface EquityPoint {
@@ -60,7 +70,9 @@ export interface EquityPoint {
  * finished trades (the same trades `netProfit` counts), ordered by when they finished (closedAt, else updatedAt).
  * Its last point equals `netProfit` over the same trades. Open trades are not on it: their result is not realised.
  */
-export function equityCurve(trades: readonly { status: TradeStatus; actualProfit: number; closedAt: string | null; updatedAt: string }[]): EquityPoint[] {
+export function equityCurve(
+  trades: readonly { status: TradeStatus; actualProfit: number; closedAt: string | null; updatedAt: string }[],
+): EquityPoint[] {
   const finished = trades
     .filter((t) => isFinished(t.status))
     .map((t) => ({ t: Date.parse(t.closedAt ?? t.updatedAt), p: t.actualProfit }))

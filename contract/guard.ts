@@ -85,9 +85,16 @@ const filterText = (label: string) =>
     // eslint-disable-next-line no-control-regex
     .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), `${label} must not contain control characters`);
 const pageParam = (max: number, dflt: number, label: string) =>
-  z.coerce.number({ message: `${label} must be a number` }).int(`${label} must be a whole number`).min(1, `${label} must be at least 1`).max(max, `${label} must be at most ${max}`).default(dflt);
+  z.coerce
+    .number({ message: `${label} must be a number` })
+    .int(`${label} must be a whole number`)
+    .min(1, `${label} must be at least 1`)
+    .max(max, `${label} must be at most ${max}`)
+    .default(dflt);
 const dateParam = (label: string) =>
-  z.iso.datetime({ offset: true, message: `${label} must be an ISO 8601 date-time, e.g. 2026-01-01T00:00:00Z` }).optional();
+  z.iso
+    .datetime({ offset: true, message: `${label} must be an ISO 8601 date-time, e.g. 2026-01-01T00:00:00Z` })
+    .optional();
 
 export const AuditQuery = z
   .object({
@@ -99,11 +106,28 @@ export const AuditQuery = z
     page: pageParam(1_000_000, 1, 'page'),
     limit: pageParam(MAX_PAGE_SIZE, 20, 'limit'),
   })
-  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { message: 'from must not be after to', path: ['from'] });
-export const OwnActivityQuery = z.object({ page: pageParam(1_000_000, 1, 'page'), limit: pageParam(MAX_PAGE_SIZE, 10, 'limit') });
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), {
+    message: 'from must not be after to',
+    path: ['from'],
+  });
+export const OwnActivityQuery = z.object({
+  page: pageParam(1_000_000, 1, 'page'),
+  limit: pageParam(MAX_PAGE_SIZE, 10, 'limit'),
+});
 /** What the client sends (the schema coerces page and limit from the query string). */
-export interface AuditQuery { user?: string | undefined; action?: AuditAction | '' | undefined; from?: string | undefined; to?: string | undefined; page?: number; limit?: number }
-export interface AuditResponse { success: true; events: AuditEvent[]; pagination: Pagination }
+export interface AuditQuery {
+  user?: string | undefined;
+  action?: AuditAction | '' | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  page?: number;
+  limit?: number;
+}
+export interface AuditResponse {
+  success: true;
+  events: AuditEvent[];
+  pagination: Pagination;
+}
 
 // ---- kill switches ----
 
@@ -122,7 +146,11 @@ export const HaltBody = z.object({
     .optional(),
 });
 export type HaltBody = z.infer<typeof HaltBody>;
-export interface HaltResponse { success: true; halt: TradingHaltState; message: string }
+export interface HaltResponse {
+  success: true;
+  halt: TradingHaltState;
+  message: string;
+}
 
 /** One trade's fate in a user's Stop & flatten. */
 export interface FlattenResult {
@@ -134,7 +162,13 @@ export interface FlattenResult {
   actualProfit: number;
   reason: string | null;
 }
-export interface FlattenResponse { success: true; message: string; closed: number; stillClosing: number; trades: FlattenResult[] }
+export interface FlattenResponse {
+  success: true;
+  message: string;
+  closed: number;
+  stillClosing: number;
+  trades: FlattenResult[];
+}
 
 export const HALTED_MESSAGE = 'Trading is halted by an admin: no new trades are opened until an admin resumes it.';
 
@@ -147,7 +181,10 @@ export const TwoFactorCode = z
   .string()
   .max(40, 'Enter the 6-digit code from your authenticator app or a recovery code')
   .transform((v) => v.replace(/\s+/g, '').toLowerCase())
-  .refine((v) => /^\d{6}$/.test(v) || /^[a-z0-9]{5}-?[a-z0-9]{5}$/.test(v), 'Enter the 6-digit code from your authenticator app or a recovery code');
+  .refine(
+    (v) => /^\d{6}$/.test(v) || /^[a-z0-9]{5}-?[a-z0-9]{5}$/.test(v),
+    'Enter the 6-digit code from your authenticator app or a recovery code',
+  );
 /** Only a TOTP code (confirming an enrolment must prove the app works). */
 export const TotpCode = z
   .string()
@@ -163,11 +200,32 @@ export const TwoFactorDisableBody = z.object({ code: TwoFactorCode });
 export type TwoFactorLoginBody = z.input<typeof TwoFactorLoginBody>;
 
 /** The password was right and the account has 2FA: sign-in continues with POST /auth/login/2fa. */
-export interface TwoFactorChallengeResponse { success: true; twoFactorRequired: true; challenge: string; message: string }
-export interface TwoFactorSetupResponse { success: true; secret: string; otpauthUrl: string; qrDataUrl: string }
-export interface TwoFactorEnabledResponse { success: true; recoveryCodes: string[]; message: string }
-export interface TwoFactorStatus { enabled: boolean; recoveryCodesLeft: number; required: boolean }
-export interface TwoFactorStatusResponse { success: true; twoFactor: TwoFactorStatus }
+export interface TwoFactorChallengeResponse {
+  success: true;
+  twoFactorRequired: true;
+  challenge: string;
+  message: string;
+}
+export interface TwoFactorSetupResponse {
+  success: true;
+  secret: string;
+  otpauthUrl: string;
+  qrDataUrl: string;
+}
+export interface TwoFactorEnabledResponse {
+  success: true;
+  recoveryCodes: string[];
+  message: string;
+}
+export interface TwoFactorStatus {
+  enabled: boolean;
+  recoveryCodesLeft: number;
+  required: boolean;
+}
+export interface TwoFactorStatusResponse {
+  success: true;
+  twoFactor: TwoFactorStatus;
+}
 
 export const TWO_FACTOR_MESSAGES = {
   wrongCode: 'That code is not right. Check the time on your phone and try the current code.',
@@ -175,5 +233,6 @@ export const TWO_FACTOR_MESSAGES = {
   notEnrolled: 'Two-factor sign-in is not set up for this account.',
   alreadyEnabled: 'Two-factor sign-in is already on. Turn it off first to set it up again.',
   noPending: 'Start the set-up first: ask for a QR code.',
-  adminMustEnrol: 'This server requires admins to use two-factor sign-in. Set it up in Profile before using admin tools.',
+  adminMustEnrol:
+    'This server requires admins to use two-factor sign-in. Set it up in Profile before using admin tools.',
 } as const;

@@ -37,7 +37,11 @@ export interface PushMessage {
 }
 
 const base64url = (label: string, min: number, max: number) =>
-  z.string().min(min, `${label} is too short`).max(max, `${label} is too long`).regex(/^[A-Za-z0-9_-]+=*$/, `${label} must be base64url`);
+  z
+    .string()
+    .min(min, `${label} is too short`)
+    .max(max, `${label} is too long`)
+    .regex(/^[A-Za-z0-9_-]+=*$/, `${label} must be base64url`);
 
 /** PushSubscription.toJSON() of the browser. Only https push services are accepted. */
 export const PushSubscriptionBody = z.object({
@@ -55,14 +59,33 @@ export const PushSubscriptionBody = z.object({
 });
 export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>;
 
-export const PushUnsubscribeBody = z.object({ endpoint: z.string().min(1, 'endpoint is required').max(2048, 'The push endpoint is too long') });
+export const PushUnsubscribeBody = z.object({
+  endpoint: z.string().min(1, 'endpoint is required').max(2048, 'The push endpoint is too long'),
+});
 
 export const NotificationPreferencesBody = z
-  .object(Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, z.boolean({ message: `${k} must be true or false` })])) as Record<NotificationKind, z.ZodBoolean>)
+  .object(
+    Object.fromEntries(
+      NOTIFICATION_KINDS.map((k) => [k, z.boolean({ message: `${k} must be true or false` })]),
+    ) as Record<NotificationKind, z.ZodBoolean>,
+  )
   .partial()
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'Send at least one preference');
 
-export interface VapidKeyResponse { success: true; publicKey: string }
-export interface NotificationPreferencesResponse { success: true; preferences: NotificationPreferences; devices: number; message?: string }
-export interface TestNotificationResponse { success: true; sent: number; removed: number; message: string }
+export interface VapidKeyResponse {
+  success: true;
+  publicKey: string;
+}
+export interface NotificationPreferencesResponse {
+  success: true;
+  preferences: NotificationPreferences;
+  devices: number;
+  message?: string;
+}
+export interface TestNotificationResponse {
+  success: true;
+  sent: number;
+  removed: number;
+  message: string;
+}

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { Trade, TradeLeg } from './entities';
 import { exposureUsed, holdTimeLeftMs, unrealisedPnl } from './positions';
 
-const leg = (venue: 'binance' | 'deriv', side: 'buy' | 'sell', price: number, quantity: number, fee: number, close?: { price: number; fee: number }): TradeLeg => ({
+const leg = (
+  venue: 'binance' | 'deriv',
+  side: 'buy' | 'sell',
+  price: number,
+  quantity: number,
+  fee: number,
+  close?: { price: number; fee: number },
+): TradeLeg => ({
   venue,
   side,
   clientOrderId: `${venue}-1`,
@@ -29,21 +36,36 @@ describe('unrealisedPnl', () => {
   });
 
   it('counts a leg already closed at its close price and both its fees, and a leg that failed unfilled as nothing', () => {
-    const trade = { legs: [leg('binance', 'buy', 100, 1, 0.1, { price: 102, fee: 0.1 }), { ...leg('deriv', 'sell', 0, 0, 0), open: null, status: 'failed' as const }] };
+    const trade = {
+      legs: [
+        leg('binance', 'buy', 100, 1, 0.1, { price: 102, fee: 0.1 }),
+        { ...leg('deriv', 'sell', 0, 0, 0), open: null, status: 'failed' as const },
+      ],
+    };
     expect(unrealisedPnl(trade, { binance: 50, deriv: null })).toBeCloseTo(1.8, 10);
   });
 
   it('is unknown while a leg is still being placed', () => {
-    const trade = { legs: [leg('binance', 'buy', 100, 1, 0.1), { ...leg('deriv', 'sell', 0, 0, 0), open: null, status: 'opening' as const }] };
+    const trade = {
+      legs: [
+        leg('binance', 'buy', 100, 1, 0.1),
+        { ...leg('deriv', 'sell', 0, 0, 0), open: null, status: 'opening' as const },
+      ],
+    };
     expect(unrealisedPnl(trade, { binance: 100, deriv: 100 })).toBeNull();
   });
 
   it('a long and an equal short on one price add up to minus the fees, whatever the price', () => {
     fc.assert(
-      fc.property(fc.double({ min: 1, max: 1e6, noNaN: true }), fc.double({ min: 1, max: 1e6, noNaN: true }), fc.double({ min: 0.001, max: 10, noNaN: true }), (entry, mark, qty) => {
-        const trade = { legs: [leg('binance', 'buy', entry, qty, 0.5), leg('deriv', 'sell', entry, qty, 0.25)] };
-        expect(unrealisedPnl(trade, { binance: mark, deriv: mark })).toBeCloseTo(-0.75, 4);
-      }),
+      fc.property(
+        fc.double({ min: 1, max: 1e6, noNaN: true }),
+        fc.double({ min: 1, max: 1e6, noNaN: true }),
+        fc.double({ min: 0.001, max: 10, noNaN: true }),
+        (entry, mark, qty) => {
+          const trade = { legs: [leg('binance', 'buy', entry, qty, 0.5), leg('deriv', 'sell', entry, qty, 0.25)] };
+          expect(unrealisedPnl(trade, { binance: mark, deriv: mark })).toBeCloseTo(-0.75, 4);
+        },
+      ),
       { numRuns: 100 },
     );
   });

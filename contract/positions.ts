@@ -15,7 +15,10 @@ function legMove(leg: TradeLeg, current: number): number {
  * leg is still being placed, or when a venue the trade holds a leg on has no current price: an unknown mark is not
  * shown as zero.
  */
-export function unrealisedPnl(trade: Pick<Trade, 'legs'>, price: Pick<SymbolPrice, 'binance' | 'deriv'> | undefined): number | null {
+export function unrealisedPnl(
+  trade: Pick<Trade, 'legs'>,
+  price: Pick<SymbolPrice, 'binance' | 'deriv'> | undefined,
+): number | null {
   let total = 0;
   for (const leg of trade.legs) {
     // A leg still being placed has no entry yet: the trade's mark is unknown until it fills.

@@ -12,6 +12,9 @@ export function isProfitable(spread: number | null | undefined, minSpread: numbe
  * A price shown on the wire is profitable when its quotes are fresh enough to trade on and its spread reaches the
  * threshold. A stale price (a venue stopped quoting) is never highlighted: nobody can trade it.
  */
-export function isPriceProfitable(price: { spread: number | null | undefined; stale?: boolean }, minSpread: number): boolean {
+export function isPriceProfitable(
+  price: { spread: number | null | undefined; stale?: boolean },
+  minSpread: number,
+): boolean {
   return price.stale !== true && isProfitable(price.spread, minSpread);
 }

@@ -17,16 +17,20 @@ const NOW = Date.UTC(2026, 5, 1);
 describe('spreadResolutionSeconds', () => {
   it('is the finest resolution that fits the range in the point limit, never finer than what is stored', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: SPREAD_MAX_RANGE_MS }), fc.integer({ min: 0, max: 400 * 24 * 3600 * 1000 }), (rangeMs, ageMs) => {
-        const to = NOW - ageMs;
-        const from = to - rangeMs;
-        const r = spreadResolutionSeconds(from, to, NOW);
-        expect(Math.ceil(rangeMs / 1000 / r)).toBeLessThanOrEqual(SPREAD_MAX_POINTS);
-        if (from < NOW - SPREAD_RAW_KEEP_MS) expect(r).toBeGreaterThanOrEqual(60);
-        const finer = SPREAD_RESOLUTIONS_SECONDS.filter((x) => x < r);
-        const floor = from < NOW - SPREAD_RAW_KEEP_MS ? 60 : 1;
-        for (const f of finer) expect(f < floor || Math.ceil(rangeMs / 1000 / f) > SPREAD_MAX_POINTS).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: SPREAD_MAX_RANGE_MS }),
+        fc.integer({ min: 0, max: 400 * 24 * 3600 * 1000 }),
+        (rangeMs, ageMs) => {
+          const to = NOW - ageMs;
+          const from = to - rangeMs;
+          const r = spreadResolutionSeconds(from, to, NOW);
+          expect(Math.ceil(rangeMs / 1000 / r)).toBeLessThanOrEqual(SPREAD_MAX_POINTS);
+          if (from < NOW - SPREAD_RAW_KEEP_MS) expect(r).toBeGreaterThanOrEqual(60);
+          const finer = SPREAD_RESOLUTIONS_SECONDS.filter((x) => x < r);
+          const floor = from < NOW - SPREAD_RAW_KEEP_MS ? 60 : 1;
+          for (const f of finer) expect(f < floor || Math.ceil(rangeMs / 1000 / f) > SPREAD_MAX_POINTS).toBe(true);
+        },
+      ),
     );
     expect(spreadResolutionSeconds(NOW - 3600_000, NOW, NOW)).toBe(1);
     expect(spreadResolutionSeconds(NOW - 3601_000, NOW, NOW)).toBe(5);

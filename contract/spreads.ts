@@ -36,8 +36,17 @@ export interface SpreadSample extends SpreadPoint {
  */
 export function spreadSampleOf(price: SymbolPrice): SpreadSample | null {
   const at = Date.parse(price.timestamp);
-  if (price.stale || price.binance === null || price.deriv === null || price.spread === null || !Number.isFinite(at)) return null;
-  return { symbol: price.symbol, t: Math.floor(at / 1000) * 1000, binance: price.binance, deriv: price.deriv, spread: price.spread, spreadLow: price.spread, spreadHigh: price.spread };
+  if (price.stale || price.binance === null || price.deriv === null || price.spread === null || !Number.isFinite(at))
+    return null;
+  return {
+    symbol: price.symbol,
+    t: Math.floor(at / 1000) * 1000,
+    binance: price.binance,
+    deriv: price.deriv,
+    spread: price.spread,
+    spreadLow: price.spread,
+    spreadHigh: price.spread,
+  };
 }
 
 /**

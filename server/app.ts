@@ -108,12 +108,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('haltChanges$', new Subject<TradingHaltState>());
   app.decorate('engine', options.engine ?? null);
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
-  app.decorate('push', options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, agent: options.pushAgent }));
+  app.decorate(
+    'push',
+    options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, agent: options.pushAgent }),
+  );
 
   await registerSecurityHeaders(app, options.clientDir);
   ignoreBodiesWhereNoneIsTaken(app);
   await registerDocs(app);
-  registerErrorHandling(app, options.clientDir ? await registerClient(app, options.clientDir, options.clientBuild) : undefined);
+  registerErrorHandling(
+    app,
+    options.clientDir ? await registerClient(app, options.clientDir, options.clientBuild) : undefined,
+  );
   registerAuth(app, options.authChanges);
 
   const limiter = createLoginLimiter(options.loginLimits ?? DEFAULT_LOGIN_LIMITS, config.redisUrl);

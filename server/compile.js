@@ -95,7 +95,10 @@ export async function compileServer(root = ROOT, outDir = OUT_DIR) {
       renameSync(join(staging, file), join(outDir, file));
     }
     // Chunks are named by content hash: the previous build's are no longer imported by anything.
-    removeChunksBut(join(outDir, 'chunks'), new Set(written.filter((file) => file.startsWith(`chunks${sep}`)).map((file) => basename(file))));
+    removeChunksBut(
+      join(outDir, 'chunks'),
+      new Set(written.filter((file) => file.startsWith(`chunks${sep}`)).map((file) => basename(file))),
+    );
     const inputs = Object.keys(result.metafile.inputs);
     writeFileSync(join(outDir, STAMP), JSON.stringify({ builtAt, inputs }));
     return { ms: Date.now() - builtAt, inputs: inputs.length };

@@ -114,14 +114,16 @@ const url = (name: string, protocols: string[]) =>
   z
     .string()
     .trim()
-    .refine((v) => {
-      try {
-        return protocols.includes(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    }, `${name} must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
-
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `${name} must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`,
+    );
 
 /** 'false' | 'true' | a hop count | comma-separated IP addresses or CIDR ranges (Fastify's trustProxy forms). */
 export function parseTrustProxy(text: string): boolean | number | string[] | null {
@@ -129,9 +131,14 @@ export function parseTrustProxy(text: string): boolean | number | string[] | nul
   if (['false', '0', 'no', 'off'].includes(value)) return false;
   if (['true', 'yes', 'on'].includes(value)) return true;
   if (/^\d{1,2}$/.test(value)) return Number(value);
-  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const address = /^(\d{1,3}(\.\d{1,3}){3}|[0-9a-f:]+)(\/\d{1,3})?$/;
-  return entries.length > 0 && entries.every((e) => address.test(e) && e.includes(e.includes(':') ? ':' : '.')) ? entries : null;
+  return entries.length > 0 && entries.every((e) => address.test(e) && e.includes(e.includes(':') ? ':' : '.'))
+    ? entries
+    : null;
 }
 
 const EnvSchema = z.object({
@@ -147,7 +154,14 @@ const EnvSchema = z.object({
     .default(DEFAULT_SIM_PROFILE),
   SPREAD_HISTORY_DAYS: int('SPREAD_HISTORY_DAYS', 1, SPREAD_HISTORY_MAX_DAYS).default(SPREAD_HISTORY_DEFAULT_DAYS),
   PRICE_HZ: int('PRICE_HZ', 1, 60).default(4),
-  ADMIN_EMAIL: z.string().trim().regex(EMAIL_PATTERN, 'ADMIN_EMAIL must be an e-mail address the sign-in form accepts (name@domain.tld), e.g. admin@example.com').default('admin@arbitrage.local'),
+  ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .regex(
+      EMAIL_PATTERN,
+      'ADMIN_EMAIL must be an e-mail address the sign-in form accepts (name@domain.tld), e.g. admin@example.com',
+    )
+    .default('admin@arbitrage.local'),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').max(1024).optional(),
   ALLOW_REGISTRATION: bool('ALLOW_REGISTRATION').default(false),
   ENCRYPTION_KEY: z
@@ -168,20 +182,45 @@ const EnvSchema = z.object({
   BINANCE_WS_URL: url('BINANCE_WS_URL', ['ws:', 'wss:']).default('wss://stream.binance.com:9443'),
   DERIV_WS_URL: url('DERIV_WS_URL', ['ws:', 'wss:']).default('wss://ws.derivws.com/websockets/v3'),
   // Deriv's public test app id by default; register your own app for production (README).
-  DERIV_APP_ID: z.string().trim().regex(/^\d{1,10}$/, 'DERIV_APP_ID must be the number Deriv gave your app').default('1089'),
+  DERIV_APP_ID: z
+    .string()
+    .trim()
+    .regex(/^\d{1,10}$/, 'DERIV_APP_ID must be the number Deriv gave your app')
+    .default('1089'),
   TRADE_MAX_HOLD_MS: int('TRADE_MAX_HOLD_MS', 1000, 7 * 24 * 3600 * 1000).default(120_000),
   QUOTE_MAX_AGE_MS: int('QUOTE_MAX_AGE_MS', 100, 600_000).default(2000),
   QUOTE_MAX_SKEW_MS: int('QUOTE_MAX_SKEW_MS', 0, 60_000).default(200),
   BODY_LIMIT: int('BODY_LIMIT', 1024, 50 * 1024 * 1024).default(65_536),
   // Uncompressed P-256 public key (65 bytes) and private scalar (32 bytes), base64url as `web-push generate-vapid-keys` prints them.
-  VAPID_PUBLIC_KEY: z.string().trim().regex(/^[A-Za-z0-9_-]{86,88}$/, 'VAPID_PUBLIC_KEY must be the base64url public key that web-push generate-vapid-keys prints').optional(),
-  VAPID_PRIVATE_KEY: z.string().trim().regex(/^[A-Za-z0-9_-]{42,44}$/, 'VAPID_PRIVATE_KEY must be the base64url private key that web-push generate-vapid-keys prints').optional(),
-  VAPID_SUBJECT: z.string().trim().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'VAPID_SUBJECT must be a mailto: address or an https:// URL').optional(),
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .trim()
+    .regex(
+      /^[A-Za-z0-9_-]{86,88}$/,
+      'VAPID_PUBLIC_KEY must be the base64url public key that web-push generate-vapid-keys prints',
+    )
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .trim()
+    .regex(
+      /^[A-Za-z0-9_-]{42,44}$/,
+      'VAPID_PRIVATE_KEY must be the base64url private key that web-push generate-vapid-keys prints',
+    )
+    .optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .trim()
+    .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'VAPID_SUBJECT must be a mailto: address or an https:// URL')
+    .optional(),
   AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 1, 36_500).default(AUDIT_RETENTION_DEFAULT_DAYS),
   ADMIN_REQUIRE_2FA: bool('ADMIN_REQUIRE_2FA').default(false),
   TRUST_PROXY: z
     .string()
-    .refine((v) => parseTrustProxy(v) !== null, 'TRUST_PROXY must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses (CIDR allowed)')
+    .refine(
+      (v) => parseTrustProxy(v) !== null,
+      'TRUST_PROXY must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses (CIDR allowed)',
+    )
     .default('false'),
 });
 
@@ -202,7 +241,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   if ((e.VAPID_PUBLIC_KEY === undefined) !== (e.VAPID_PRIVATE_KEY === undefined)) {
-    throw new ConfigError(['VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to have a pair generated into DATA_DIR)']);
+    throw new ConfigError([
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to have a pair generated into DATA_DIR)',
+    ]);
   }
   return {
     host: e.HOST,

@@ -21,7 +21,10 @@ const session = createSession({
   // A 401 on any call but login: the session is cleared and the browser goes to /login.
   onSessionExpired: () => {
     const here = router?.state.location.href;
-    void router?.navigate({ to: '/login', search: here && here !== '/' && !here.startsWith('/login') ? { redirect: here } : {} });
+    void router?.navigate({
+      to: '/login',
+      search: here && here !== '/' && !here.startsWith('/login') ? { redirect: here } : {},
+    });
   },
   notify: showNotice,
   // Signing out wipes this user's offline copy (IndexedDB), loaded on demand like the rest of the signed-in layer.
@@ -58,5 +61,8 @@ startTransition(() => {
 // loads only then).
 const stopWaiting = router.subscribe('onRendered', () => {
   stopWaiting();
-  void startPwa({ onUpdateReady: (apply) => void Promise.all([import('./pwa/UpdateToast'), loadToasts()]).then(([m]) => m.showUpdateToast(apply)) });
+  void startPwa({
+    onUpdateReady: (apply) =>
+      void Promise.all([import('./pwa/UpdateToast'), loadToasts()]).then(([m]) => m.showUpdateToast(apply)),
+  });
 });

@@ -8,7 +8,12 @@ export interface ShownNotification {
 
 const FALLBACK: ShownNotification = {
   title: 'Arbitrage',
-  options: { body: 'Something happened with your trading. Open the app to see it.', tag: 'fallback', data: { url: '/dashboard' }, icon: '/icons/icon-192.png' },
+  options: {
+    body: 'Something happened with your trading. Open the app to see it.',
+    tag: 'fallback',
+    data: { url: '/dashboard' },
+    icon: '/icons/icon-192.png',
+  },
 };
 
 /**

@@ -18,7 +18,12 @@ const ENTRY = source('src/main.tsx');
 /** The screens without a session: sign-in (the landing route, preloaded from the HTML), registration, contact. */
 const PUBLIC_ROOTS = ['src/routes/login.tsx', 'src/routes/register.tsx', 'src/routes/contactAdmin.tsx'].map(source);
 /** The signed-in layout, the data layer it loads, and the landing screen of a signed-in start. */
-const SIGNED_IN_ROOTS = ['src/routes/appLayout.tsx', 'src/services/appServices.ts', 'src/routes/dashboard.tsx', 'src/features/toasts/ToastHost.tsx'].map(source);
+const SIGNED_IN_ROOTS = [
+  'src/routes/appLayout.tsx',
+  'src/services/appServices.ts',
+  'src/routes/dashboard.tsx',
+  'src/features/toasts/ToastHost.tsx',
+].map(source);
 /** Lazily imported packages that every signed-in start loads at once. */
 const SIGNED_IN_PACKAGES = /[\\/]node_modules[\\/](socket\.io-client|react-toastify)[\\/]/;
 const PWA_ROOTS = ['src/pwa/swUpdates.ts', 'src/pwa/formEditing.ts'].map(source);
@@ -29,7 +34,11 @@ interface ModuleGraph {
 }
 
 /** Modules reachable through static imports (and the dynamic imports `follow` accepts). Pure: tests pin it. */
-export function closure(starts: readonly string[], graph: ModuleGraph, follow: (id: string) => boolean = () => false): Set<string> {
+export function closure(
+  starts: readonly string[],
+  graph: ModuleGraph,
+  follow: (id: string) => boolean = () => false,
+): Set<string> {
   const seen = new Set<string>();
   const stack = [...starts];
   while (stack.length > 0) {

@@ -53,7 +53,8 @@ export function measureMarket(params: SimParams, seed: number, hours: number): M
   });
   abs.sort();
   signed.sort();
-  const at = (sorted: Float32Array, p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+  const at = (sorted: Float32Array, p: number): number =>
+    sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
   const share = (levelBp: number): number => {
     let count = 0;
     for (let i = abs.length - 1; i >= 0 && abs[i]! >= levelBp; i -= 1) count += 1;

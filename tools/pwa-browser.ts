@@ -19,7 +19,9 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A persistent profile (installability can only be asked there; incognito always answers 'in-incognito'). */
-export async function launchPersistent(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchPersistent(
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const chromium = await playwright();
   const dir = mkdtempSync(join(tmpdir(), 'pwa-profile-'));
   const context = await chromium.launchPersistentContext(dir, {
@@ -63,7 +65,9 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
     const state = await page
       .evaluate(async () => {
         const r = await navigator.serviceWorker.getRegistration();
-        return r ? `installing=${r.installing?.state ?? '-'} waiting=${r.waiting?.state ?? '-'} active=${r.active?.state ?? '-'}` : 'no registration';
+        return r
+          ? `installing=${r.installing?.state ?? '-'} waiting=${r.waiting?.state ?? '-'} active=${r.active?.state ?? '-'}`
+          : 'no registration';
       })
       .catch(() => 'unknown');
     throw new Error(`no service worker controls ${page.url()} (${state})`, { cause: err });

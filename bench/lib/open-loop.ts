@@ -36,7 +36,11 @@ export function scheduleOffsetMs(index: number, rate: number): number {
 
 export async function runOpenLoop(baseUrl: string, load: LoadCase, options: OpenLoopOptions): Promise<OpenLoopFigures> {
   const url = new URL(baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections });
+  const agent = new http.Agent({
+    keepAlive: true,
+    maxSockets: options.connections,
+    maxFreeSockets: options.connections,
+  });
   const total = Math.max(1, Math.round(options.rate * options.seconds));
   const latencies = new Float64Array(total);
   let answered = 0;
@@ -143,7 +147,8 @@ export interface Capacity {
   probes: OpenLoopFigures[];
 }
 
-const holds = (f: OpenLoopFigures, bound: number) => f.latencyP99 <= bound && f.errors === 0 && f.timeouts === 0 && f.non2xx === 0;
+const holds = (f: OpenLoopFigures, bound: number) =>
+  f.latencyP99 <= bound && f.errors === 0 && f.timeouts === 0 && f.non2xx === 0;
 
 /** The highest paced rate at which p99 stays within the bound: a rising ladder of rates, then bisection. */
 export async function capacityAtP99(baseUrl: string, load: LoadCase, options: CapacityOptions): Promise<Capacity> {
@@ -152,7 +157,11 @@ export async function capacityAtP99(baseUrl: string, load: LoadCase, options: Ca
   const probes: OpenLoopFigures[] = [];
   const probe = async (rate: number) => {
     for (let attempt = 0; attempt < Math.max(1, options.attempts ?? 2); attempt++) {
-      const figures = await runOpenLoop(baseUrl, { ...load, name: `${load.name} @${rate}/s` }, { rate, seconds: options.seconds, connections: options.connections });
+      const figures = await runOpenLoop(
+        baseUrl,
+        { ...load, name: `${load.name} @${rate}/s` },
+        { rate, seconds: options.seconds, connections: options.connections },
+      );
       probes.push(figures);
       options.onProbe?.(figures);
       if (holds(figures, options.p99Ms)) return true;

@@ -19,11 +19,16 @@ export function cpuTicksOf(pid: number): number {
 }
 
 /** Returns a function that reports the CPU milliseconds the database's backends used since the previous call. */
-export async function postgresCpuMeter(maintenanceUrl: string, database: string): Promise<{ sample(): Promise<number>; close(): Promise<void> }> {
+export async function postgresCpuMeter(
+  maintenanceUrl: string,
+  database: string,
+): Promise<{ sample(): Promise<number>; close(): Promise<void> }> {
   const client = new pg.Client({ connectionString: maintenanceUrl });
   await client.connect();
   const totals = async () => {
-    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
+      database,
+    ]);
     const perPid = new Map<number, number>();
     for (const { pid } of rows) perPid.set(pid, cpuTicksOf(pid));
     return perPid;

@@ -66,7 +66,14 @@ async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
-async function insertTrades(db: Db, userIds: string[], count: number, onProgress: ((done: number) => void) | undefined, chunk: number, idPrefix: string) {
+async function insertTrades(
+  db: Db,
+  userIds: string[],
+  count: number,
+  onProgress: ((done: number) => void) | undefined,
+  chunk: number,
+  idPrefix: string,
+) {
   const stem = `${idPrefix}-`;
   const idList = userIds.join(',');
   const n = userIds.length;

@@ -12,9 +12,16 @@ export interface ServerProcess {
 }
 
 /** `execArgv` adds Node flags, e.g. `--cpu-prof --cpu-prof-dir=…` to profile the server under load. */
-export function spawnApiServer(env: Record<string, string>, options: { entry?: string; execArgv?: string[] } = {}): Promise<ServerProcess> {
+export function spawnApiServer(
+  env: Record<string, string>,
+  options: { entry?: string; execArgv?: string[] } = {},
+): Promise<ServerProcess> {
   const entry = options.entry ?? fileURLToPath(new URL('./api-server.ts', import.meta.url));
-  const child = fork(entry, [], { env: { ...process.env, ...env }, execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(entry, [], {
+    env: { ...process.env, ...env },
+    execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`api server exited with code ${code} before listening`)));
     child.once('message', (message: { port: number }) => {

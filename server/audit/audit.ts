@@ -20,7 +20,12 @@ export interface AuditEntry {
 
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
-export async function audit(app: FastifyInstance, request: FastifyRequest, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
+export async function audit(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  action: AuditAction,
+  entry: AuditEntry = {},
+): Promise<void> {
   const actorId = entry.actorId !== undefined ? entry.actorId : (request.user?.id ?? null);
   const subjectId = entry.subjectId !== undefined ? entry.subjectId : actorId;
   const db = entry.db ?? app.db;

@@ -12,7 +12,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { projectRoot } from '../paths';
 
 /** PostgreSQL settings for the embedded database, added to PGlite's own start parameters. */
-export const PGLITE_MEMORY_SETTINGS = ['shared_buffers=16MB', 'maintenance_work_mem=16MB', 'work_mem=4MB', 'temp_buffers=4MB'];
+export const PGLITE_MEMORY_SETTINGS = [
+  'shared_buffers=16MB',
+  'maintenance_work_mem=16MB',
+  'work_mem=4MB',
+  'temp_buffers=4MB',
+];
 
 export function pgliteStartParams(): string[] {
   return [...PGlite.defaultStartParams, ...PGLITE_MEMORY_SETTINGS.flatMap((setting) => ['-c', setting])];
@@ -31,8 +36,14 @@ export function createClusterOutOfProcess(dir: string): void {
   if (existsSync(join(dir, 'PG_VERSION'))) return;
   // Run from the project's root, where the package resolves as it does for this process.
   const root = projectRoot(import.meta.url);
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', CREATE_CLUSTER, resolve(dir)], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', CREATE_CLUSTER, resolve(dir)], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   if (result.status !== 0) {
-    throw new Error(`Could not create the embedded database in ${dir}: ${(result.stderr || result.error?.message || `exit ${String(result.status)}`).trim()}`);
+    throw new Error(
+      `Could not create the embedded database in ${dir}: ${(result.stderr || result.error?.message || `exit ${String(result.status)}`).trim()}`,
+    );
   }
 }

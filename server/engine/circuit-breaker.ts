@@ -24,20 +24,37 @@ export const newBreaker = (): Breaker => ({ failures: 0, perSymbol: new Map(), b
 type BreakerParams = Pick<TradingParams, 'backoffBaseMs' | 'backoffMaxMs' | 'pauseAfterFailures' | 'skipCooldownMs'>;
 
 /** The wait after the n-th failure in a row on a symbol (n ≥ 1): base, 2·base, 4·base, ... capped. */
-export const backoffMs = (params: BreakerParams, n: number): number => Math.min(params.backoffBaseMs * 2 ** Math.max(0, n - 1), params.backoffMaxMs);
+export const backoffMs = (params: BreakerParams, n: number): number =>
+  Math.min(params.backoffBaseMs * 2 ** Math.max(0, n - 1), params.backoffMaxMs);
 
 /** Records a failed trade; says how long the symbol now waits and whether the user is to be paused. */
-export function recordFailure(breaker: Breaker, symbol: SymbolId, now: number, params: BreakerParams, reason: string): { block: Block; pause: boolean } {
+export function recordFailure(
+  breaker: Breaker,
+  symbol: SymbolId,
+  now: number,
+  params: BreakerParams,
+  reason: string,
+): { block: Block; pause: boolean } {
   const n = (breaker.perSymbol.get(symbol) ?? 0) + 1;
   breaker.perSymbol.set(symbol, n);
   breaker.failures += 1;
-  const block: Block = { until: now + backoffMs(params, n), outcome: 'backing_off', reason: `backing off after a failed trade: ${reason}` };
+  const block: Block = {
+    until: now + backoffMs(params, n),
+    outcome: 'backing_off',
+    reason: `backing off after a failed trade: ${reason}`,
+  };
   breaker.blocked.set(symbol, block);
   return { block, pause: breaker.failures >= params.pauseAfterFailures };
 }
 
 /** A pre-trade check refused a trade: the symbol waits, but nothing failed at a venue. */
-export function recordSkip(breaker: Breaker, symbol: SymbolId, now: number, params: BreakerParams, reason: string): Block {
+export function recordSkip(
+  breaker: Breaker,
+  symbol: SymbolId,
+  now: number,
+  params: BreakerParams,
+  reason: string,
+): Block {
   const block: Block = { until: now + params.skipCooldownMs, outcome: 'pretrade_failed', reason };
   breaker.blocked.set(symbol, block);
   return block;

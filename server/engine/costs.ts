@@ -1,5 +1,9 @@
 // The engine's cost model and trading constants. Fractions are of the trade's notional.
-import { breakEvenFraction as costBreakEven, openThreshold as costOpenThreshold, TRADING_COSTS } from '../../contract/costs';
+import {
+  breakEvenFraction as costBreakEven,
+  openThreshold as costOpenThreshold,
+  TRADING_COSTS,
+} from '../../contract/costs';
 import { DEFAULT_MIN_SPREAD } from '../../contract/domain';
 import { money, type Money } from './decimal';
 

@@ -1,7 +1,17 @@
 // The engine facade: price pipeline, per-user decisions (TradingCore), pre-trade checks, execution (TradeExecutor),
 // position watching and events. One instance per process; it trades only while it holds the leadership (one trading
 // engine per database). Decisions are pure (trading-core.ts, pretrade.ts); this file does the I/O around them.
-import { catchError, filter, firstValueFrom, of, share, Subject, timeout, type Observable, type Subscription } from 'rxjs';
+import {
+  catchError,
+  filter,
+  firstValueFrom,
+  of,
+  share,
+  Subject,
+  timeout,
+  type Observable,
+  type Subscription,
+} from 'rxjs';
 import { SYMBOLS, type SymbolId, type VenueId } from '../../contract/domain';
 import type { OpportunityOutcome, Prices, Trade } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
@@ -15,7 +25,17 @@ import { newTradeIds } from './ids';
 import { alwaysLeader, type Leadership } from './leader';
 import { FigureRefresh } from './figure-refresh';
 import { outcomeOf } from './opportunity-outcomes';
-import type { AccountLoader, EngineLogger, FigureSources, FlattenQueue, HaltSource, PriceBook, RecoverableStore, TradingSettings, UserDirectory } from './ports';
+import type {
+  AccountLoader,
+  EngineLogger,
+  FigureSources,
+  FlattenQueue,
+  HaltSource,
+  PriceBook,
+  RecoverableStore,
+  TradingSettings,
+  UserDirectory,
+} from './ports';
 import { SILENT_LOGGER } from './ports';
 import { PositionWatch } from './position-watch';
 import { preTradeCheck, type PreTradeResult } from './pretrade';
@@ -104,7 +124,11 @@ export class ArbitrageEngine implements PriceBook {
   constructor(private readonly deps: EngineDeps) {
     this.params = { ...DEFAULT_TRADING_PARAMS, ...deps.params };
     this.now = deps.now ?? Date.now;
-    this.core = new TradingCore({ params: this.params, now: this.now, newIds: deps.newIds ?? (() => newTradeIds(this.now())) });
+    this.core = new TradingCore({
+      params: this.params,
+      now: this.now,
+      newIds: deps.newIds ?? (() => newTradeIds(this.now())),
+    });
     this.figureCache = new VenueFigureCache({ venues: deps.venues, account: deps.account, now: this.now });
     this.executor = new TradeExecutor({
       venues: deps.venues,
@@ -125,7 +149,8 @@ export class ArbitrageEngine implements PriceBook {
         this.figureCache.invalidate(userId);
         this.figureRefresh.request(userId);
       },
-      onError: (error, state) => this.logger.error({ err: error, tradeId: state.tradeId }, 'trade step failed; will retry'),
+      onError: (error, state) =>
+        this.logger.error({ err: error, tradeId: state.tradeId }, 'trade step failed; will retry'),
     });
     this.figureRefresh = new FigureRefresh({
       venues: deps.venues,
@@ -162,9 +187,10 @@ export class ArbitrageEngine implements PriceBook {
     const ticks = priceTicks(this.deps.venues, SYMBOLS).pipe(share());
     this.subscriptions.push(
       ticks.subscribe((tick) => this.onTick(tick)),
-      opportunityEdges(ticks.pipe(filter((tick) => checkQuotes(tick.binance, tick.deriv, this.now(), this.params).ok)), this.opportunityThreshold()).subscribe(
-        (opportunity) => this.emit({ type: SERVER_EVENTS.arbitrageOpportunity, opportunity }),
-      ),
+      opportunityEdges(
+        ticks.pipe(filter((tick) => checkQuotes(tick.binance, tick.deriv, this.now(), this.params).ok)),
+        this.opportunityThreshold(),
+      ).subscribe((opportunity) => this.emit({ type: SERVER_EVENTS.arbitrageOpportunity, opportunity })),
     );
     // A venue that goes quiet sends nothing: the price is published as stale once it is.
     this.priceTimer = setInterval(() => this.publishStaleness(), Math.min(500, this.params.quoteMaxAgeMs));
@@ -195,8 +221,10 @@ export class ArbitrageEngine implements PriceBook {
     await this.readHalt();
     this.trading = true;
     await this.syncUsers();
-    void this.positions.audit(new Set([...recovered, ...this.autoUsers]), (userId, venue) => this.trackedOrderIds(userId, venue), (userId, notice) =>
-      this.emit({ type: SERVER_EVENTS.notice, userId, notice }),
+    void this.positions.audit(
+      new Set([...recovered, ...this.autoUsers]),
+      (userId, venue) => this.trackedOrderIds(userId, venue),
+      (userId, notice) => this.emit({ type: SERVER_EVENTS.notice, userId, notice }),
     );
     let rounds = 0;
     const housekeeping = setInterval(() => {
@@ -276,7 +304,10 @@ export class ArbitrageEngine implements PriceBook {
   }
 
   private opportunityThreshold(): number {
-    return Math.max(this.params.defaultMinSpread, this.core.breakEven(this.params.defaultTakerFee) + this.params.closeBand);
+    return Math.max(
+      this.params.defaultMinSpread,
+      this.core.breakEven(this.params.defaultTakerFee) + this.params.closeBand,
+    );
   }
 
   private onTick(tick: PriceTick): void {
@@ -344,7 +375,12 @@ export class ArbitrageEngine implements PriceBook {
   }
 
   private async toLimits(s: TradingSettings): Promise<UserLimits> {
-    const stopped = !s.tradingEnabled && s.tradingPausedAt !== null ? (s.tradingPauseReason?.startsWith(MAX_LOSS_REASON) ? 'halted' : 'paused') : null;
+    const stopped =
+      !s.tradingEnabled && s.tradingPausedAt !== null
+        ? s.tradingPauseReason?.startsWith(MAX_LOSS_REASON)
+          ? 'halted'
+          : 'paused'
+        : null;
     return {
       userId: s.userId,
       maxExposure: s.maxExposure,
@@ -379,7 +415,10 @@ export class ArbitrageEngine implements PriceBook {
         // Asked to close at once (waitMs 0): the executor keeps closing and retries a failed close on its sweep.
         const result = await this.closeUserTrades(userId, 'stop & flatten', 0);
         if ('ok' in result) return;
-        this.logger.warn({ event: 'stop_and_flatten', userId, open: result.open }, 'closing every open trade of the user (stop & flatten)');
+        this.logger.warn(
+          { event: 'stop_and_flatten', userId, open: result.open },
+          'closing every open trade of the user (stop & flatten)',
+        );
         await this.deps.flattens.done(userId);
       }
     } catch (error) {
@@ -409,7 +448,11 @@ export class ArbitrageEngine implements PriceBook {
   /** Called by the API on this instance right after the switch was saved (other instances read it from the database). */
   setGlobalHalt(halted: boolean): void {
     this.haltKnown = true;
-    if (halted !== this.core.globallyHalted) this.logger.warn({ event: halted ? 'global_halt' : 'global_resume' }, halted ? 'trading halted for every user by an admin' : 'trading resumed by an admin');
+    if (halted !== this.core.globallyHalted)
+      this.logger.warn(
+        { event: halted ? 'global_halt' : 'global_resume' },
+        halted ? 'trading halted for every user by an admin' : 'trading resumed by an admin',
+      );
     this.core.setGlobalHalt(halted);
   }
 
@@ -427,12 +470,16 @@ export class ArbitrageEngine implements PriceBook {
     const tick = await this.tradeableTick(symbol);
     // The maxLoss figure comes from the database before a user outside automated trading may open anything. A user
     // forgotten while the read was on its way (their last trade ended) is read again, once.
-    for (let reads = 0; reads < 2 && !this.core.hasUser(userId); reads += 1) await Promise.all(this.execute(this.core.upsertUser(limits)));
+    for (let reads = 0; reads < 2 && !this.core.hasUser(userId); reads += 1)
+      await Promise.all(this.execute(this.core.upsertUser(limits)));
     const result = this.core.manualOpen(limits, symbol, money(totalAmount), tick);
     if (!result.ok) return result;
     const opened = await this.openChecked(result.command.trade);
-    if ('refused' in opened) return { ok: false, status: 409, message: `The trade cannot be placed: ${opened.refused}` };
-    return opened.trade ? { ok: true, trade: opened.trade } : { ok: false, status: 503, message: 'The trade could not be recorded; nothing was placed. Try again.' };
+    if ('refused' in opened)
+      return { ok: false, status: 409, message: `The trade cannot be placed: ${opened.refused}` };
+    return opened.trade
+      ? { ok: true, trade: opened.trade }
+      : { ok: false, status: 503, message: 'The trade could not be recorded; nothing was placed. Try again.' };
   }
 
   /**
@@ -471,14 +518,21 @@ export class ArbitrageEngine implements PriceBook {
    * Closes (cancels) every unfinished trade of the user and stops their automated trading, then waits up to
    * `waitMs` for the trades to end: an admin removes an account only once nothing of it is open on a venue.
    */
-  async closeUserTrades(userId: string, reason: string, waitMs: number): Promise<CloseUserTradesResult | { ok: false; message: string }> {
+  async closeUserTrades(
+    userId: string,
+    reason: string,
+    waitMs: number,
+  ): Promise<CloseUserTradesResult | { ok: false; message: string }> {
     if (!this.trading) return { ok: false, message: NOT_LEADER };
     await this.removeUser(userId);
     const open = [...this.executor.active.values()].filter((r) => r.state.userId === userId).length;
     this.execute(this.core.closeAllOf(userId, reason));
-    for (const run of this.executor.active.values()) if (run.state.userId === userId) this.executor.requestClose(run.state.tradeId, reason, true);
+    for (const run of this.executor.active.values())
+      if (run.state.userId === userId) this.executor.requestClose(run.state.tradeId, reason, true);
     if (open === 0) return { open, closed: true };
-    const ended = new Promise<void>((resolve) => this.endWaiters.set(userId, [...(this.endWaiters.get(userId) ?? []), resolve]));
+    const ended = new Promise<void>((resolve) =>
+      this.endWaiters.set(userId, [...(this.endWaiters.get(userId) ?? []), resolve]),
+    );
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
     await Promise.race([ended, timeout]);
@@ -532,12 +586,32 @@ export class ArbitrageEngine implements PriceBook {
     }
     const check = await this.preTrade(trade);
     if (!check.ok) {
-      this.logger.info({ event: 'pretrade_refused', tradeId: trade.tradeId, userId: trade.userId, symbol: trade.symbol, reason: check.reason }, 'trade not placed: pre-trade check');
+      this.logger.info(
+        {
+          event: 'pretrade_refused',
+          tradeId: trade.tradeId,
+          userId: trade.userId,
+          symbol: trade.symbol,
+          reason: check.reason,
+        },
+        'trade not placed: pre-trade check',
+      );
       this.execute(this.core.onSkipped(trade.tradeId, check.reason, trade.openSpread, trade.origin === 'auto'));
       return { refused: check.reason };
     }
     const dto = await this.openTrade(trade);
-    if (dto) this.emitOutcome(trade.userId, outcomeOf(trade.symbol, trade.openSpread, 'taken', `${trade.origin} trade of ${trade.notional} USDT`, this.now(), trade.tradeId));
+    if (dto)
+      this.emitOutcome(
+        trade.userId,
+        outcomeOf(
+          trade.symbol,
+          trade.openSpread,
+          'taken',
+          `${trade.origin} trade of ${trade.notional} USDT`,
+          this.now(),
+          trade.tradeId,
+        ),
+      );
     return { trade: dto };
   }
 
@@ -547,9 +621,17 @@ export class ArbitrageEngine implements PriceBook {
     try {
       const figures = await this.figureCache.figures(trade.userId, trade.symbol);
       const binancePrice = trade.direction === 'deriv-rich' ? binance.ask : binance.bid;
-      return preTradeCheck({ symbol: trade.symbol, direction: trade.direction, notional: money(trade.notional), binancePrice }, figures.binance, figures.deriv);
+      return preTradeCheck(
+        { symbol: trade.symbol, direction: trade.direction, notional: money(trade.notional), binancePrice },
+        figures.binance,
+        figures.deriv,
+      );
     } catch (error) {
-      return { ok: false, reason: `the venues' balances and limits could not be read: ${messageOf(error)}`, mirror: false };
+      return {
+        ok: false,
+        reason: `the venues' balances and limits could not be read: ${messageOf(error)}`,
+        mirror: false,
+      };
     }
   }
 
@@ -569,7 +651,10 @@ export class ArbitrageEngine implements PriceBook {
       const window = await this.deps.users.realisedWindow(userId);
       this.execute(this.core.realisedRead(userId, seq, { current: money(window.current), peak: money(window.peak) }));
     } catch (error) {
-      this.logger.error({ err: error, userId }, 'could not read the realised P&L; the user does not trade until it is read');
+      this.logger.error(
+        { err: error, userId },
+        'could not read the realised P&L; the user does not trade until it is read',
+      );
       const timer = setTimeout(() => this.execute(this.core.realisedReadFailed(userId)), 2_000);
       timer.unref();
     }
@@ -585,8 +670,13 @@ export class ArbitrageEngine implements PriceBook {
   /** The user of a trade was deleted while it ran: logged once with what is left on the venues, then let go. */
   private gone(state: TradeState): void {
     this.positions.unwatch(state.tradeId);
-    const open = state.legs.filter((l) => l.open && !l.close).map((l) => ({ venue: l.venue, side: l.side, quantity: l.open?.quantity, venueOrderId: l.venueOrderId }));
-    this.logger.error({ event: 'trade_orphaned', tradeId: state.tradeId, userId: state.userId, openLegs: open }, 'the trade belongs to a deleted user; the engine stopped tracking it');
+    const open = state.legs
+      .filter((l) => l.open && !l.close)
+      .map((l) => ({ venue: l.venue, side: l.side, quantity: l.open?.quantity, venueOrderId: l.venueOrderId }));
+    this.logger.error(
+      { event: 'trade_orphaned', tradeId: state.tradeId, userId: state.userId, openLegs: open },
+      'the trade belongs to a deleted user; the engine stopped tracking it',
+    );
     this.execute(this.core.onEnded(state.tradeId, { status: 'cancelled', profit: money(0), reason: 'user deleted' }));
     this.wakeEndWaiters(state.userId);
   }
@@ -599,7 +689,10 @@ export class ArbitrageEngine implements PriceBook {
 
   private positionClosed(tradeId: string, venue: VenueId, closed: PositionClosed): void {
     const state = this.executor.stateOf(tradeId);
-    this.logger.warn({ event: 'stop_out', tradeId, userId: state?.userId, venue, reason: closed.reason, price: closed.fill.price }, 'the venue closed a leg; closing the other leg');
+    this.logger.warn(
+      { event: 'stop_out', tradeId, userId: state?.userId, venue, reason: closed.reason, price: closed.fill.price },
+      'the venue closed a leg; closing the other leg',
+    );
     this.core.markClosing(tradeId);
     this.executor.venueClosed(tradeId, venue, closed.fill, closed.reason);
   }
@@ -611,7 +704,10 @@ export class ArbitrageEngine implements PriceBook {
     } catch (error) {
       this.logger.error({ err: error, userId }, 'could not record that trading stopped');
     }
-    this.logger.warn({ event: stop === 'halted' ? 'halt' : 'pause', userId, reason }, stop === 'halted' ? 'trading halted: max loss reached' : 'trading paused after repeated failures');
+    this.logger.warn(
+      { event: stop === 'halted' ? 'halt' : 'pause', userId, reason },
+      stop === 'halted' ? 'trading halted: max loss reached' : 'trading paused after repeated failures',
+    );
     this.emit({
       type: SERVER_EVENTS.notice,
       userId,

@@ -1,6 +1,14 @@
 // What the engine tells the rest of the server. The realtime gateway maps these onto Socket.IO rooms; each event's
 // type is the contract's event name, so the two never drift apart.
-import type { ArbitrageOpportunity, Balances, Notice, OpportunityOutcome, Stats, SymbolPrice, Trade } from '../../contract';
+import type {
+  ArbitrageOpportunity,
+  Balances,
+  Notice,
+  OpportunityOutcome,
+  Stats,
+  SymbolPrice,
+  Trade,
+} from '../../contract';
 import type { SERVER_EVENTS } from '../../contract/events';
 
 type Name = typeof SERVER_EVENTS;

@@ -3,7 +3,15 @@
 // ids (Deriv) writes down each attempt before it is sent and its id as soon as it answers, through the order journal.
 import { VENUE_NAMES, type SymbolId, type VenueId } from '../../contract/domain';
 import type { Trade } from '../../contract/entities';
-import { VenueError, type KnownOrder, type LegFill, type LegOrder, type OrderNote, type Venue, type VenueAccount } from '../venues/types';
+import {
+  VenueError,
+  type KnownOrder,
+  type LegFill,
+  type LegOrder,
+  type OrderNote,
+  type Venue,
+  type VenueAccount,
+} from '../venues/types';
 import { TradeGoneError, type EngineLogger, type TradeStore } from './ports';
 import {
   applyTradeEvent,
@@ -111,7 +119,8 @@ export class TradeExecutor {
 
   /** Drives again every trade that is waiting for an order and not being driven (closes that kept failing). */
   sweep(): void {
-    for (const run of this.runs.values()) if (!run.driving && (run.dirty || pendingOrders(run.state).length > 0)) void this.drive(run);
+    for (const run of this.runs.values())
+      if (!run.driving && (run.dirty || pendingOrders(run.state).length > 0)) void this.drive(run);
   }
 
   /** Waits for every trade in flight to finish its current round (shutdown, tests). */
@@ -153,7 +162,11 @@ export class TradeExecutor {
         for (const event of events) run.state = applyTradeEvent(run.state, event, this.deps.now());
         run.dirty = true;
         this.logStep(before, run.state, events);
-        if (before.stage === 'opening' && run.state.stage !== 'opening' && run.state.legs.every((l) => l.status !== 'failed')) {
+        if (
+          before.stage === 'opening' &&
+          run.state.stage !== 'opening' &&
+          run.state.legs.every((l) => l.status !== 'failed')
+        ) {
           this.deps.onOpened(run.state);
         }
         if (events.some((e) => e.type === 'leg-opened' || e.type === 'leg-closed')) this.deps.onFill(run.state.userId);
@@ -193,8 +206,13 @@ export class TradeExecutor {
     const log = this.deps.logger();
     const ids = { tradeId: after.tradeId, userId: after.userId, symbol: after.symbol };
     for (const event of events) {
-      if (event.type === 'leg-open-failed') log.warn({ event: 'order_refused', ...ids, venue: event.venue, reason: event.reason }, 'order refused');
-      if (event.type === 'leg-close-failed') log.warn({ event: 'close_refused', ...ids, venue: event.venue, reason: event.reason }, 'close refused; will retry');
+      if (event.type === 'leg-open-failed')
+        log.warn({ event: 'order_refused', ...ids, venue: event.venue, reason: event.reason }, 'order refused');
+      if (event.type === 'leg-close-failed')
+        log.warn(
+          { event: 'close_refused', ...ids, venue: event.venue, reason: event.reason },
+          'close refused; will retry',
+        );
     }
     if (before.stage !== 'unwinding' && after.stage === 'unwinding') {
       const unwinding = after.legs.filter((l) => l.status === 'closing').map((l) => l.venue);
@@ -211,7 +229,9 @@ export class TradeExecutor {
       account = await this.deps.account(state.userId);
     } catch (error) {
       const reason = refusalReason(leg.venue, leg.side, state.symbol, error);
-      return order.kind === 'open' ? { type: 'leg-open-failed', venue: leg.venue, reason } : { type: 'leg-close-failed', venue: leg.venue, reason };
+      return order.kind === 'open'
+        ? { type: 'leg-open-failed', venue: leg.venue, reason }
+        : { type: 'leg-close-failed', venue: leg.venue, reason };
     }
     const known = (role: 'open' | 'close') => (): KnownOrder => {
       const current = run.state.legs.find((l) => l.venue === leg.venue);
@@ -226,14 +246,31 @@ export class TradeExecutor {
         protection: protectionOf(state, leg.venue, leg.side, this.deps.maxSlippage),
         journal: (note) => this.note(run, leg.venue, note),
       };
-      const result = await placeOrQuery(venue, account, state.symbol, leg.clientOrderId, () => venue.openLeg(account, legOrder), known('open'));
+      const result = await placeOrQuery(
+        venue,
+        account,
+        state.symbol,
+        leg.clientOrderId,
+        () => venue.openLeg(account, legOrder),
+        known('open'),
+      );
       return result.ok
         ? { type: 'leg-opened', venue: leg.venue, fill: result.fill }
-        : { type: 'leg-open-failed', venue: leg.venue, reason: refusalReason(leg.venue, leg.side, state.symbol, result.error) };
+        : {
+            type: 'leg-open-failed',
+            venue: leg.venue,
+            reason: refusalReason(leg.venue, leg.side, state.symbol, result.error),
+          };
     }
     const id = closeOrderId(leg.clientOrderId);
     const place = () =>
-      venue.closeLeg(account, { clientOrderId: id, symbol: state.symbol, side: leg.side, quantity: leg.open?.quantity ?? '0', venueOrderId: leg.venueOrderId });
+      venue.closeLeg(account, {
+        clientOrderId: id,
+        symbol: state.symbol,
+        side: leg.side,
+        quantity: leg.open?.quantity ?? '0',
+        venueOrderId: leg.venueOrderId,
+      });
     const result = await placeOrQuery(venue, account, state.symbol, id, place, known('close'));
     return result.ok
       ? { type: 'leg-closed', venue: leg.venue, fill: result.fill }
@@ -251,7 +288,12 @@ export class TradeExecutor {
 }
 
 /** The decision's quote for a leg's side, with the allowed slippage; none for a trade decided without quotes. */
-function protectionOf(state: TradeState, venue: VenueId, side: 'buy' | 'sell', maxSlippage: number): LegOrder['protection'] {
+function protectionOf(
+  state: TradeState,
+  venue: VenueId,
+  side: 'buy' | 'sell',
+  maxSlippage: number,
+): LegOrder['protection'] {
   const quote = state.decision?.[venue];
   if (!quote) return undefined;
   return { price: String(side === 'buy' ? quote.ask : quote.bid), maxSlippage };
@@ -302,7 +344,14 @@ export async function placeOrQuery(
         const found = await venue.findOrder(account, symbol, clientOrderId, known());
         if (found) return { ok: true, fill: found };
       } catch (queryError) {
-        return { ok: false, error: new VenueError(venue.id, 'unknown-outcome', `outcome unknown and the order could not be queried: ${messageOf(queryError)}`) };
+        return {
+          ok: false,
+          error: new VenueError(
+            venue.id,
+            'unknown-outcome',
+            `outcome unknown and the order could not be queried: ${messageOf(queryError)}`,
+          ),
+        };
       }
       if (attempt === 1) return { ok: false, error };
     }

@@ -53,7 +53,11 @@ export class FigureRefresh {
       await figures.saveBalances(userId, 'deriv', deriv);
     }
     const stats = await figures.stats(userId, this.deps.prices);
-    this.deps.emit({ type: SERVER_EVENTS.balanceUpdated, userId, balance: balancesOf({ binance, deriv }, stats, this.deps.now()) });
+    this.deps.emit({
+      type: SERVER_EVENTS.balanceUpdated,
+      userId,
+      balance: balancesOf({ binance, deriv }, stats, this.deps.now()),
+    });
     this.deps.emit({ type: SERVER_EVENTS.statsUpdated, userId, stats });
   }
 }

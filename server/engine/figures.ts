@@ -64,7 +64,12 @@ export async function userStats(db: Db, userId: string, prices: PriceBook): Prom
 }
 
 /** The Balances answer for holdings just read from the balances table. */
-export async function userBalances(db: Db, userId: string, current: UserBalances, prices: PriceBook): Promise<Balances> {
+export async function userBalances(
+  db: Db,
+  userId: string,
+  current: UserBalances,
+  prices: PriceBook,
+): Promise<Balances> {
   const stats = statsOf(await tradeAggregates(db, userId), sumVenues(current), prices);
   return balancesOf(current, stats, current.updatedAt ?? new Date());
 }

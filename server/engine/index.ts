@@ -41,7 +41,11 @@ export interface EngineSetup {
 
 export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   const { config, db } = setup;
-  const venues = await createVenues(config, { paperBook: new DbPaperBook(db), seed: config.simSeed, sim: { params: setup.simParams } });
+  const venues = await createVenues(config, {
+    paperBook: new DbPaperBook(db),
+    seed: config.simSeed,
+    sim: { params: setup.simParams },
+  });
   const engine = new ArbitrageEngine({
     venues: setup.tradeOn?.(venues) ?? { binance: venues.binance, deriv: venues.deriv },
     store: new DbTradeStore(db),
@@ -49,11 +53,17 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
     account: setup.account,
     halted: () => isTradingHalted(db),
     flattens: { pending: () => pendingFlattens(db), done: (userId) => flattenDone(db, userId) },
-    params: { maxHoldMs: config.tradeMaxHoldMs, quoteMaxAgeMs: config.quoteMaxAgeMs, quoteMaxSkewMs: config.quoteMaxSkewMs },
+    params: {
+      maxHoldMs: config.tradeMaxHoldMs,
+      quoteMaxAgeMs: config.quoteMaxAgeMs,
+      quoteMaxSkewMs: config.quoteMaxSkewMs,
+    },
     figures: {
       stats: (userId, prices) => userStats(db, userId, prices),
       // Live balances are read from the venues; the simulated ones are the paper book's rows already.
-      ...(config.market === 'live' && { saveBalances: (userId, venue, amounts) => setVenueBalances(db, userId, venue, amounts) }),
+      ...(config.market === 'live' && {
+        saveBalances: (userId, venue, amounts) => setVenueBalances(db, userId, venue, amounts),
+      }),
     },
   });
   return {
@@ -62,7 +72,9 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
     start: (logger) =>
       engine.start({
         logger,
-        leadership: config.databaseUrl ? advisoryLockLeadership({ connectionString: config.databaseUrl, logger }) : alwaysLeader(),
+        leadership: config.databaseUrl
+          ? advisoryLockLeadership({ connectionString: config.databaseUrl, logger })
+          : alwaysLeader(),
       }),
     stop: async () => {
       await engine.stop();

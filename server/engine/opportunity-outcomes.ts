@@ -5,7 +5,14 @@ import type { OpportunityOutcomeKind, SymbolId } from '../../contract/domain';
 import type { OpportunityOutcome } from '../../contract/entities';
 import { directionOf } from './prices';
 
-export function outcomeOf(symbol: SymbolId, spread: number, outcome: OpportunityOutcomeKind, reason: string, at: number, tradeId: string | null = null): OpportunityOutcome {
+export function outcomeOf(
+  symbol: SymbolId,
+  spread: number,
+  outcome: OpportunityOutcomeKind,
+  reason: string,
+  at: number,
+  tradeId: string | null = null,
+): OpportunityOutcome {
   return { symbol, spread, direction: directionOf(spread), outcome, reason, tradeId, at: new Date(at).toISOString() };
 }
 

@@ -41,7 +41,11 @@ export class PositionWatch {
    * contract bought just before a crash that no record matches, or one the user opened by hand) is logged and shown
    * to the user; it is not closed, since it may not be the engine's.
    */
-  async audit(userIds: Set<string>, tracked: (userId: string, venue: VenueId) => Set<string>, tell: (userId: string, notice: Notice) => void): Promise<void> {
+  async audit(
+    userIds: Set<string>,
+    tracked: (userId: string, venue: VenueId) => Set<string>,
+    tell: (userId: string, notice: Notice) => void,
+  ): Promise<void> {
     for (const venueId of Object.keys(this.deps.venues) as VenueId[]) {
       const venue = this.deps.venues[venueId];
       if (!venue.openPositions) continue;
@@ -52,7 +56,13 @@ export class PositionWatch {
           const known = tracked(userId, venueId);
           for (const position of positions.filter((p) => !known.has(p.venueOrderId))) {
             this.deps.logger().error(
-              { event: 'untracked_position', userId, venue: venueId, venueOrderId: position.venueOrderId, position: position.description },
+              {
+                event: 'untracked_position',
+                userId,
+                venue: venueId,
+                venueOrderId: position.venueOrderId,
+                position: position.description,
+              },
               'an open position on the venue belongs to no trade',
             );
             tell(userId, {
@@ -61,7 +71,9 @@ export class PositionWatch {
             });
           }
         } catch (error) {
-          this.deps.logger().warn({ err: error, userId, venue: venueId }, `could not list open positions: ${messageOf(error)}`);
+          this.deps
+            .logger()
+            .warn({ err: error, userId, venue: venueId }, `could not list open positions: ${messageOf(error)}`);
         }
       }
     }
@@ -81,7 +93,13 @@ export class PositionWatch {
     this.watching.clear();
   }
 
-  private async follow(key: string, state: TradeState, venueId: VenueId, venueOrderId: string, quantity: string): Promise<void> {
+  private async follow(
+    key: string,
+    state: TradeState,
+    venueId: VenueId,
+    venueOrderId: string,
+    quantity: string,
+  ): Promise<void> {
     const venue = this.deps.venues[venueId];
     try {
       const account = await this.deps.account(state.userId);
@@ -100,9 +118,21 @@ export class PositionWatch {
     }
   }
 
-  private retry(key: string, state: TradeState, venueId: VenueId, venueOrderId: string, quantity: string, error: unknown): void {
+  private retry(
+    key: string,
+    state: TradeState,
+    venueId: VenueId,
+    venueOrderId: string,
+    quantity: string,
+    error: unknown,
+  ): void {
     if (this.stopped || !this.watching.has(key)) return;
-    this.deps.logger().warn({ tradeId: state.tradeId, venue: venueId, err: error }, `could not follow the open ${venueId} leg: ${messageOf(error)}; trying again`);
+    this.deps
+      .logger()
+      .warn(
+        { tradeId: state.tradeId, venue: venueId, err: error },
+        `could not follow the open ${venueId} leg: ${messageOf(error)}; trying again`,
+      );
     this.watching.set(key, null);
     const timer = setTimeout(() => {
       if (this.watching.has(key)) void this.follow(key, state, venueId, venueOrderId, quantity);

@@ -38,7 +38,8 @@ export function quantityFor(notional: Money, price: number, stepSize: string | n
 }
 
 /** Deriv stake for a notional at the venue's multiplier, in cents, rounded down. */
-export const stakeFor = (notional: Money, multiplier: number): Money => notional.dividedBy(multiplier).toDecimalPlaces(2, Money.ROUND_DOWN);
+export const stakeFor = (notional: Money, multiplier: number): Money =>
+  notional.dividedBy(multiplier).toDecimalPlaces(2, Money.ROUND_DOWN);
 
 export function checkBinance(order: PreTradeOrder, figures: VenueFigures): PreTradeResult {
   const { rules, balances } = figures;
@@ -52,15 +53,22 @@ export function checkBinance(order: PreTradeOrder, figures: VenueFigures): PreTr
   const coin = coinOf(order.symbol);
   const quantity = quantityFor(notional, order.binancePrice, rules.stepSize);
   if (quantity.lte(0) || (rules.minQuantity !== null && quantity.lt(rules.minQuantity))) {
-    return refuse(`${quantity.toFixed()} ${coin} is below Binance's minimum quantity of ${rules.minQuantity ?? 'one step'}`);
+    return refuse(
+      `${quantity.toFixed()} ${coin} is below Binance's minimum quantity of ${rules.minQuantity ?? 'one step'}`,
+    );
   }
   if (order.direction === 'deriv-rich') {
     const needed = notional.times(money(1).plus(rules.feeRate));
     const held = money(balances.USDT);
-    if (held.lt(needed)) return refuse(`not enough USDT on Binance: ${usd(needed)} needed with fees, ${usd(held)} held`);
+    if (held.lt(needed))
+      return refuse(`not enough USDT on Binance: ${usd(needed)} needed with fees, ${usd(held)} held`);
   } else {
     const held = money(balances[coin]);
-    if (held.lt(quantity)) return refuse(`not enough ${coin} on Binance for the mirror sell: ${quantity.toFixed()} needed, ${held.toFixed()} held`, true);
+    if (held.lt(quantity))
+      return refuse(
+        `not enough ${coin} on Binance for the mirror sell: ${quantity.toFixed()} needed, ${held.toFixed()} held`,
+        true,
+      );
   }
   return { ok: true };
 }
@@ -70,11 +78,14 @@ export function checkDeriv(order: PreTradeOrder, figures: VenueFigures): PreTrad
   if (rules.multiplier === null) return refuse('Deriv offers no multiplier for this symbol');
   const stake = stakeFor(order.notional, rules.multiplier);
   const at = `(notional ${usd(order.notional)} at ×${rules.multiplier})`;
-  if (rules.minStake !== null && stake.lt(rules.minStake)) return refuse(`Deriv stake ${usd(stake)} ${rules.currency} is below its minimum of ${rules.minStake} ${at}`);
-  if (rules.maxStake !== null && stake.gt(rules.maxStake)) return refuse(`Deriv stake ${usd(stake)} ${rules.currency} is above its maximum of ${rules.maxStake} ${at}`);
+  if (rules.minStake !== null && stake.lt(rules.minStake))
+    return refuse(`Deriv stake ${usd(stake)} ${rules.currency} is below its minimum of ${rules.minStake} ${at}`);
+  if (rules.maxStake !== null && stake.gt(rules.maxStake))
+    return refuse(`Deriv stake ${usd(stake)} ${rules.currency} is above its maximum of ${rules.maxStake} ${at}`);
   const needed = stake.plus(order.notional.times(rules.feeRate));
   const held = money(balances.USDT);
-  if (held.lt(needed)) return refuse(`not enough ${rules.currency} on Deriv: ${usd(needed)} needed with commission, ${usd(held)} held`);
+  if (held.lt(needed))
+    return refuse(`not enough ${rules.currency} on Deriv: ${usd(needed)} needed with commission, ${usd(held)} held`);
   return { ok: true };
 }
 

@@ -70,7 +70,8 @@ export const NO_EDGE: EdgeState = { active: null, emit: null };
 
 /** Rising-edge detection: one event when |spread| first reaches the threshold, none while it stays there. */
 export function nextEdge(prev: EdgeState, tick: PriceTick, threshold: number): EdgeState {
-  if (tick.spread === null || tick.binanceMid === null || tick.derivMid === null) return { active: prev.active, emit: null };
+  if (tick.spread === null || tick.binanceMid === null || tick.derivMid === null)
+    return { active: prev.active, emit: null };
   if (Math.abs(tick.spread) < threshold) return NO_EDGE;
   const direction = directionOf(tick.spread);
   if (prev.active === direction) return { active: direction, emit: null };

@@ -23,13 +23,22 @@ export function isStale(quote: Quote | null, now: number, limits: QuoteLimits): 
 export function checkQuotes(binance: Quote | null, deriv: Quote | null, now: number, limits: QuoteLimits): QuoteCheck {
   for (const quote of [binance, deriv]) {
     if (quote && isStale(quote, now, limits)) {
-      return { ok: false, outcome: 'quote_stale', reason: `${VENUE_NAMES[quote.venue]} has not quoted for ${seconds(now - quote.ts)}` };
+      return {
+        ok: false,
+        outcome: 'quote_stale',
+        reason: `${VENUE_NAMES[quote.venue]} has not quoted for ${seconds(now - quote.ts)}`,
+      };
     }
   }
-  if (!binance || !deriv) return { ok: false, outcome: 'quote_stale', reason: `${binance ? 'Deriv' : 'Binance'} has not quoted yet` };
+  if (!binance || !deriv)
+    return { ok: false, outcome: 'quote_stale', reason: `${binance ? 'Deriv' : 'Binance'} has not quoted yet` };
   const skew = Math.abs(binance.ts - deriv.ts);
   if (skew > limits.quoteMaxSkewMs) {
-    return { ok: false, outcome: 'quotes_apart', reason: `the two venues' quotes are ${skew} ms apart (at most ${limits.quoteMaxSkewMs} ms)` };
+    return {
+      ok: false,
+      outcome: 'quotes_apart',
+      reason: `the two venues' quotes are ${skew} ms apart (at most ${limits.quoteMaxSkewMs} ms)`,
+    };
   }
   return { ok: true };
 }

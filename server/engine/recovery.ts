@@ -35,7 +35,11 @@ export async function recoverTrades(deps: RecoveryDeps): Promise<TradeState[]> {
   const deferred: TradeState[] = [];
   // Orders matched during this pass are not saved yet; they are claimed all the same.
   const matched = new Set<string>();
-  const claimed = async (venue: VenueId, since: Date) => new Set([...(await deps.claimed(venue, since)), ...[...matched].filter((k) => k.startsWith(`${venue}|`)).map((k) => k.slice(venue.length + 1))]);
+  const claimed = async (venue: VenueId, since: Date) =>
+    new Set([
+      ...(await deps.claimed(venue, since)),
+      ...[...matched].filter((k) => k.startsWith(`${venue}|`)).map((k) => k.slice(venue.length + 1)),
+    ]);
   for (const stored of unfinished) {
     try {
       const state = await reconcile(stored, { ...deps, claimed });
@@ -43,7 +47,10 @@ export async function recoverTrades(deps: RecoveryDeps): Promise<TradeState[]> {
       deps.logger.info({ tradeId: state.tradeId, stage: state.stage }, 'recovered an unfinished trade');
       await deps.adopt(state);
     } catch (error) {
-      deps.logger.error({ err: error, tradeId: stored.tradeId }, `could not reconcile trade with the venues: ${messageOf(error)}`);
+      deps.logger.error(
+        { err: error, tradeId: stored.tradeId },
+        `could not reconcile trade with the venues: ${messageOf(error)}`,
+      );
       deferred.push(stored);
     }
   }
@@ -51,19 +58,30 @@ export async function recoverTrades(deps: RecoveryDeps): Promise<TradeState[]> {
 }
 
 /** Asks the venues about every leg whose outcome the database does not know, and applies the answers. */
-export async function reconcile(stored: TradeState, deps: Pick<RecoveryDeps, 'venues' | 'account' | 'now'> & Partial<Pick<RecoveryDeps, 'claimed'>>): Promise<TradeState> {
+export async function reconcile(
+  stored: TradeState,
+  deps: Pick<RecoveryDeps, 'venues' | 'account' | 'now'> & Partial<Pick<RecoveryDeps, 'claimed'>>,
+): Promise<TradeState> {
   const account = await deps.account(stored.userId);
   const events: TradeEvent[] = [];
   for (const leg of stored.legs) {
     const venue = deps.venues[leg.venue];
     // What the engine wrote down: the venue's id once it answered, else the attempt made before the order went out.
-    const known: KnownOrder = { venueOrderId: leg.venueOrderId, placement: leg.placement ?? null, role: leg.status === 'opening' ? 'open' : 'close' };
+    const known: KnownOrder = {
+      venueOrderId: leg.venueOrderId,
+      placement: leg.placement ?? null,
+      role: leg.status === 'opening' ? 'open' : 'close',
+    };
     if (leg.status === 'opening') {
       if (!leg.venueOrderId && leg.placement && deps.claimed) {
         known.claimed = await deps.claimed(leg.venue, new Date(stored.createdAt.getTime() - CLAIM_WINDOW_MS));
       }
       const fill = await venue.findOrder(account, stored.symbol, leg.clientOrderId, known);
-      events.push(fill ? { type: 'leg-opened', venue: leg.venue, fill } : { type: 'leg-open-failed', venue: leg.venue, reason: `${leg.venue} ${NOT_PLACED_REASON}` });
+      events.push(
+        fill
+          ? { type: 'leg-opened', venue: leg.venue, fill }
+          : { type: 'leg-open-failed', venue: leg.venue, reason: `${leg.venue} ${NOT_PLACED_REASON}` },
+      );
     } else if (leg.status === 'closing') {
       const fill = await venue.findOrder(account, stored.symbol, closeOrderId(leg.clientOrderId), known);
       if (fill) events.push({ type: 'leg-closed', venue: leg.venue, fill });

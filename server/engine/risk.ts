@@ -12,7 +12,11 @@ import { money } from './decimal';
 import { drawdownOf, MAX_LOSS_REASON } from './drawdown';
 
 /** The engine's own reading of a stop (engine.ts does the same after a restart): a maxLoss reason is a halt. */
-export function engineStateOf(u: { tradingEnabled: boolean; tradingPausedAt: Date | null; tradingPauseReason: string | null }): EngineState {
+export function engineStateOf(u: {
+  tradingEnabled: boolean;
+  tradingPausedAt: Date | null;
+  tradingPauseReason: string | null;
+}): EngineState {
   if (u.tradingEnabled) return 'running';
   if (u.tradingPausedAt === null) return 'off';
   return u.tradingPauseReason?.startsWith(MAX_LOSS_REASON) ? 'halted' : 'paused';
@@ -35,7 +39,10 @@ export async function userRisk(db: Db, userId: string): Promise<RiskSummary | nu
   if (!u) return null;
   const [window, open] = await Promise.all([
     realisedWindow(db, userId),
-    db.select({ status: trades.status, totalAmount: trades.totalAmount }).from(trades).where(and(eq(trades.userId, userId), eq(trades.status, 'pending'))),
+    db
+      .select({ status: trades.status, totalAmount: trades.totalAmount })
+      .from(trades)
+      .where(and(eq(trades.userId, userId), eq(trades.status, 'pending'))),
   ]);
   const current = money(window.current);
   const peak = money(window.peak);

@@ -2,8 +2,8 @@
 // `pendingOrders` asks for and feeds each outcome back through `applyTradeEvent`.
 //
 // opening ──both legs filled──▶ open ──close requested──▶ closing ──both legs closed──▶ completed | cancelled
-//    │ one leg failed                                                                            
-//    ▼                                                                                          
+//    │ one leg failed
+//    ▼
 // unwinding (the filled leg is closed at once) ──▶ failed
 import { FINISHED_STATUSES, type SymbolId, type TradeOrigin, type TradeStatus } from '../../contract/domain';
 import type { StoredFill, StoredLeg } from '../db/schema/trades';
@@ -71,7 +71,8 @@ export const closeOrderId = (openClientOrderId: string): string => `${openClient
 
 type FinishedStatus = (typeof FINISHED_STATUSES)[number];
 /** A trade's terminal stages are the contract's finished statuses. */
-export const isTerminal = (stage: Stage): stage is FinishedStatus => (FINISHED_STATUSES as readonly Stage[]).includes(stage);
+export const isTerminal = (stage: Stage): stage is FinishedStatus =>
+  (FINISHED_STATUSES as readonly Stage[]).includes(stage);
 
 export function statusOf(stage: Stage): TradeStatus {
   return isTerminal(stage) ? stage : 'pending';
@@ -145,7 +146,12 @@ export function applyTradeEvent(state: TradeState, event: TradeEvent, now: Date)
     case 'leg-opened': {
       const leg = state.legs.find((l) => l.venue === event.venue);
       if (!leg || leg.status !== 'opening') return state;
-      const next = withLeg(state, event.venue, (l) => ({ ...l, status: 'open', venueOrderId: event.fill.venueOrderId, open: storedFill(event.fill) }));
+      const next = withLeg(state, event.venue, (l) => ({
+        ...l,
+        status: 'open',
+        venueOrderId: event.fill.venueOrderId,
+        open: storedFill(event.fill),
+      }));
       return settle(next, now);
     }
     case 'leg-open-failed': {
@@ -156,7 +162,11 @@ export function applyTradeEvent(state: TradeState, event: TradeEvent, now: Date)
     }
     case 'close-requested': {
       if (state.stage === 'opening') {
-        return { ...state, closeReason: state.closeReason ?? event.reason, cancelRequested: state.cancelRequested || event.cancel };
+        return {
+          ...state,
+          closeReason: state.closeReason ?? event.reason,
+          cancelRequested: state.cancelRequested || event.cancel,
+        };
       }
       if (state.stage !== 'open') return state;
       return startClosing({ ...state, cancelRequested: event.cancel }, event.reason);
@@ -174,13 +184,16 @@ export function applyTradeEvent(state: TradeState, event: TradeEvent, now: Date)
       const leg = state.legs.find((l) => l.venue === event.venue);
       if (!leg || leg.status !== 'opening') return state;
       const { note } = event;
-      return withLeg(state, event.venue, (l) => (note.kind === 'attempt' ? { ...l, placement: note.placement } : { ...l, venueOrderId: note.venueOrderId }));
+      return withLeg(state, event.venue, (l) =>
+        note.kind === 'attempt' ? { ...l, placement: note.placement } : { ...l, venueOrderId: note.venueOrderId },
+      );
     }
     case 'leg-closed-by-venue': {
       const leg = state.legs.find((l) => l.venue === event.venue);
       if (!leg) return state;
       // Our own close crossed with the venue's: the close is done either way.
-      if (leg.status === 'closing') return applyTradeEvent(state, { type: 'leg-closed', venue: event.venue, fill: event.fill }, now);
+      if (leg.status === 'closing')
+        return applyTradeEvent(state, { type: 'leg-closed', venue: event.venue, fill: event.fill }, now);
       if (leg.status !== 'open') return state;
       const closed = withLeg(state, event.venue, (l) => ({ ...l, status: 'closed', close: storedFill(event.fill) }));
       // Still waiting for the other leg to open: it is closed as soon as it is (or the trade fails if it is refused).
@@ -210,7 +223,11 @@ export function settle(state: TradeState, now: Date): TradeState {
     if (anyOpening) return state; // wait for the other leg's outcome before unwinding it
     const toUnwind = state.legs.some((l) => l.status === 'open');
     if (toUnwind) {
-      return { ...state, stage: 'unwinding', legs: state.legs.map((l) => (l.status === 'open' ? { ...l, status: 'closing' } : l)) };
+      return {
+        ...state,
+        stage: 'unwinding',
+        legs: state.legs.map((l) => (l.status === 'open' ? { ...l, status: 'closing' } : l)),
+      };
     }
     if (statuses.includes('closing')) return state;
     return finish(state, 'failed', now);
@@ -222,7 +239,10 @@ export function settle(state: TradeState, now: Date): TradeState {
   }
   // A leg the venue closed by itself while the other was still open (found again after a restart): close the other.
   if (state.stage === 'closing' && statuses.includes('open')) {
-    return settle({ ...state, legs: state.legs.map((l) => (l.status === 'open' ? { ...l, status: 'closing' } : l)) }, now);
+    return settle(
+      { ...state, legs: state.legs.map((l) => (l.status === 'open' ? { ...l, status: 'closing' } : l)) },
+      now,
+    );
   }
   if (state.stage === 'closing' && statuses.every((s) => s === 'closed')) {
     return finish(state, state.cancelRequested ? 'cancelled' : 'completed', now);

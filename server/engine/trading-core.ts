@@ -2,10 +2,24 @@
 // the maxLoss drawdown and the circuit breaker. It issues commands and is told their outcomes; it never awaits, so a
 // tick is decided in one pass and the property tests (and a replay) can drive it with recorded or generated market
 // paths and no real time.
-import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId, type TradeOrigin, type TradeStatus } from '../../contract/domain';
+import {
+  SYMBOLS,
+  type OpportunityOutcomeKind,
+  type SymbolId,
+  type TradeOrigin,
+  type TradeStatus,
+} from '../../contract/domain';
 import type { OpportunityOutcome } from '../../contract/entities';
 import { HALTED_MESSAGE as GLOBAL_HALT_MESSAGE } from '../../contract/guard';
-import { activeBlock, newBreaker, recordFailure, recordSkip, recordSuccess, resetBreaker, type Breaker } from './circuit-breaker';
+import {
+  activeBlock,
+  newBreaker,
+  recordFailure,
+  recordSkip,
+  recordSuccess,
+  resetBreaker,
+  type Breaker,
+} from './circuit-breaker';
 import { breakEvenFraction, openThreshold, type TradingParams } from './costs';
 import { Money, money } from './decimal';
 import { haltReason, maxLossReached, MAX_LOSS_REASON, type RealisedWindow } from './drawdown';
@@ -232,7 +246,8 @@ export class TradingCore {
     else {
       // Nobody opens on a stale or torn pair; those who would have are told why (and stay in line).
       const index = this.waiting.get(tick.symbol) as ThresholdIndex;
-      for (const userId of index.peekUpTo(level)) this.pushOutcome(commands, userId, tick.symbol, tick.spread, quotes.outcome, quotes.reason, now);
+      for (const userId of index.peekUpTo(level))
+        this.pushOutcome(commands, userId, tick.symbol, tick.spread, quotes.outcome, quotes.reason, now);
     }
     commands.push(...this.edgeOutcomes(tick, level, now, taken));
     return commands;
@@ -302,13 +317,19 @@ export class TradingCore {
     for (const book of this.users.values()) {
       if (taken.has(book.limits.userId)) continue;
       const skipped = this.whyNot(book, tick.symbol, level, now);
-      if (skipped) this.pushOutcome(commands, book.limits.userId, tick.symbol, spread, skipped.outcome, skipped.reason, now);
+      if (skipped)
+        this.pushOutcome(commands, book.limits.userId, tick.symbol, spread, skipped.outcome, skipped.reason, now);
     }
     return commands;
   }
 
   /** Why this user would not open on the symbol at this level; null when they would (or do not trade at all). */
-  private whyNot(book: UserBook, symbol: SymbolId, level: number, now: number): { outcome: OpportunityOutcomeKind; reason: string } | null {
+  private whyNot(
+    book: UserBook,
+    symbol: SymbolId,
+    level: number,
+    now: number,
+  ): { outcome: OpportunityOutcomeKind; reason: string } | null {
     const { stopped } = book.limits;
     if (stopped === 'halted') return { outcome: 'halted', reason: 'trading is stopped: max loss reached' };
     if (stopped === 'paused') return { outcome: 'paused', reason: 'trading is paused after repeated refusals' };
@@ -317,14 +338,30 @@ export class TradingCore {
     if (block) return { outcome: block.outcome, reason: block.reason };
     if (book.bySymbol.has(symbol)) return { outcome: 'exposure_full', reason: `a ${symbol} trade is already open` };
     if (this.autoNotional(book).lt(this.deps.params.minNotional)) {
-      return { outcome: 'exposure_full', reason: `open trades use ${book.committed.toFixed()} of your ${book.maxExposure.toFixed()} USDT max exposure` };
+      return {
+        outcome: 'exposure_full',
+        reason: `open trades use ${book.committed.toFixed()} of your ${book.maxExposure.toFixed()} USDT max exposure`,
+      };
     }
-    if (book.threshold > level) return { outcome: 'below_min_spread', reason: `the spread of ${percent(level)} is below your threshold of ${percent(book.threshold)}` };
+    if (book.threshold > level)
+      return {
+        outcome: 'below_min_spread',
+        reason: `the spread of ${percent(level)} is below your threshold of ${percent(book.threshold)}`,
+      };
     return null;
   }
 
-  private pushOutcome(commands: Command[], userId: string, symbol: SymbolId, spread: number, kind: OpportunityOutcomeKind, reason: string, now: number): void {
-    if (this.limiter.allow(userId, symbol, kind, now)) commands.push({ kind: 'outcome', userId, outcome: outcomeOf(symbol, spread, kind, reason, now) });
+  private pushOutcome(
+    commands: Command[],
+    userId: string,
+    symbol: SymbolId,
+    spread: number,
+    kind: OpportunityOutcomeKind,
+    reason: string,
+    now: number,
+  ): void {
+    if (this.limiter.allow(userId, symbol, kind, now))
+      commands.push({ kind: 'outcome', userId, outcome: outcomeOf(symbol, spread, kind, reason, now) });
   }
 
   // ---- requests ----
@@ -342,11 +379,19 @@ export class TradingCore {
     const now = this.deps.now();
     if (this.globalHalt) return { ok: false, status: 409, message: GLOBAL_HALT_MESSAGE };
     if (book.limits.stopped === 'halted' || (book.realised && maxLossReached(book.realised, book.maxLoss))) {
-      return { ok: false, status: 409, message: `Trading is stopped: your realised loss reached your max loss (${book.maxLoss.toFixed()} USDT). Save your trading settings to trade again.` };
+      return {
+        ok: false,
+        status: 409,
+        message: `Trading is stopped: your realised loss reached your max loss (${book.maxLoss.toFixed()} USDT). Save your trading settings to trade again.`,
+      };
     }
     if (!this.realisedKnown(book.limits.userId)) return { ok: false, status: 409, message: REALISED_PENDING };
     if (notional.lt(this.deps.params.minNotional)) {
-      return { ok: false, status: 400, message: `Amount must be at least ${this.deps.params.minNotional.toFixed()} USDT` };
+      return {
+        ok: false,
+        status: 400,
+        message: `Amount must be at least ${this.deps.params.minNotional.toFixed()} USDT`,
+      };
     }
     if (book.bySymbol.has(symbol)) {
       return { ok: false, status: 409, message: `You already have an open ${symbol} trade; wait until it closes` };
@@ -361,13 +406,22 @@ export class TradingCore {
     }
     const block = activeBlock(book.breaker, symbol, now);
     if (block?.outcome === 'backing_off') {
-      return { ok: false, status: 409, message: `The engine is backing off ${symbol} after a failed trade; try again in ${Math.ceil((block.until - now) / 1000)} s` };
+      return {
+        ok: false,
+        status: 409,
+        message: `The engine is backing off ${symbol} after a failed trade; try again in ${Math.ceil((block.until - now) / 1000)} s`,
+      };
     }
     if (!tick || tick.spread === null) {
       return { ok: false, status: 409, message: `No ${symbol} prices from both venues yet; try again in a moment` };
     }
     const quotes = checkQuotes(tick.binance, tick.deriv, now, this.deps.params);
-    if (!quotes.ok) return { ok: false, status: 409, message: `${symbol} prices cannot be traded right now: ${quotes.reason}; try again in a moment` };
+    if (!quotes.ok)
+      return {
+        ok: false,
+        status: 409,
+        message: `${symbol} prices cannot be traded right now: ${quotes.reason}; try again in a moment`,
+      };
     return { ok: true, command: this.open(book, tick, notional, 'manual') };
   }
 
@@ -426,7 +480,8 @@ export class TradingCore {
       const reason = end.reason ?? 'a leg could not be placed';
       const { block, pause } = recordFailure(book.breaker, trade.symbol, now, this.deps.params, reason);
       this.blockEnds.push(block.until, book.limits.userId);
-      if (pause && book.limits.stopped === null) commands.push(...this.stop(book, 'paused', `${reason} (${book.breaker.failures} failed trades in a row)`));
+      if (pause && book.limits.stopped === null)
+        commands.push(...this.stop(book, 'paused', `${reason} (${book.breaker.failures} failed trades in a row)`));
     } else if (end.status === 'completed') {
       recordSuccess(book.breaker, trade.symbol);
     }
@@ -488,7 +543,12 @@ export class TradingCore {
 
   // ---- internals ----
 
-  private open(book: UserBook, tick: PriceTick, notional: Money, origin: TradeOrigin): Extract<Command, { kind: 'open' }> {
+  private open(
+    book: UserBook,
+    tick: PriceTick,
+    notional: Money,
+    origin: TradeOrigin,
+  ): Extract<Command, { kind: 'open' }> {
     const { id, tradeId } = this.deps.newIds();
     const now = this.deps.now();
     const spread = tick.spread as number;
@@ -508,11 +568,25 @@ export class TradingCore {
     this.reindex(book);
     const decision =
       tick.binance && tick.deriv
-        ? { binance: { bid: tick.binance.bid, ask: tick.binance.ask }, deriv: { bid: tick.deriv.bid, ask: tick.deriv.ask } }
+        ? {
+            binance: { bid: tick.binance.bid, ask: tick.binance.ask },
+            deriv: { bid: tick.deriv.bid, ask: tick.deriv.ask },
+          }
         : undefined;
     return {
       kind: 'open',
-      trade: { id, tradeId, userId: book.limits.userId, symbol: tick.symbol, direction, origin, notional: notional.toFixed(), openSpread: spread, createdAt: new Date(now), decision },
+      trade: {
+        id,
+        tradeId,
+        userId: book.limits.userId,
+        symbol: tick.symbol,
+        direction,
+        origin,
+        notional: notional.toFixed(),
+        openSpread: spread,
+        createdAt: new Date(now),
+        decision,
+      },
     };
   }
 
@@ -574,7 +648,8 @@ export class TradingCore {
     const commands: Command[] = [{ kind: 'stop', userId: book.limits.userId, stop, reason }];
     // A halt also closes what is open; a pause lets open trades run to their normal close.
     if (stop === 'halted') {
-      for (const trade of book.trades.values()) if (trade.stage !== 'closing') commands.push(this.close(trade, 'max loss reached', true));
+      for (const trade of book.trades.values())
+        if (trade.stage !== 'closing') commands.push(this.close(trade, 'max loss reached', true));
     }
     return commands;
   }

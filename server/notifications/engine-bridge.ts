@@ -50,7 +50,10 @@ export function startPushBridge(options: PushBridgeOptions): Subscription {
         try {
           await options.push.send(item.userId, item.message);
         } catch (error) {
-          options.logger.error({ err: error, userId: item.userId, kind: item.message.kind }, 'push notification could not be sent');
+          options.logger.error(
+            { err: error, userId: item.userId, kind: item.message.kind },
+            'push notification could not be sent',
+          );
         }
       }, options.concurrency ?? 8),
     )

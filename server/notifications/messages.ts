@@ -71,7 +71,10 @@ export function killSwitchMessage(outcome: KillSwitchOutcome, at = new Date()): 
   return {
     kind: 'killSwitch',
     title: outcome.scope === 'global' ? 'Trading halted for everyone' : 'Stop & flatten done',
-    body: outcome.scope === 'global' ? `Trading was halted by ${outcome.by}: no new trades; open trades close as usual. Only an admin can resume it.` : `Automated trading is off (by ${outcome.by}). ${trades}.`,
+    body:
+      outcome.scope === 'global'
+        ? `Trading was halted by ${outcome.by}: no new trades; open trades close as usual. Only an admin can resume it.`
+        : `Automated trading is off (by ${outcome.by}). ${trades}.`,
     url: outcome.scope === 'global' ? '/dashboard' : TRADES_URL,
     tag: 'kill-switch',
     at: at.toISOString(),

@@ -5,7 +5,13 @@ import type { Agent } from 'node:https';
 import webpush, { WebPushError } from 'web-push';
 import type { PushMessage } from '../../contract/notifications';
 import type { Db } from '../db/client';
-import { dropSubscriptions, markSent, preferencesOf, subscribedUserIds, subscriptionsOf } from '../db/repositories/push';
+import {
+  dropSubscriptions,
+  markSent,
+  preferencesOf,
+  subscribedUserIds,
+  subscriptionsOf,
+} from '../db/repositories/push';
 import type { VapidKeys } from './vapid';
 
 export interface SendReport {
@@ -50,26 +56,39 @@ export function createPushService(options: PushServiceOptions): PushService {
   const vapidDetails = { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey };
 
   async function send(userId: string, message: PushMessage): Promise<SendReport> {
-    if (message.kind !== 'test' && !(await preferencesOf(db, userId))[message.kind]) return { sent: 0, removed: 0, failed: 0, muted: true };
+    if (message.kind !== 'test' && !(await preferencesOf(db, userId))[message.kind])
+      return { sent: 0, removed: 0, failed: 0, muted: true };
     const devices = await subscriptionsOf(db, userId);
     const payload = JSON.stringify(message);
     const results = await Promise.all(
       devices.map(async (device) => {
         try {
-          await webpush.sendNotification({ endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } }, payload, {
-            vapidDetails,
-            TTL: TTL_SECONDS,
-            // Money events should wake a sleeping phone; a test or a completed trade can wait for the next wake-up.
-            urgency: message.kind === 'tradeCompleted' || message.kind === 'test' ? 'normal' : 'high',
-            timeout: options.timeoutMs ?? 10_000,
-            ...(options.agent && { agent: options.agent }),
-          });
+          await webpush.sendNotification(
+            { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
+            payload,
+            {
+              vapidDetails,
+              TTL: TTL_SECONDS,
+              // Money events should wake a sleeping phone; a test or a completed trade can wait for the next wake-up.
+              urgency: message.kind === 'tradeCompleted' || message.kind === 'test' ? 'normal' : 'high',
+              timeout: options.timeoutMs ?? 10_000,
+              ...(options.agent && { agent: options.agent }),
+            },
+          );
           return { id: device.id, outcome: 'sent' as const };
         } catch (error) {
           const status = error instanceof WebPushError ? error.statusCode : undefined;
           if (status === 404 || status === 410) return { id: device.id, outcome: 'gone' as const };
           // The endpoint's host only: its path identifies the device.
-          logger.warn({ userId, status, host: hostOf(device.endpoint), err: error instanceof Error ? error.message : String(error) }, 'push delivery failed; kept for the next event');
+          logger.warn(
+            {
+              userId,
+              status,
+              host: hostOf(device.endpoint),
+              err: error instanceof Error ? error.message : String(error),
+            },
+            'push delivery failed; kept for the next event',
+          );
           return { id: device.id, outcome: 'failed' as const };
         }
       }),
@@ -77,7 +96,8 @@ export function createPushService(options: PushServiceOptions): PushService {
     const ids = (outcome: string) => results.filter((r) => r.outcome === outcome).map((r) => r.id);
     await Promise.all([markSent(db, ids('sent')), dropSubscriptions(db, ids('gone'))]);
     const report = { sent: ids('sent').length, removed: ids('gone').length, failed: ids('failed').length };
-    if (report.removed > 0) logger.info({ userId, removed: report.removed }, 'push subscriptions expired (404/410) and were removed');
+    if (report.removed > 0)
+      logger.info({ userId, removed: report.removed }, 'push subscriptions expired (404/410) and were removed');
     return report;
   }
 

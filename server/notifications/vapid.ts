@@ -14,7 +14,9 @@ export interface VapidKeys {
 
 export const VAPID_KEY_FILE = 'vapid-keys.json';
 
-export function loadVapidKeys(config: Pick<Config, 'dataDir' | 'vapidPublicKey' | 'vapidPrivateKey' | 'vapidSubject'>): VapidKeys {
+export function loadVapidKeys(
+  config: Pick<Config, 'dataDir' | 'vapidPublicKey' | 'vapidPrivateKey' | 'vapidSubject'>,
+): VapidKeys {
   if (config.vapidPublicKey && config.vapidPrivateKey) {
     return { publicKey: config.vapidPublicKey, privateKey: config.vapidPrivateKey, subject: config.vapidSubject };
   }
@@ -30,7 +32,9 @@ export function loadVapidKeys(config: Pick<Config, 'dataDir' | 'vapidPublicKey' 
   chmodSync(path, 0o600);
   const keys = JSON.parse(readFileSync(path, 'utf8')) as Partial<VapidKeys>;
   if (typeof keys.publicKey !== 'string' || typeof keys.privateKey !== 'string') {
-    throw new Error(`${path} does not hold a VAPID key pair; delete it to have a new one generated (devices will need to subscribe again)`);
+    throw new Error(
+      `${path} does not hold a VAPID key pair; delete it to have a new one generated (devices will need to subscribe again)`,
+    );
   }
   return { publicKey: keys.publicKey, privateKey: keys.privateKey, subject: config.vapidSubject };
 }

@@ -20,13 +20,21 @@ export function usernameFromEmail(email: string): string {
   return local.length >= 3 ? local : `${local || 'admin'}-admin`.slice(0, 50);
 }
 
-export async function bootstrapAdmin(db: Db, config: Pick<Config, 'adminEmail' | 'adminPassword'>): Promise<BootstrapResult> {
+export async function bootstrapAdmin(
+  db: Db,
+  config: Pick<Config, 'adminEmail' | 'adminPassword'>,
+): Promise<BootstrapResult> {
   return db.transaction(async (tx) => {
     // Two instances starting at once on one PostgreSQL must not both create an admin.
     await lockFirstAdminCheck(tx);
     if ((await countUsers(tx)) > 0) return { created: false };
     const password = config.adminPassword ?? generatePassword();
-    const user = await createAccount(tx, { username: usernameFromEmail(config.adminEmail), email: config.adminEmail, password, role: 'admin' });
+    const user = await createAccount(tx, {
+      username: usernameFromEmail(config.adminEmail),
+      email: config.adminEmail,
+      password,
+      role: 'admin',
+    });
     return {
       created: true,
       username: user.username,

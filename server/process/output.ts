@@ -13,7 +13,10 @@ export interface ProcessOutput extends LogSink {
   readonly dropped: number;
 }
 
-export function safeOutput(stream: NodeJS.WritableStream & { writableLength?: number }, limit = MAX_QUEUED_OUTPUT): ProcessOutput {
+export function safeOutput(
+  stream: NodeJS.WritableStream & { writableLength?: number },
+  limit = MAX_QUEUED_OUTPUT,
+): ProcessOutput {
   let gone = false;
   let dropped = 0;
   // Without a listener, an EPIPE on stdout is an uncaught exception.

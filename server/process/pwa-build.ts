@@ -5,7 +5,15 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What the client build reads; a change to any of these makes dist/ stale. */
-export const CLIENT_SOURCES = ['src', 'sw', 'public', 'contract', 'index.html', 'vite.config.ts', 'manifest.webmanifest'];
+export const CLIENT_SOURCES = [
+  'src',
+  'sw',
+  'public',
+  'contract',
+  'index.html',
+  'vite.config.ts',
+  'manifest.webmanifest',
+];
 
 /** Newest modification time (ms) of a file or of any file under a directory; 0 when it does not exist. */
 export function newestMtime(path: string): number {
@@ -43,7 +51,11 @@ export function buildClient(root: string, log: BuildLogger): ClientBuild {
   // NODE_ENV must be production whatever the parent runs under (vitest sets 'test'): otherwise Vite bundles React's
   // development build and import.meta.env.PROD is false in the app.
   const env = { ...process.env, NODE_ENV: 'production' };
-  const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const done = new Promise<void>((resolve, reject) => {
     let output = '';
     const keep = (chunk: Buffer) => {
@@ -57,7 +69,9 @@ export function buildClient(root: string, log: BuildLogger): ClientBuild {
         log.info('App built.');
         resolve();
       } else {
-        reject(new Error(signal ? `vite build stopped by ${signal}` : `vite build exited with code ${code}:\n${output}`));
+        reject(
+          new Error(signal ? `vite build stopped by ${signal}` : `vite build exited with code ${code}:\n${output}`),
+        );
       }
     });
   });

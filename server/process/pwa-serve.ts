@@ -48,7 +48,11 @@ export const BUILD_FAILED_PAGE = `<!doctype html>
 <h1>The app could not be built</h1><p>The server log says why. The API is running; fix the build and restart.</p>
 </body></html>`;
 
-export async function registerClient(app: FastifyInstance, dir: string, status: ClientBuildStatus = { state: 'ready' }): Promise<ClientFallback> {
+export async function registerClient(
+  app: FastifyInstance,
+  dir: string,
+  status: ClientBuildStatus = { state: 'ready' },
+): Promise<ClientFallback> {
   // The build may not have run yet; the directory must exist for the static plugin, files may come later.
   mkdirSync(dir, { recursive: true });
   await app.register(fastifyStatic, {
@@ -65,7 +69,8 @@ export async function registerClient(app: FastifyInstance, dir: string, status: 
     setHeaders: (reply, path) => {
       // `path` is the file actually sent, which may be a .br/.gz variant: the rules are those of the file it encodes.
       (reply as unknown as FastifyReply).header('cache-control', cacheControlFor(path));
-      if (basename(logicalPath(path)) === 'sw.js') (reply as unknown as FastifyReply).header('service-worker-allowed', '/');
+      if (basename(logicalPath(path)) === 'sw.js')
+        (reply as unknown as FastifyReply).header('service-worker-allowed', '/');
     },
   });
 
@@ -77,9 +82,18 @@ export async function registerClient(app: FastifyInstance, dir: string, status: 
     }
     if (!existsSync(join(dir, 'index.html'))) {
       if (status.state === 'failed') {
-        return reply.code(503).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(BUILD_FAILED_PAGE);
+        return reply
+          .code(503)
+          .header('cache-control', 'no-store')
+          .type('text/html; charset=utf-8')
+          .send(BUILD_FAILED_PAGE);
       }
-      return reply.code(503).header('retry-after', '5').header('cache-control', 'no-store').type('text/html; charset=utf-8').send(BUILDING_PAGE);
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(BUILDING_PAGE);
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   };

@@ -46,7 +46,8 @@ function readConfig(env: ProcessOptions['env']): Config {
 function readyDataDir(dir: string): void {
   try {
     const { path, tightened } = prepareDataDir(dir);
-    if (tightened > 0) console.log(`DATA_DIR ${path}: made ${tightened} entries owner-only (directories 0700, files 0600).`);
+    if (tightened > 0)
+      console.log(`DATA_DIR ${path}: made ${tightened} entries owner-only (directories 0700, files 0600).`);
   } catch (error) {
     if (error instanceof DataDirError) {
       console.error(error.message);
@@ -82,7 +83,13 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   const loadVenueAccount = venueAccountLoader(database.db, secrets.encryptionKey);
   // Trading engine (server/engine): only with ENGINE=on. It is the app's price book and the source of engine events.
   const trading = config.engine
-    ? await createEngine({ config, db: database.db, account: loadVenueAccount, simParams: SIM_PROFILE_PARAMS[config.simProfile], ...market })
+    ? await createEngine({
+        config,
+        db: database.db,
+        account: loadVenueAccount,
+        simParams: SIM_PROFILE_PARAMS[config.simProfile],
+        ...market,
+      })
     : null;
   const app = await buildApp({
     config,
@@ -115,7 +122,12 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
     });
     stoppers.push(recorder.stop);
     // Web push for trade outcomes, pauses and halts: sent by the instance that leads the engine, once per event.
-    const pushBridge = startPushBridge({ events$: trading.engine.events$, isLeader: () => trading.engine.isTrading, push: app.push, logger: app.log });
+    const pushBridge = startPushBridge({
+      events$: trading.engine.events$,
+      isLeader: () => trading.engine.isTrading,
+      push: app.push,
+      logger: app.log,
+    });
     stoppers.push(async () => pushBridge.unsubscribe());
   }
 
@@ -149,11 +161,15 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   if (config.databaseUrl && !config.vapidPublicKey) {
     // Each instance would generate its own pair in its own DATA_DIR; a device subscribed through one instance's key is
     // refused when the engine leader signs with another's.
-    app.log.warn('DATABASE_URL is set but VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY are not: with more than one instance, give them all the same pair (README, Notifications)');
+    app.log.warn(
+      'DATABASE_URL is set but VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY are not: with more than one instance, give them all the same pair (README, Notifications)',
+    );
   }
 
   const address = await app.listen({ host: config.host, port: config.port });
-  console.log(`Arbitrage app listening on ${address} (database: ${database.kind}, market: ${config.market === 'sim' ? `simulated, ${config.simProfile}` : 'live'})`);
+  console.log(
+    `Arbitrage app listening on ${address} (database: ${database.kind}, market: ${config.market === 'sim' ? `simulated, ${config.simProfile}` : 'live'})`,
+  );
   if (trading) await trading.start(app.log);
   // The generated password again, as the last start-up line: the log lines since its first print (and the client
   // build's) must not scroll it away before the operator copies it.

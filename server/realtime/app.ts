@@ -20,7 +20,9 @@ export function attachRealtimeToApp(app: FastifyInstance, events$?: Observable<E
   // Logout, password change, deactivation, deletion: drop the affected sockets now rather than at the next minute.
   const revocations = app.revocations$.subscribe(({ userId }) => void realtime.revalidate(userId));
   // The global kill switch: every signed-in user sees the banner at once (through Redis, on every instance).
-  const halts = app.haltChanges$.subscribe((halt) => realtime.io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.tradingHalt, halt));
+  const halts = app.haltChanges$.subscribe((halt) =>
+    realtime.io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.tradingHalt, halt),
+  );
   app.addHook('preClose', async () => {
     revocations.unsubscribe();
     halts.unsubscribe();

@@ -43,7 +43,10 @@ export function emitEngineEvent(io: RealtimeServer, event: EngineEvent): void {
 }
 
 /** The engine's stream with price updates thinned to at most one per symbol per `pricePeriodMs` (latest kept). */
-export function coalescedEngineEvents(events$: Observable<EngineEvent>, pricePeriodMs: number): Observable<EngineEvent> {
+export function coalescedEngineEvents(
+  events$: Observable<EngineEvent>,
+  pricePeriodMs: number,
+): Observable<EngineEvent> {
   return events$.pipe(
     connect((shared) =>
       merge(

@@ -12,7 +12,10 @@ export interface SocketIdentity {
 export type VerifyToken = (token: string) => Promise<SocketIdentity | null>;
 
 /** The token from the handshake: `auth.token` (what the client sends), else an `Authorization: Bearer` header. */
-export function tokenFromHandshake(handshake: { auth: Record<string, unknown>; headers: IncomingHttpHeaders }): string | null {
+export function tokenFromHandshake(handshake: {
+  auth: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
+}): string | null {
   const fromAuth = handshake.auth?.token;
   if (typeof fromAuth === 'string' && fromAuth.length > 0) return fromAuth;
   const header = handshake.headers.authorization;

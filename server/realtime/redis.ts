@@ -31,7 +31,10 @@ function reportOutages(client: Redis, role: string, logger: RealtimeLogger): voi
     const now = Date.now();
     if (lastWarning !== null && now - lastWarning < REDIS_WARNING_INTERVAL_MS) return;
     lastWarning = now;
-    logger.warn({ err: error.message, role }, `realtime: redis unreachable; retrying with growing delays (at most ${REDIS_MAX_RETRY_MS / 1000} s apart)`);
+    logger.warn(
+      { err: error.message, role },
+      `realtime: redis unreachable; retrying with growing delays (at most ${REDIS_MAX_RETRY_MS / 1000} s apart)`,
+    );
   });
   client.on('ready', () => {
     if (lastWarning !== null) logger.info({ role }, 'realtime: redis connection restored');
@@ -39,7 +42,12 @@ function reportOutages(client: Redis, role: string, logger: RealtimeLogger): voi
   });
 }
 
-export function useRedisAdapter(io: RealtimeServer, redisUrl: string, keyPrefix: string, logger: RealtimeLogger): RedisFanout {
+export function useRedisAdapter(
+  io: RealtimeServer,
+  redisUrl: string,
+  keyPrefix: string,
+  logger: RealtimeLogger,
+): RedisFanout {
   const pub = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy: redisRetryDelay });
   const sub = pub.duplicate();
   // ioredis reconnects on its own; an 'error' listener also keeps the event from crashing the process.
@@ -53,7 +61,9 @@ export function useRedisAdapter(io: RealtimeServer, redisUrl: string, keyPrefix:
     ready,
     async close() {
       // QUIT waits for a connection that may never come back; an unconnected client is just disconnected.
-      await Promise.allSettled([pub, sub].map((client) => (client.status === 'ready' ? client.quit() : Promise.resolve(client.disconnect()))));
+      await Promise.allSettled(
+        [pub, sub].map((client) => (client.status === 'ready' ? client.quit() : Promise.resolve(client.disconnect()))),
+      );
     },
   };
 }

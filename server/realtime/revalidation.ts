@@ -13,7 +13,11 @@ interface Scope {
  * One verification per distinct token per round. A request that arrives while a round runs queues one more round
  * after it (requests merge their scopes), because the running one may have read a session before it was revoked.
  */
-export function createRevalidator(io: RealtimeServer, verifyToken: VerifyToken, logger: RealtimeLogger): (userId?: string) => Promise<void> {
+export function createRevalidator(
+  io: RealtimeServer,
+  verifyToken: VerifyToken,
+  logger: RealtimeLogger,
+): (userId?: string) => Promise<void> {
   const round = async (scope: Scope) => {
     const byToken = new Map<string, RealtimeSocket[]>();
     for (const socket of io.of('/').sockets.values()) {

@@ -28,7 +28,10 @@ export function registerRoomHandlers(socket: RealtimeSocket, logger: RealtimeLog
     );
     reply(ack, { ok: false, message: ROOM_REFUSED });
     if (refused >= MAX_REFUSED_ROOM_REQUESTS) {
-      logger.warn({ userId: socket.data.user.id, refused }, 'realtime: too many refused room requests, socket disconnected');
+      logger.warn(
+        { userId: socket.data.user.id, refused },
+        'realtime: too many refused room requests, socket disconnected',
+      );
       socket.disconnect(true);
     }
     return false;

@@ -61,7 +61,10 @@ export function makePrivateDir(dir: string): string {
       const code = (error as NodeJS.ErrnoException).code;
       // Another process made it in between: fine, as long as it is a directory (checked on the next level or below).
       if (code === 'EEXIST' && statSync(level).isDirectory()) continue;
-      throw new DataDirError(path, code === 'ENOENT' ? `${level} cannot be created here (not a regular file system)` : reasonOf(error));
+      throw new DataDirError(
+        path,
+        code === 'ENOENT' ? `${level} cannot be created here (not a regular file system)` : reasonOf(error),
+      );
     }
   }
   return path;

@@ -29,11 +29,16 @@ export function loadOrCreateKey(dataDir: string, file: string): Buffer {
   // Tighten an existing file too, in case it was copied in with a looser mode.
   chmodSync(path, 0o600);
   const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'hex');
-  if (key.length !== 32) throw new Error(`${path} does not hold a 32-byte hex key; delete it to have a new one generated`);
+  if (key.length !== 32)
+    throw new Error(`${path} does not hold a 32-byte hex key; delete it to have a new one generated`);
   return key;
 }
 
-export function loadSecrets(dataDir: string, configuredEncryptionKey: Buffer | undefined, configuredTokenKey?: Buffer): ServerSecrets {
+export function loadSecrets(
+  dataDir: string,
+  configuredEncryptionKey: Buffer | undefined,
+  configuredTokenKey?: Buffer,
+): ServerSecrets {
   return {
     tokenKey: new Uint8Array(configuredTokenKey ?? loadOrCreateKey(dataDir, TOKEN_KEY_FILE)),
     encryptionKey: configuredEncryptionKey ?? loadOrCreateKey(dataDir, ENCRYPTION_KEY_FILE),

@@ -12,13 +12,25 @@ export function newTotpSecret(): string {
 }
 
 export function totpOf(secretBase32: string, label: string): TOTP {
-  return new TOTP({ issuer: TOTP_ISSUER, label, algorithm: 'SHA1', digits: TOTP_DIGITS, period: PERIOD, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer: TOTP_ISSUER,
+    label,
+    algorithm: 'SHA1',
+    digits: TOTP_DIGITS,
+    period: PERIOD,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 /**
  * The time step the code belongs to when it is valid now (±1 step) and later than `lastStep`; null otherwise.
  */
-export function acceptedStep(secretBase32: string, code: string, lastStep: number | null, now = Date.now()): number | null {
+export function acceptedStep(
+  secretBase32: string,
+  code: string,
+  lastStep: number | null,
+  now = Date.now(),
+): number | null {
   const delta = totpOf(secretBase32, 'check').validate({ token: code, window: 1, timestamp: now });
   if (delta === null) return null;
   const step = Math.floor(now / 1000 / PERIOD) + delta;

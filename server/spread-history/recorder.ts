@@ -47,7 +47,10 @@ export interface SpreadRecorder {
 /** The price updates among the engine's events. */
 export function pricesOf(events$: Observable<EngineEvent>): Observable<SymbolPrice> {
   return events$.pipe(
-    filter((e): e is Extract<EngineEvent, { type: typeof SERVER_EVENTS.priceUpdate }> => e.type === SERVER_EVENTS.priceUpdate),
+    filter(
+      (e): e is Extract<EngineEvent, { type: typeof SERVER_EVENTS.priceUpdate }> =>
+        e.type === SERVER_EVENTS.priceUpdate,
+    ),
     map((e) => e.price),
   );
 }
@@ -67,7 +70,9 @@ export function startSpreadRecorder(options: SpreadRecorderOptions): SpreadRecor
       const batch = pending;
       pending = [];
       writes = writes.then(() =>
-        write(db, batch).catch((error: unknown) => logger.warn({ err: error, samples: batch.length }, 'could not record spread samples; dropped them')),
+        write(db, batch).catch((error: unknown) =>
+          logger.warn({ err: error, samples: batch.length }, 'could not record spread samples; dropped them'),
+        ),
       );
     }
     return writes;

@@ -9,7 +9,11 @@ export interface BackoffOptions {
 export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 30_000 };
 
 /** Delay before reconnect attempt `attempt` (0-based). `random` is injectable for tests. */
-export function backoffDelay(attempt: number, options: BackoffOptions = DEFAULT_BACKOFF, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  options: BackoffOptions = DEFAULT_BACKOFF,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(options.maxMs, options.initialMs * 2 ** Math.min(attempt, 30));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

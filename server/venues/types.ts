@@ -159,11 +159,21 @@ export interface Venue {
    * Looks an order up by client order id (crash recovery, unknown outcomes); null when the venue never saw it. A venue
    * without client order ids uses what the engine knows of the order (its id, the attempt written before it).
    */
-  findOrder(account: VenueAccount, symbol: SymbolId, clientOrderId: string, known?: KnownOrder): Promise<LegFill | null>;
+  findOrder(
+    account: VenueAccount,
+    symbol: SymbolId,
+    clientOrderId: string,
+    known?: KnownOrder,
+  ): Promise<LegFill | null>;
   /** The venue's limits and costs for the symbol on this account (pre-trade checks). */
   tradeRules(account: VenueAccount, symbol: SymbolId): Promise<TradeRules>;
   /** Emits once if the venue closes an open position by itself (stop-out); venues without such positions omit it. */
-  watchPosition?(account: VenueAccount, symbol: SymbolId, venueOrderId: string, quantity: string): Observable<PositionClosed>;
+  watchPosition?(
+    account: VenueAccount,
+    symbol: SymbolId,
+    venueOrderId: string,
+    quantity: string,
+  ): Observable<PositionClosed>;
   /** The account's open positions as the venue lists them (after a restart, to find what no trade tracks). */
   openPositions?(account: VenueAccount): Promise<VenuePosition[]>;
   /** Checks credentials; resolves with a human-readable summary or rejects with a VenueError. */
@@ -188,6 +198,12 @@ export interface PaperBook {
    * exists, in which case nothing changes and the first fill is returned. Rejects with VenueError
    * 'insufficient-balance' when a delta would take a balance below zero.
    */
-  recordFill(userId: string, venue: VenueId, symbol: SymbolId, fill: LegFill, deltas: Partial<Record<Currency, string>>): Promise<LegFill>;
+  recordFill(
+    userId: string,
+    venue: VenueId,
+    symbol: SymbolId,
+    fill: LegFill,
+    deltas: Partial<Record<Currency, string>>,
+  ): Promise<LegFill>;
   balances(userId: string, venue: VenueId): Promise<Record<Currency, string>>;
 }

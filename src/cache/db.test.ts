@@ -41,7 +41,11 @@ describe('per-user IndexedDB cache', () => {
     const db = await cache.db();
     expect(await db?.count('trades')).toBe(CACHED_TRADES_KEEP);
     const recent = await cache.recentTrades(3);
-    expect(recent.map((t) => t._id)).toEqual([`t${CACHED_TRADES_KEEP + 24}`, `t${CACHED_TRADES_KEEP + 23}`, `t${CACHED_TRADES_KEEP + 22}`]);
+    expect(recent.map((t) => t._id)).toEqual([
+      `t${CACHED_TRADES_KEEP + 24}`,
+      `t${CACHED_TRADES_KEEP + 23}`,
+      `t${CACHED_TRADES_KEEP + 22}`,
+    ]);
     expect(await db?.get('trades', 't0')).toBeUndefined();
     cache.close();
   });
@@ -70,8 +74,19 @@ describe('per-user IndexedDB cache', () => {
     const cache = createUserCache('user-g');
     expect((await cache.recentTrades(5)).map((t) => t._id)).toEqual(['t7']);
     const now = Date.UTC(2026, 0, 2);
-    const at = (t: number, symbol: 'BTC/USDT' | 'ETH/USDT' = 'BTC/USDT') => ({ symbol, t, binance: 1, deriv: 1, spread: 0, spreadLow: 0, spreadHigh: 0 });
-    await cache.putSpreads([at(now - CACHED_SPREADS_KEEP_MS - 1000), at(now - 5000), at(now - 1000), at(now - 3000, 'ETH/USDT')], now);
+    const at = (t: number, symbol: 'BTC/USDT' | 'ETH/USDT' = 'BTC/USDT') => ({
+      symbol,
+      t,
+      binance: 1,
+      deriv: 1,
+      spread: 0,
+      spreadLow: 0,
+      spreadHigh: 0,
+    });
+    await cache.putSpreads(
+      [at(now - CACHED_SPREADS_KEEP_MS - 1000), at(now - 5000), at(now - 1000), at(now - 3000, 'ETH/USDT')],
+      now,
+    );
     // The point older than a day is pruned as the others are written.
     expect((await cache.readSpreads('BTC/USDT', 0)).map((p) => p.t)).toEqual([now - 5000, now - 1000]);
     expect(await cache.lastSpreadAt('ETH/USDT')).toBe(now - 3000);

@@ -70,9 +70,9 @@ export function createUserCache(userId: string): UserCache {
     opened ??= Promise.resolve()
       .then(() => openCacheDb(userId, () => close()))
       .catch((err: unknown) => {
-      warn('open', err);
-      return null;
-    });
+        warn('open', err);
+        return null;
+      });
     return opened;
   };
 
@@ -109,9 +109,10 @@ export function createUserCache(userId: string): UserCache {
   return {
     userId,
     db,
-    readSnapshot: <T,>(kind: SnapshotKind) =>
+    readSnapshot: <T>(kind: SnapshotKind) =>
       safely('read', undefined, async (d) => (await d.get('snapshots', kind)) as SnapshotRecord<T> | undefined),
-    writeSnapshot: (kind, data) => safely('write', undefined, async (d) => void (await d.put('snapshots', { kind, data, savedAt: Date.now() }))),
+    writeSnapshot: (kind, data) =>
+      safely('write', undefined, async (d) => void (await d.put('snapshots', { kind, data, savedAt: Date.now() }))),
     putTrades: (trades) =>
       safely('putTrades', undefined, async (d) => {
         if (trades.length === 0) return;
@@ -131,7 +132,11 @@ export function createUserCache(userId: string): UserCache {
       }),
     readPage: (key) => safely('readPage', undefined, (d) => d.get('tradePages', key)),
     writePage: (key, trades, pagination) =>
-      safely('writePage', undefined, async (d) => void (await d.put('tradePages', { key, trades, pagination, savedAt: Date.now() }))),
+      safely(
+        'writePage',
+        undefined,
+        async (d) => void (await d.put('tradePages', { key, trades, pagination, savedAt: Date.now() })),
+      ),
     putSpreads: (samples, nowMs) =>
       safely('putSpreads', undefined, async (d) => {
         const tx = d.transaction('spreads', 'readwrite');
@@ -139,7 +144,9 @@ export function createUserCache(userId: string): UserCache {
         const cutoff = nowMs - CACHED_SPREADS_KEEP_MS;
         await Promise.all([
           ...samples.map((p) => tx.store.put(p)),
-          ...[...symbols].map((symbol) => tx.store.delete(IDBKeyRange.bound([symbol, -Infinity], [symbol, cutoff], false, true))),
+          ...[...symbols].map((symbol) =>
+            tx.store.delete(IDBKeyRange.bound([symbol, -Infinity], [symbol, cutoff], false, true)),
+          ),
           tx.done,
         ]);
       }),
@@ -150,7 +157,9 @@ export function createUserCache(userId: string): UserCache {
       }),
     lastSpreadAt: (symbol) =>
       safely('lastSpreadAt', null as number | null, async (d) => {
-        const cursor = await d.transaction('spreads').store.openCursor(IDBKeyRange.bound([symbol, -Infinity], [symbol, Infinity]), 'prev');
+        const cursor = await d
+          .transaction('spreads')
+          .store.openCursor(IDBKeyRange.bound([symbol, -Infinity], [symbol, Infinity]), 'prev');
         return cursor ? cursor.value.t : null;
       }),
     close,
@@ -162,10 +171,17 @@ export async function clearUserCaches(userId: string | null): Promise<void> {
   const names = new Set<string>();
   if (userId) names.add(cacheDbName(userId));
   try {
-    const all = typeof indexedDB !== 'undefined' && typeof indexedDB.databases === 'function' ? await indexedDB.databases() : [];
+    const all =
+      typeof indexedDB !== 'undefined' && typeof indexedDB.databases === 'function' ? await indexedDB.databases() : [];
     for (const d of all) if (d.name?.startsWith(CACHE_DB_PREFIX)) names.add(d.name);
   } catch {
     // databases() is missing in some browsers; the signed-out user's own database is still removed.
   }
-  await Promise.all([...names].map((n) => Promise.resolve().then(() => deleteDB(n)).catch((err: unknown) => warn('delete', err))));
+  await Promise.all(
+    [...names].map((n) =>
+      Promise.resolve()
+        .then(() => deleteDB(n))
+        .catch((err: unknown) => warn('delete', err)),
+    ),
+  );
 }

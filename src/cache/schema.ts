@@ -14,7 +14,18 @@ export const CACHED_TRADES_KEEP = 2000;
 /** The spread history kept per symbol for charts offline: the last day. */
 export const CACHED_SPREADS_KEEP_MS = 24 * 3600 * 1000;
 
-export type SnapshotKind = 'prices' | 'balances' | 'stats' | 'profile' | 'opportunities' | 'recentTrades' | 'historySync' | 'market' | 'outcomes' | 'risk' | 'halt';
+export type SnapshotKind =
+  | 'prices'
+  | 'balances'
+  | 'stats'
+  | 'profile'
+  | 'opportunities'
+  | 'recentTrades'
+  | 'historySync'
+  | 'market'
+  | 'outcomes'
+  | 'risk'
+  | 'halt';
 
 export interface SnapshotRecord<T = unknown> {
   kind: SnapshotKind;

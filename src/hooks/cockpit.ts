@@ -26,6 +26,9 @@ export function useTradeDetail(id: string): Live<Trade | null> {
 /** A pair's spread history over a range back from now (the cached day offline); a new pair or range switches streams. */
 export function useSpreadRange(symbol: SymbolId, rangeMs: number): SpreadPoint[] {
   const cockpit = useCockpit();
-  const points$ = useObservable((inputs$) => inputs$.pipe(switchMap(([s, r]) => cockpit.spreadRange(s, r))), [symbol, rangeMs]);
+  const points$ = useObservable(
+    (inputs$) => inputs$.pipe(switchMap(([s, r]) => cockpit.spreadRange(s, r))),
+    [symbol, rangeMs],
+  );
   return useObservableState(points$, []);
 }

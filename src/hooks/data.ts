@@ -22,12 +22,25 @@ export const useRecentTrades = (): Live<Trade[]> => useLive(useServices().trades
 export const useMarket = (): Live<MarketInfo | null> => useLive(useServices().market.market$, null);
 export const useTradingHalt = (): Live<TradingHaltState | null> => useLive(useServices().market.halt$, null);
 
-const LOADING_PAGE: Live<TradePage | null> = { value: null, loading: true, source: 'initial', updatedAt: null, error: null };
+const LOADING_PAGE: Live<TradePage | null> = {
+  value: null,
+  loading: true,
+  source: 'initial',
+  updatedAt: null,
+  error: null,
+};
 
 /** One Trades page for these filters; a new query switches to its own page stream. */
 export function useTradePage(query: TradePageQuery): Live<TradePage | null> {
   const { trades } = useServices();
-  const page$ = useObservable((inputs$) => inputs$.pipe(map(([q]) => q), switchMap((q) => trades.page(q))), [query]);
+  const page$ = useObservable(
+    (inputs$) =>
+      inputs$.pipe(
+        map(([q]) => q),
+        switchMap((q) => trades.page(q)),
+      ),
+    [query],
+  );
   return useObservableState(page$, LOADING_PAGE);
 }
 
@@ -37,7 +50,10 @@ export const useOfflineStatus = (): OfflineStatus => useObservableState(useServi
 /** How far back the local trade copy reaches; read only while `enabled` (undefined until read). */
 export function useLocalCoverage(enabled: boolean): LocalCoverage | null | undefined {
   const { trades } = useServices();
-  const coverage$ = useObservable((inputs$) => inputs$.pipe(switchMap(([on]) => (on ? trades.coverage$ : of(undefined)))), [enabled]);
+  const coverage$ = useObservable(
+    (inputs$) => inputs$.pipe(switchMap(([on]) => (on ? trades.coverage$ : of(undefined)))),
+    [enabled],
+  );
   return useObservableState(coverage$, undefined);
 }
 
@@ -58,4 +74,3 @@ export function useWarmDomains(): void {
   );
   useSubscription(warm$);
 }
-

@@ -6,7 +6,13 @@ import type { Live } from '../services/streams/liveState';
 
 /** Reads a domain stream; `initial` covers the frame before a coalesced stream's first value. */
 export function useLive<T>(stream$: Observable<Live<T>>, initial: T): Live<T> {
-  return useObservableState(stream$, { value: initial, loading: true, source: 'initial', updatedAt: null, error: null });
+  return useObservableState(stream$, {
+    value: initial,
+    loading: true,
+    source: 'initial',
+    updatedAt: null,
+    error: null,
+  });
 }
 
 /**
@@ -14,7 +20,13 @@ export function useLive<T>(stream$: Observable<Live<T>>, initial: T): Live<T> {
  * callback, so it is painted in that same frame instead of the next one.
  */
 export function useFrameLive<T>(stream$: Observable<Live<T>>, initial: T): Live<T> {
-  const [state, setState] = useState<Live<T>>({ value: initial, loading: true, source: 'initial', updatedAt: null, error: null });
+  const [state, setState] = useState<Live<T>>({
+    value: initial,
+    loading: true,
+    source: 'initial',
+    updatedAt: null,
+    error: null,
+  });
   useEffect(() => {
     let mounted = false;
     const sub = stream$.subscribe((v) => {

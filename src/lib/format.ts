@@ -1,7 +1,12 @@
 import { format, formatDistanceToNow } from 'date-fns';
 
 // Display formats of spec section 9: USD 2 decimals, spreads 2 decimals, win rate 1 decimal, coins 6 decimals.
-const usdFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const usdFormat = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 
 export function formatUsd(value: number | null | undefined): string {
   return usdFormat.format(Number.isFinite(value) ? (value as number) : 0);
@@ -60,7 +65,10 @@ export function profitTone(value: number): 'profit' | 'loss' {
  * The win rate as a stat card shows it: '—' in neutral while no trade has been decided (a red 0.0 % would say the
  * trader lost every trade), otherwise 1 decimal in the spec's colours.
  */
-export function winRateView(figures: { winRate: number; decidedTrades: number } | null | undefined): { text: string; tone: 'profit' | 'warning' | 'loss' | 'neutral' } {
+export function winRateView(figures: { winRate: number; decidedTrades: number } | null | undefined): {
+  text: string;
+  tone: 'profit' | 'warning' | 'loss' | 'neutral';
+} {
   if (!figures || !(figures.decidedTrades > 0)) return { text: '—', tone: 'neutral' };
   return { text: formatWinRate(figures.winRate), tone: winRateTone(figures.winRate) };
 }

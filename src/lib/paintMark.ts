@@ -13,7 +13,12 @@ interface ElementTiming extends PerformanceEntry {
 /** A ref callback: marks `name` once, when `el` is first painted. Set before paint (refs attach during commit). */
 export function markFirstPaint(name: string): (el: Element | null) => void {
   return (el) => {
-    if (!el || typeof PerformanceObserver === 'undefined' || !PerformanceObserver.supportedEntryTypes?.includes('element')) return;
+    if (
+      !el ||
+      typeof PerformanceObserver === 'undefined' ||
+      !PerformanceObserver.supportedEntryTypes?.includes('element')
+    )
+      return;
     if (performance.getEntriesByName(name, 'mark').length > 0) return;
     el.setAttribute('elementtiming', name);
     const observer = new PerformanceObserver((list) => {

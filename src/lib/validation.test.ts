@@ -33,15 +33,29 @@ describe('validation rules of spec section 5', () => {
   it.each([
     [{}, {}],
     [{ currentPassword: '' }, { currentPassword: 'Current password is required' }],
-    [{ newPassword: '', confirmPassword: '' }, { newPassword: 'New password is required', confirmPassword: 'Please confirm your new password' }],
+    [
+      { newPassword: '', confirmPassword: '' },
+      { newPassword: 'New password is required', confirmPassword: 'Please confirm your new password' },
+    ],
     [{ newPassword: 'short', confirmPassword: 'short' }, { newPassword: 'Password must be at least 8 characters' }],
     [{ confirmPassword: 'other-password' }, { confirmPassword: 'Passwords do not match' }],
-    [{ newPassword: 'old-password', confirmPassword: 'old-password' }, { newPassword: 'New password must be different from current password' }],
-  ])('change password %j', (patch, expected) => expect(validatePasswordChange({ ...password, ...patch })).toEqual(expected));
+    [
+      { newPassword: 'old-password', confirmPassword: 'old-password' },
+      { newPassword: 'New password must be different from current password' },
+    ],
+  ])('change password %j', (patch, expected) =>
+    expect(validatePasswordChange({ ...password, ...patch })).toEqual(expected),
+  );
 
   it.each([
     [{ username: 'newbie', email: 'n@b.co', password: 'secret', role: 'user' as const }, {}],
-    [{ username: '', email: '', password: '', role: 'user' as const }, { username: 'Username is required', email: 'Email is required', password: 'Password is required' }],
-    [{ username: 'newbie', email: 'n@b.co', password: '12345', role: 'admin' as const }, { password: 'Password must be at least 6 characters long' }],
+    [
+      { username: '', email: '', password: '', role: 'user' as const },
+      { username: 'Username is required', email: 'Email is required', password: 'Password is required' },
+    ],
+    [
+      { username: 'newbie', email: 'n@b.co', password: '12345', role: 'admin' as const },
+      { password: 'Password must be at least 6 characters long' },
+    ],
   ])('add user %j', (input, expected) => expect(validateNewUser(input)).toEqual(expected));
 });

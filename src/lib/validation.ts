@@ -7,7 +7,10 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Optional plus, leading non-zero digit, then 7 to 15 digits, spaces, dashes or brackets. */
 export const PHONE_PATTERN = /^\+?[1-9][\d\s\-()]{7,15}$/;
 
-export interface LoginInput { email: string; password: string }
+export interface LoginInput {
+  email: string;
+  password: string;
+}
 export function validateLogin(v: LoginInput): Errors<keyof LoginInput> {
   const e: Errors<keyof LoginInput> = {};
   if (!v.email.trim()) e.email = 'Email is required';
@@ -16,7 +19,14 @@ export function validateLogin(v: LoginInput): Errors<keyof LoginInput> {
   return e;
 }
 
-export interface ProfileInput { username: string; email: string; firstName: string; lastName: string; phone: string; bio: string }
+export interface ProfileInput {
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  bio: string;
+}
 export function validateProfile(v: ProfileInput): Errors<keyof ProfileInput> {
   const e: Errors<keyof ProfileInput> = {};
   const username = v.username.trim();
@@ -32,19 +42,29 @@ export function validateProfile(v: ProfileInput): Errors<keyof ProfileInput> {
   return e;
 }
 
-export interface PasswordInput { currentPassword: string; newPassword: string; confirmPassword: string }
+export interface PasswordInput {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
 export function validatePasswordChange(v: PasswordInput): Errors<keyof PasswordInput> {
   const e: Errors<keyof PasswordInput> = {};
   if (!v.currentPassword) e.currentPassword = 'Current password is required';
   if (!v.newPassword) e.newPassword = 'New password is required';
   else if (v.newPassword.length < 8) e.newPassword = 'Password must be at least 8 characters';
-  else if (v.currentPassword && v.newPassword === v.currentPassword) e.newPassword = 'New password must be different from current password';
+  else if (v.currentPassword && v.newPassword === v.currentPassword)
+    e.newPassword = 'New password must be different from current password';
   if (!v.confirmPassword) e.confirmPassword = 'Please confirm your new password';
   else if (v.confirmPassword !== v.newPassword) e.confirmPassword = 'Passwords do not match';
   return e;
 }
 
-export interface NewUserInput { username: string; email: string; password: string; role: 'user' | 'admin' }
+export interface NewUserInput {
+  username: string;
+  email: string;
+  password: string;
+  role: 'user' | 'admin';
+}
 export function validateNewUser(v: NewUserInput): Errors<keyof NewUserInput> {
   const e: Errors<keyof NewUserInput> = {};
   if (!v.username.trim()) e.username = 'Username is required';
@@ -57,7 +77,11 @@ export function validateNewUser(v: NewUserInput): Errors<keyof NewUserInput> {
 
 export const hasErrors = (e: object): boolean => Object.keys(e).length > 0;
 
-export interface RegistrationInput { username: string; email: string; password: string }
+export interface RegistrationInput {
+  username: string;
+  email: string;
+  password: string;
+}
 /** The server's RegisterBody rules (contract/api.ts), checked before sending. */
 export function validateRegistration(v: RegistrationInput): Errors<keyof RegistrationInput> {
   const e: Errors<keyof RegistrationInput> = {};

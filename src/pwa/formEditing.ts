@@ -22,6 +22,7 @@ export function trackFormEditing(doc: Document = document): void {
 export function isEditingForm(doc: Document = document): boolean {
   const active = doc.activeElement;
   if (active instanceof HTMLTextAreaElement || active instanceof HTMLSelectElement) return true;
-  if (active instanceof HTMLInputElement && !['button', 'submit', 'reset', 'checkbox', 'radio'].includes(active.type)) return true;
+  if (active instanceof HTMLInputElement && !['button', 'submit', 'reset', 'checkbox', 'radio'].includes(active.type))
+    return true;
   return Array.from(doc.forms).some((f) => edited.has(f));
 }

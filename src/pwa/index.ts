@@ -9,7 +9,8 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
  * process may have set to 'test'). Returns the update flow (null where service workers are unavailable).
  */
 export async function startPwa(opts: { onUpdateReady?: (apply: () => void) => void } = {}): Promise<SwUpdates | null> {
-  if (import.meta.env.MODE === 'development' || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
+  if (import.meta.env.MODE === 'development' || typeof navigator === 'undefined' || !('serviceWorker' in navigator))
+    return null;
   await pageLoaded();
   await idle();
   // Loaded only now: none of it is needed to paint or use the first screen.
@@ -20,9 +21,14 @@ export async function startPwa(opts: { onUpdateReady?: (apply: () => void) => vo
   ]);
   const workbox = new Workbox('/sw.js', { scope: '/' });
   trackFormEditing();
-  const updates = createSwUpdates({ workbox, reload: () => window.location.reload(), isEditingForm: () => isEditingForm() });
+  const updates = createSwUpdates({
+    workbox,
+    reload: () => window.location.reload(),
+    isEditingForm: () => isEditingForm(),
+  });
   // The toast's module (and react-toastify) load only when an update is there to offer.
-  const offer = opts.onUpdateReady ?? ((apply: () => void) => void import('./UpdateToast').then((m) => m.showUpdateToast(apply)));
+  const offer =
+    opts.onUpdateReady ?? ((apply: () => void) => void import('./UpdateToast').then((m) => m.showUpdateToast(apply)));
   updates.updateReady$.subscribe(() => offer(() => updates.applyUpdate()));
   try {
     await workbox.register();

@@ -6,10 +6,22 @@ const origin = 'https://app.example';
 describe('service worker push', () => {
   it('shows the message’s title and body, keyed by its tag, with where a click leads', () => {
     const shown = notificationFor(
-      JSON.stringify({ kind: 'tradeCompleted', title: 'Trade completed: BTC/USDT +1.25 USDT', body: 'T-1', url: '/trades', tag: 'trade-1', at: '2026-01-01T00:00:00.000Z' }),
+      JSON.stringify({
+        kind: 'tradeCompleted',
+        title: 'Trade completed: BTC/USDT +1.25 USDT',
+        body: 'T-1',
+        url: '/trades',
+        tag: 'trade-1',
+        at: '2026-01-01T00:00:00.000Z',
+      }),
     );
     expect(shown.title).toBe('Trade completed: BTC/USDT +1.25 USDT');
-    expect(shown.options).toMatchObject({ body: 'T-1', tag: 'trade-1', data: { url: '/trades', kind: 'tradeCompleted' }, timestamp: Date.UTC(2026, 0, 1) });
+    expect(shown.options).toMatchObject({
+      body: 'T-1',
+      tag: 'trade-1',
+      data: { url: '/trades', kind: 'tradeCompleted' },
+      timestamp: Date.UTC(2026, 0, 1),
+    });
   });
 
   it.each([null, '', 'not json', '{"title":3}'])('still shows something for an unreadable payload (%s)', (text) => {

@@ -5,7 +5,10 @@ export interface Signal {
 
 /** The part of workbox-window's Workbox this flow uses (tests pass a stand-in). */
 export interface WorkboxLike {
-  addEventListener(type: 'waiting' | 'controlling', listener: (event: { isExternal?: boolean; isUpdate?: boolean }) => void): void;
+  addEventListener(
+    type: 'waiting' | 'controlling',
+    listener: (event: { isExternal?: boolean; isUpdate?: boolean }) => void,
+  ): void;
   messageSkipWaiting(): void;
   update(): Promise<unknown>;
 }

@@ -54,7 +54,14 @@ function AuditLog() {
     let live = true;
     const timer = setTimeout(() => {
       actions
-        .listAudit({ user: who.trim() || undefined, action: action || undefined, from: dayBound(from, false), to: dayBound(to, true), page, limit: LIMIT })
+        .listAudit({
+          user: who.trim() || undefined,
+          action: action || undefined,
+          from: dayBound(from, false),
+          to: dayBound(to, true),
+          page,
+          limit: LIMIT,
+        })
         .then(
           (res) => live && (setAnswer(res), setError(null)),
           (err: unknown) => live && setError(messageOf(err, 'The audit log could not be loaded')),
@@ -71,7 +78,13 @@ function AuditLog() {
       <Card title="Audit log">
         <div className={common.toolbar} style={{ marginBottom: '16px' }}>
           <div className={common.toolbarItem}>
-            <TextField label="User" type="search" placeholder="Username" value={who} onChange={(e) => setWho(e.target.value)} />
+            <TextField
+              label="User"
+              type="search"
+              placeholder="Username"
+              value={who}
+              onChange={(e) => setWho(e.target.value)}
+            />
           </div>
           <div className={common.toolbarItem}>
             <SelectField label="Action" value={action} onChange={(e) => setAction(e.target.value as AuditAction | '')}>
@@ -84,10 +97,22 @@ function AuditLog() {
             </SelectField>
           </div>
           <div className={common.toolbarItem}>
-            <TextField label="From" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
+            <TextField
+              label="From"
+              type="date"
+              value={from}
+              max={to || undefined}
+              onChange={(e) => setFrom(e.target.value)}
+            />
           </div>
           <div className={common.toolbarItem}>
-            <TextField label="To" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
+            <TextField
+              label="To"
+              type="date"
+              value={to}
+              min={from || undefined}
+              onChange={(e) => setTo(e.target.value)}
+            />
           </div>
         </div>
         {error ? (

@@ -39,7 +39,12 @@ describe('Admin users screen', () => {
     await ui.type(within(dialog).getByLabelText('Email'), 'newbie@example.com');
     await ui.click(create);
     expect(await screen.findByText('User created successfully!')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'POST' && c.path === '/api/admin/users')?.body).toEqual({ username: 'newbie', email: 'newbie@example.com', password: '123456', role: 'user' });
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/api/admin/users')?.body).toEqual({
+      username: 'newbie',
+      email: 'newbie@example.com',
+      password: '123456',
+      role: 'user',
+    });
   });
 
   it('toggle updates the row from the returned user; delete asks with the confirm text', async () => {
@@ -49,7 +54,8 @@ describe('Admin users screen', () => {
       user: admin,
       handler: (m, p) => {
         if (m === 'GET' && p === '/api/admin/users') return { body: { success: true, users } };
-        if (m === 'PUT' && p.endsWith('/toggle-active')) return { body: { success: true, user: { ...other, isActive: false } } };
+        if (m === 'PUT' && p.endsWith('/toggle-active'))
+          return { body: { success: true, user: { ...other, isActive: false } } };
         if (m === 'DELETE') {
           users = [admin];
           return { body: { success: true, message: 'deleted' } };
@@ -61,7 +67,9 @@ describe('Admin users screen', () => {
     expect((await screen.findAllByText('inactive')).length).toBeGreaterThan(0);
     await ui.click(screen.getByRole('button', { name: 'Delete worker' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Are you sure you want to delete this user? This action cannot be undone.')).toBeTruthy();
+    expect(
+      within(dialog).getByText('Are you sure you want to delete this user? This action cannot be undone.'),
+    ).toBeTruthy();
     // The dialog names whom it deletes.
     expect(within(dialog).getByTestId('confirm-subject').textContent).toBe(`worker (${other.email})`);
     await ui.click(within(dialog).getByRole('button', { name: 'Delete' }));
@@ -72,14 +80,18 @@ describe('Admin users screen', () => {
 
   it('delete of a user with open trades shows the server message in the dialog and offers to close them first', async () => {
     const ui = userEvent.setup();
-    const refusal = 'This user has 2 open trades. They must be closed before the account can be deleted: delete with closeTrades=true to close them now.';
+    const refusal =
+      'This user has 2 open trades. They must be closed before the account can be deleted: delete with closeTrades=true to close them now.';
     let deletes = 0;
     const { calls } = renderApp('/admin/users', {
       user: admin,
       handler: (m, p) => {
         if (m === 'GET' && p === '/api/admin/users') return { body: { success: true, users: [admin, other] } };
         // the first asks plainly and is refused; the second asks to close the trades first
-        if (m === 'DELETE') return ++deletes === 1 ? { status: 409, body: { success: false, message: refusal } } : { body: { success: true, message: 'User deleted successfully (2 open trades closed first)' } };
+        if (m === 'DELETE')
+          return ++deletes === 1
+            ? { status: 409, body: { success: false, message: refusal } }
+            : { body: { success: true, message: 'User deleted successfully (2 open trades closed first)' } };
         return undefined;
       },
     });
@@ -89,6 +101,9 @@ describe('Admin users screen', () => {
     expect(await within(dialog).findByText(refusal)).toBeTruthy();
     await ui.click(within(dialog).getByRole('button', { name: 'Close trades and delete' }));
     expect(await screen.findByText('User deleted successfully!')).toBeTruthy();
-    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/api/admin/users/${other._id}`, `/api/admin/users/${other._id}?closeTrades=true`]);
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+      `/api/admin/users/${other._id}`,
+      `/api/admin/users/${other._id}?closeTrades=true`,
+    ]);
   });
 });

@@ -31,7 +31,8 @@ export function AdminUsersScreen() {
   return <UserManagement selfId={user._id} />;
 }
 
-const failed = (err: unknown, failure: string, error: string) => (err instanceof ApiError && err.status !== 0 ? (err.serverMessage ?? failure) : error);
+const failed = (err: unknown, failure: string, error: string) =>
+  err instanceof ApiError && err.status !== 0 ? (err.serverMessage ?? failure) : error;
 
 function UserManagement({ selfId }: { selfId: string }) {
   const { actions } = useServices();
@@ -50,7 +51,12 @@ function UserManagement({ selfId }: { selfId: string }) {
     (inputs$) =>
       inputs$.pipe(
         debounceTime(200),
-        switchMap(([s, r]) => from(actions.listUsers({ search: s.trim() || undefined, role: r || undefined })).pipe(map((res) => res.users), catchError(() => of<PublicUser[]>([])))),
+        switchMap(([s, r]) =>
+          from(actions.listUsers({ search: s.trim() || undefined, role: r || undefined })).pipe(
+            map((res) => res.users),
+            catchError(() => of<PublicUser[]>([])),
+          ),
+        ),
       ),
     [search, role, version],
   );
@@ -66,7 +72,9 @@ function UserManagement({ selfId }: { selfId: string }) {
       const res = await actions.toggleUserActive(u._id);
       setOverrides((o) => ({ ...o, [u._id]: res.user }));
     } catch (err) {
-      toast.error(failed(err, 'Failed to update user status. Please try again.', 'Error updating user status. Please try again.'));
+      toast.error(
+        failed(err, 'Failed to update user status. Please try again.', 'Error updating user status. Please try again.'),
+      );
     }
   }
 
@@ -80,7 +88,13 @@ function UserManagement({ selfId }: { selfId: string }) {
     try {
       toast.success((await actions.resetUserTwoFactor(resetting._id)).message);
     } catch (err) {
-      toast.error(failed(err, 'Failed to reset two-factor sign-in. Please try again.', 'Error resetting two-factor sign-in. Please try again.'));
+      toast.error(
+        failed(
+          err,
+          'Failed to reset two-factor sign-in. Please try again.',
+          'Error resetting two-factor sign-in. Please try again.',
+        ),
+      );
     }
     setResetting(null);
   }
@@ -107,7 +121,13 @@ function UserManagement({ selfId }: { selfId: string }) {
       <Card title="Users" action={<Button onClick={() => setAdding(true)}>Add User</Button>}>
         <div className={common.toolbar} style={{ marginBottom: '16px' }}>
           <div className={common.toolbarItem} style={{ maxWidth: '320px', flexGrow: 2 }}>
-            <TextField label="Search" type="search" placeholder="Search by username" value={search} onChange={(e) => setSearch(e.target.value)} />
+            <TextField
+              label="Search"
+              type="search"
+              placeholder="Search by username"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
           </div>
           <div className={common.toolbarItem}>
             <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value as Role | '')}>
@@ -117,7 +137,19 @@ function UserManagement({ selfId }: { selfId: string }) {
             </SelectField>
           </div>
         </div>
-        {loaded === null ? <div className={ui.empty}>Loading users...</div> : users.length === 0 ? <div className={ui.empty}>No users found</div> : <UsersTable users={users} selfId={selfId} onToggle={(u) => void toggle(u)} onDelete={setDeleting} onResetTwoFactor={setResetting} />}
+        {loaded === null ? (
+          <div className={ui.empty}>Loading users...</div>
+        ) : users.length === 0 ? (
+          <div className={ui.empty}>No users found</div>
+        ) : (
+          <UsersTable
+            users={users}
+            selfId={selfId}
+            onToggle={(u) => void toggle(u)}
+            onDelete={setDeleting}
+            onResetTwoFactor={setResetting}
+          />
+        )}
       </Card>
       {adding && <AddUserModal onClose={() => setAdding(false)} onCreated={reload} />}
       {resetting && (

@@ -122,7 +122,12 @@ function AppShell() {
           <ConnectionDot />
           <UserMenu user={user} onLogout={() => void logout()} />
           {mobileOpen && (
-            <nav id="mobile-menu" className={styles.mobileMenu} aria-label="Mobile" onKeyDown={(e) => e.key === 'Escape' && (setMobileOpen(false), hamburgerRef.current?.focus())}>
+            <nav
+              id="mobile-menu"
+              className={styles.mobileMenu}
+              aria-label="Mobile"
+              onKeyDown={(e) => e.key === 'Escape' && (setMobileOpen(false), hamburgerRef.current?.focus())}
+            >
               {[...MAIN_LINKS, ...(isAdmin ? ADMIN_LINKS : [])].map((l) => (
                 <Link key={l.to} to={l.to} className={styles.navLink}>
                   <span aria-hidden="true">{l.icon}</span>

@@ -40,6 +40,18 @@ export const toggle = style({
   cursor: 'pointer',
   borderRadius: radius.sm,
 });
-export const row = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: space.sm, flexWrap: 'wrap', fontSize: '14px' });
+export const row = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: space.sm,
+  flexWrap: 'wrap',
+  fontSize: '14px',
+});
 export const submit = style({ width: '100%', minHeight: '44px' });
-export const footnote = style({ marginTop: space.xl, fontSize: '14px', color: vars.color.textMuted, textAlign: 'center' });
+export const footnote = style({
+  marginTop: space.xl,
+  fontSize: '14px',
+  color: vars.color.textMuted,
+  textAlign: 'center',
+});

@@ -33,7 +33,8 @@ export function BalancesScreen() {
     } catch (err) {
       // Offline the refusal says the action needs a connection, as every other action does.
       if (err instanceof OfflineRefusal) toast.error(err.message);
-      else if (!(err instanceof ApiError && err.unauthorized)) toast.error('Failed to sync balances. Please try again.');
+      else if (!(err instanceof ApiError && err.unauthorized))
+        toast.error('Failed to sync balances. Please try again.');
     } finally {
       balancesService.reload();
       setSyncing(false);
@@ -55,7 +56,12 @@ export function BalancesScreen() {
       </div>
       <div className={common.statGrid3}>
         <StatCard label="Total Portfolio Value" value={formatUsd(total)} sub="Both venues" testId="balance-total" />
-        <StatCard label="Net Profit" value={formatUsd(b?.netProfit ?? 0)} tone={profitTone(b?.netProfit ?? 0)} testId="balance-net-profit" />
+        <StatCard
+          label="Net Profit"
+          value={formatUsd(b?.netProfit ?? 0)}
+          tone={profitTone(b?.netProfit ?? 0)}
+          testId="balance-net-profit"
+        />
         <StatCard label="Win Rate" value={win.text} tone={win.tone} testId="balance-win-rate" />
       </div>
       <EquityChartCard points={equity} />

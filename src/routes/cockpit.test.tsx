@@ -21,12 +21,48 @@ const openTrade = (): Trade => ({
   updatedAt: new Date().toISOString(),
   closedAt: null,
   legs: [
-    { venue: 'binance', side: 'buy', clientOrderId: 'b1', venueOrderId: '9', status: 'open', open: { price: 100, quantity: 2, fee: 0.2, at: '' }, close: null },
-    { venue: 'deriv', side: 'sell', clientOrderId: 'd1', venueOrderId: '8', status: 'open', open: { price: 100.4, quantity: 2, fee: 0.1, at: '' }, close: null },
+    {
+      venue: 'binance',
+      side: 'buy',
+      clientOrderId: 'b1',
+      venueOrderId: '9',
+      status: 'open',
+      open: { price: 100, quantity: 2, fee: 0.2, at: '' },
+      close: null,
+    },
+    {
+      venue: 'deriv',
+      side: 'sell',
+      clientOrderId: 'd1',
+      venueOrderId: '8',
+      status: 'open',
+      open: { price: 100.4, quantity: 2, fee: 0.1, at: '' },
+      close: null,
+    },
   ],
 });
-const price = { symbol: 'BTC/USDT', binance: 100.5, deriv: 100.6, spread: 0.001, arbitrage: { profitable: false }, timestamp: new Date().toISOString(), stale: false, ageMs: { binance: 300, deriv: 700 } };
-const risk: RiskSummary = { state: 'paused', reason: 'Binance refused the order three times', since: new Date().toISOString(), realised: -3, peak: 2, drawdown: 5, maxLoss: 100, exposure: 200, maxExposure: 1000, windowStart: null };
+const price = {
+  symbol: 'BTC/USDT',
+  binance: 100.5,
+  deriv: 100.6,
+  spread: 0.001,
+  arbitrage: { profitable: false },
+  timestamp: new Date().toISOString(),
+  stale: false,
+  ageMs: { binance: 300, deriv: 700 },
+};
+const risk: RiskSummary = {
+  state: 'paused',
+  reason: 'Binance refused the order three times',
+  since: new Date().toISOString(),
+  realised: -3,
+  peak: 2,
+  drawdown: 5,
+  maxLoss: 100,
+  exposure: 200,
+  maxExposure: 1000,
+  windowStart: null,
+};
 
 describe('the cockpit on the Dashboard', () => {
   it('shows an open position with its unrealised P&L and closes it with the cancel call', async () => {
@@ -35,18 +71,29 @@ describe('the cockpit on the Dashboard', () => {
       user: testUser(),
       events,
       handler: (m, p) => {
-        if (m === 'GET' && p === '/api/trades') return { body: { success: true, trades: [openTrade()], pagination: { current: 1, pages: 1, total: 1 } } };
-        if (m === 'GET' && p === '/api/exchanges/prices') return { body: { success: true, prices: { 'BTC/USDT': price } } };
+        if (m === 'GET' && p === '/api/trades')
+          return { body: { success: true, trades: [openTrade()], pagination: { current: 1, pages: 1, total: 1 } } };
+        if (m === 'GET' && p === '/api/exchanges/prices')
+          return { body: { success: true, prices: { 'BTC/USDT': price } } };
         if (m === 'GET' && p === '/api/trades/stats/risk') return { body: { success: true, risk } };
-        if (m === 'GET' && p === '/api/meta') return { body: { success: true, market: { kind: 'sim', simProfile: 'calibrated', tradeMaxHoldMs: 120_000, costFloor: 0.0035 } } };
-        if (m === 'PUT' && p === `/api/trades/${ID}/status`) return { body: { success: true, trade: { ...openTrade(), status: 'pending' } } };
+        if (m === 'GET' && p === '/api/meta')
+          return {
+            body: {
+              success: true,
+              market: { kind: 'sim', simProfile: 'calibrated', tradeMaxHoldMs: 120_000, costFloor: 0.0035 },
+            },
+          };
+        if (m === 'PUT' && p === `/api/trades/${ID}/status`)
+          return { body: { success: true, trade: { ...openTrade(), status: 'pending' } } };
         return undefined;
       },
     });
     const position = await screen.findByTestId('open-position');
     // Long 2 at 100 now 100.5 (+1), short 2 at 100.4 now 100.6 (−0.4), fees 0.3: +$0.30.
     expect(await within(position).findByText('+$0.30')).toBeTruthy();
-    expect(within(position).getByTestId('position-time-left').textContent).toMatch(/^Closes in 1:[23]\d at the latest$/);
+    expect(within(position).getByTestId('position-time-left').textContent).toMatch(
+      /^Closes in 1:[23]\d at the latest$/,
+    );
     expect(screen.getByTestId('positions-exposure').textContent).toBe('Exposure $200.00 of $1,000.00 max');
 
     // The risk strip: engine paused and why, drawdown and exposure against their limits, price ages.
@@ -57,19 +104,48 @@ describe('the cockpit on the Dashboard', () => {
     expect(within(strip).getByText('Deriv 0.7 s')).toBeTruthy();
 
     fireEvent.click(within(position).getByRole('button', { name: 'Close position T-OPEN-1' }));
-    await waitFor(() => expect(calls.some((c) => c.method === 'PUT' && c.path === `/api/trades/${ID}/status` && (c.body as { status: string }).status === 'cancelled')).toBe(true));
+    await waitFor(() =>
+      expect(
+        calls.some(
+          (c) =>
+            c.method === 'PUT' &&
+            c.path === `/api/trades/${ID}/status` &&
+            (c.body as { status: string }).status === 'cancelled',
+        ),
+      ).toBe(true),
+    );
     expect(await within(position).findByText('Closing…')).toBeTruthy();
     // The engine closes both legs; the cancelled trade arrives over the socket and the position leaves the panel.
-    events.next({ name: 'trade_updated', payload: { ...openTrade(), status: 'cancelled', actualProfit: 0.3, reason: 'cancelled by user', closedAt: new Date().toISOString() } });
+    events.next({
+      name: 'trade_updated',
+      payload: {
+        ...openTrade(),
+        status: 'cancelled',
+        actualProfit: 0.3,
+        reason: 'cancelled by user',
+        closedAt: new Date().toISOString(),
+      },
+    });
     await waitFor(() => expect(screen.queryByTestId('open-position')).toBeNull());
-    expect(await within(screen.getByTestId('equity-chart')).findByText(/^Realised P&L after 1 finished trade: \$0\.30/)).toBeTruthy();
+    expect(
+      await within(screen.getByTestId('equity-chart')).findByText(/^Realised P&L after 1 finished trade: \$0\.30/),
+    ).toBeTruthy();
   });
 
   it('lists each opportunity with what the engine did about it', async () => {
     const events = new Subject<ServerEvent>();
     renderApp('/dashboard', { user: testUser({ minSpread: 0.003 }), events });
     await screen.findByTestId('opportunities');
-    const outcome = (o: Partial<OpportunityOutcome>): OpportunityOutcome => ({ symbol: 'ETH/USDT', spread: -0.0041, direction: 'binance-rich', outcome: 'exposure_full', reason: 'your open trades use 1,000 of 1,000 USDT', tradeId: null, at: new Date().toISOString(), ...o });
+    const outcome = (o: Partial<OpportunityOutcome>): OpportunityOutcome => ({
+      symbol: 'ETH/USDT',
+      spread: -0.0041,
+      direction: 'binance-rich',
+      outcome: 'exposure_full',
+      reason: 'your open trades use 1,000 of 1,000 USDT',
+      tradeId: null,
+      at: new Date().toISOString(),
+      ...o,
+    });
     events.next({ name: 'opportunity_outcome', payload: outcome({}) });
     const item = await screen.findByTestId('opportunity');
     expect(within(item).getByText('Exposure full')).toBeTruthy();

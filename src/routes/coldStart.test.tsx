@@ -3,8 +3,28 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp, testUser } from '../../tests/setup/renderApp';
 
-const price = { symbol: 'BTC/USDT', binance: 50_000, deriv: 50_100, spread: 0.002, arbitrage: { profitable: false }, timestamp: '', stale: false, ageMs: { binance: 0, deriv: 0 } };
-const risk = { state: 'off', reason: null, since: null, realised: 0, peak: 0, drawdown: 0, maxLoss: 100, exposure: 0, maxExposure: 1000, windowStart: null };
+const price = {
+  symbol: 'BTC/USDT',
+  binance: 50_000,
+  deriv: 50_100,
+  spread: 0.002,
+  arbitrage: { profitable: false },
+  timestamp: '',
+  stale: false,
+  ageMs: { binance: 0, deriv: 0 },
+};
+const risk = {
+  state: 'off',
+  reason: null,
+  since: null,
+  realised: 0,
+  peak: 0,
+  drawdown: 0,
+  maxLoss: 100,
+  exposure: 0,
+  maxExposure: 1000,
+  windowStart: null,
+};
 
 /** The first-paint figures this test looks for, each answered by its own endpoint in the fake (and so in the snapshot). */
 const handler = (m: string, p: string) => {
@@ -14,7 +34,15 @@ const handler = (m: string, p: string) => {
   return undefined;
 };
 
-const firstPaintEndpoints = ['/api/meta', '/api/balances', '/api/exchanges/prices', '/api/trades/stats', '/api/balances/stats', '/api/auth/2fa', '/api/trades?'];
+const firstPaintEndpoints = [
+  '/api/meta',
+  '/api/balances',
+  '/api/exchanges/prices',
+  '/api/trades/stats',
+  '/api/balances/stats',
+  '/api/auth/2fa',
+  '/api/trades?',
+];
 const duplicates = (paths: string[]) => paths.filter((p, i) => paths.indexOf(p) !== i);
 
 describe('signed-in cold start', () => {
@@ -33,7 +61,10 @@ describe('signed-in cold start', () => {
   it("takes the snapshot's user record: settings changed elsewhere show at once", async () => {
     renderApp('/dashboard', {
       user: testUser({ tradingEnabled: false }),
-      handler: (m, p) => (m === 'GET' && p === '/api/auth/profile' ? { body: { success: true, user: testUser({ tradingEnabled: true }) } } : handler(m, p)),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/auth/profile'
+          ? { body: { success: true, user: testUser({ tradingEnabled: true }) } }
+          : handler(m, p),
     });
     expect(await screen.findByText(/Trading is enabled/)).toBeTruthy();
   });

@@ -4,13 +4,29 @@ import type { ServerEvent } from '../services/realtime/socketLink';
 import { describe, expect, it } from 'vitest';
 import { renderApp, testUser } from '../../tests/setup/renderApp';
 
-const stats = (patch: object) => ({ success: true, stats: { totalTrades: 12, successfulTrades: 9, failedTrades: 1, totalProfit: 20, netProfit: -5, winRate: 72.345, decidedTrades: 10, totalValue: 30123.456, ...patch } });
+const stats = (patch: object) => ({
+  success: true,
+  stats: {
+    totalTrades: 12,
+    successfulTrades: 9,
+    failedTrades: 1,
+    totalProfit: 20,
+    netProfit: -5,
+    winRate: 72.345,
+    decidedTrades: 10,
+    totalValue: 30123.456,
+    ...patch,
+  },
+});
 
 describe('Dashboard', () => {
   it('formats the stat cards, shows the empty trades text and N/A prices', async () => {
     renderApp('/dashboard', {
       user: testUser(),
-      handler: (m, p) => (m === 'GET' && (p === '/api/trades/stats/summary' || p === '/api/balances/stats/portfolio') ? { body: stats({}) } : undefined),
+      handler: (m, p) =>
+        m === 'GET' && (p === '/api/trades/stats/summary' || p === '/api/balances/stats/portfolio')
+          ? { body: stats({}) }
+          : undefined,
     });
     // The tile shows $0.00 until the stats answer: wait for the figure rather than race its first render.
     expect(await within(await screen.findByTestId('stat-total-value')).findByText('$30,123.46')).toBeTruthy();
@@ -32,7 +48,19 @@ describe('Dashboard', () => {
   it("shows '—' for the win rate while no trade is decided, and invites the next step when there are no trades", async () => {
     renderApp('/dashboard', {
       user: testUser(),
-      handler: (m, p) => (m === 'GET' && (p === '/api/trades/stats/summary' || p === '/api/balances/stats/portfolio') ? { body: stats({ totalTrades: 0, successfulTrades: 0, failedTrades: 0, winRate: 0, decidedTrades: 0, netProfit: 0 }) } : undefined),
+      handler: (m, p) =>
+        m === 'GET' && (p === '/api/trades/stats/summary' || p === '/api/balances/stats/portfolio')
+          ? {
+              body: stats({
+                totalTrades: 0,
+                successfulTrades: 0,
+                failedTrades: 0,
+                winRate: 0,
+                decidedTrades: 0,
+                netProfit: 0,
+              }),
+            }
+          : undefined,
     });
     const tile = await screen.findByTestId('stat-win-rate');
     expect(await within(tile).findByText('—')).toBeTruthy();
@@ -42,10 +70,25 @@ describe('Dashboard', () => {
   });
 
   it('highlights a price whose spread beats the user minSpread', async () => {
-    const price = (symbol: string, spread: number) => ({ symbol, binance: 100, deriv: 100 * (1 + spread), spread, arbitrage: { profitable: false }, timestamp: '' });
+    const price = (symbol: string, spread: number) => ({
+      symbol,
+      binance: 100,
+      deriv: 100 * (1 + spread),
+      spread,
+      arbitrage: { profitable: false },
+      timestamp: '',
+    });
     renderApp('/dashboard', {
       user: testUser({ minSpread: 0.003 }),
-      handler: (m, p) => (m === 'GET' && p === '/api/exchanges/prices' ? { body: { success: true, prices: { 'BTC/USDT': price('BTC/USDT', 0.004), 'ETH/USDT': price('ETH/USDT', 0.0025) } } } : undefined),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/exchanges/prices'
+          ? {
+              body: {
+                success: true,
+                prices: { 'BTC/USDT': price('BTC/USDT', 0.004), 'ETH/USDT': price('ETH/USDT', 0.0025) },
+              },
+            }
+          : undefined,
     });
     const btc = await screen.findByTestId('price-BTC/USDT');
     await within(btc).findByText('$100.00');
@@ -56,11 +99,23 @@ describe('Dashboard', () => {
 
   it('no longer highlights prices once the live link is down: they are last seen, not current', async () => {
     const events = new Subject<ServerEvent>();
-    const price = { symbol: 'BTC/USDT', binance: 100, deriv: 101, spread: 0.01, arbitrage: { profitable: true }, timestamp: '', stale: false, ageMs: { binance: 0, deriv: 0 } };
+    const price = {
+      symbol: 'BTC/USDT',
+      binance: 100,
+      deriv: 101,
+      spread: 0.01,
+      arbitrage: { profitable: true },
+      timestamp: '',
+      stale: false,
+      ageMs: { binance: 0, deriv: 0 },
+    };
     renderApp('/dashboard', {
       user: testUser(),
       events,
-      handler: (m, p) => (m === 'GET' && p === '/api/exchanges/prices' ? { body: { success: true, prices: { 'BTC/USDT': price } } } : undefined),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/exchanges/prices'
+          ? { body: { success: true, prices: { 'BTC/USDT': price } } }
+          : undefined,
     });
     const btc = await screen.findByTestId('price-BTC/USDT');
     await waitFor(() => expect(btc.getAttribute('data-profitable')).toBe('true'));
@@ -70,10 +125,22 @@ describe('Dashboard', () => {
   });
 
   it('shows a stale price as stale and never highlights it (issue 9, finding 6)', async () => {
-    const price = { symbol: 'BTC/USDT', binance: 100, deriv: 101, spread: 0.01, arbitrage: { profitable: true }, timestamp: '', stale: true, ageMs: { binance: 0, deriv: 5000 } };
+    const price = {
+      symbol: 'BTC/USDT',
+      binance: 100,
+      deriv: 101,
+      spread: 0.01,
+      arbitrage: { profitable: true },
+      timestamp: '',
+      stale: true,
+      ageMs: { binance: 0, deriv: 5000 },
+    };
     renderApp('/dashboard', {
       user: testUser(),
-      handler: (m, p) => (m === 'GET' && p === '/api/exchanges/prices' ? { body: { success: true, prices: { 'BTC/USDT': price } } } : undefined),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/exchanges/prices'
+          ? { body: { success: true, prices: { 'BTC/USDT': price } } }
+          : undefined,
     });
     const btc = await screen.findByTestId('price-BTC/USDT');
     expect(await within(btc).findByText('Stale prices')).toBeTruthy();

@@ -50,7 +50,8 @@ export function DashboardScreen() {
   return (
     <div className={common.stack}>
       <p className={common.cachedNote} style={{ margin: 0 }}>
-        Welcome back{user?.firstName ? `, ${user.firstName}` : ''}. Trading is {user?.tradingEnabled ? 'enabled' : 'disabled'}.
+        Welcome back{user?.firstName ? `, ${user.firstName}` : ''}. Trading is{' '}
+        {user?.tradingEnabled ? 'enabled' : 'disabled'}.
       </p>
       <NextStep user={user} stats={stats.value} />
       <div className={layout.cockpit}>
@@ -72,7 +73,11 @@ export function DashboardScreen() {
           <StopAndFlatten />
         </div>
         <div className={layout.areaSpread}>
-          <SpreadChartCard trades={trades.value} minSpread={user?.minSpread ?? null} costFloor={market.value?.costFloor ?? null} />
+          <SpreadChartCard
+            trades={trades.value}
+            minSpread={user?.minSpread ?? null}
+            costFloor={market.value?.costFloor ?? null}
+          />
         </div>
         <div className={layout.areaStats}>
           <DashboardStats stats={stats.value} />

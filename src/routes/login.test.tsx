@@ -34,13 +34,17 @@ describe('Login screen', () => {
     const ui = userEvent.setup();
     const user = testUser();
     const { router, calls } = renderApp('/login', {
-      handler: (m, p) => (m === 'POST' && p === '/api/auth/login' ? { body: { success: true, user, token: 'tok' } } : undefined),
+      handler: (m, p) =>
+        m === 'POST' && p === '/api/auth/login' ? { body: { success: true, user, token: 'tok' } } : undefined,
     });
     await ui.type(await screen.findByLabelText('Email'), 'trader@example.com');
     await ui.type(screen.getByLabelText('Password'), 'secret-pass');
     await ui.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
-    expect(calls.find((c) => c.path === '/api/auth/login')?.body).toEqual({ username: 'trader@example.com', password: 'secret-pass' });
+    expect(calls.find((c) => c.path === '/api/auth/login')?.body).toEqual({
+      username: 'trader@example.com',
+      password: 'secret-pass',
+    });
     expect(localStorage.getItem('token')).toBe('tok');
     expect(await screen.findByText('Login successful!')).toBeTruthy();
   });
@@ -50,7 +54,8 @@ describe('Login screen', () => {
     const user = testUser({ hasBinanceApiKey: true, hasBinanceSecretKey: true, hasDerivToken: true });
     const { router, calls } = renderApp('/login', {
       handler: (m, p, body) => {
-        if (m === 'POST' && p === '/api/auth/login') return { body: { success: true, twoFactorRequired: true, challenge: 'chal', message: 'Enter the code' } };
+        if (m === 'POST' && p === '/api/auth/login')
+          return { body: { success: true, twoFactorRequired: true, challenge: 'chal', message: 'Enter the code' } };
         if (m === 'POST' && p === '/api/auth/login/2fa') {
           return (body as { code: string }).code === '123456'
             ? { body: { success: true, user, token: 'tok2' } }
@@ -66,7 +71,9 @@ describe('Login screen', () => {
     expect(localStorage.getItem('token')).toBeNull();
     await ui.type(code, '12');
     await ui.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(await screen.findByText('Enter the 6-digit code from your authenticator app or a recovery code')).toBeTruthy();
+    expect(
+      await screen.findByText('Enter the 6-digit code from your authenticator app or a recovery code'),
+    ).toBeTruthy();
     await ui.clear(code);
     await ui.type(code, '654321');
     await ui.click(screen.getByRole('button', { name: 'Verify' }));
@@ -88,7 +95,8 @@ describe('Login screen', () => {
     const ui = userEvent.setup();
     const user = testUser({ hasBinanceApiKey: true, hasBinanceSecretKey: true, hasDerivToken: true });
     const { router } = renderApp('/login', {
-      handler: (m, p) => (m === 'POST' && p === '/api/auth/login' ? { body: { success: true, user, token: 'tok' } } : undefined),
+      handler: (m, p) =>
+        m === 'POST' && p === '/api/auth/login' ? { body: { success: true, user, token: 'tok' } } : undefined,
     });
     await ui.type(await screen.findByLabelText('Email'), 'trader@example.com');
     await ui.type(screen.getByLabelText('Password'), 'secret-pass');
@@ -99,7 +107,10 @@ describe('Login screen', () => {
   it("shows the server's message when sign-in is refused", async () => {
     const ui = userEvent.setup();
     renderApp('/login', {
-      handler: (m, p) => (m === 'POST' && p === '/api/auth/login' ? { status: 401, body: { success: false, message: 'Invalid email or password' } } : undefined),
+      handler: (m, p) =>
+        m === 'POST' && p === '/api/auth/login'
+          ? { status: 401, body: { success: false, message: 'Invalid email or password' } }
+          : undefined,
     });
     await ui.type(await screen.findByLabelText('Email'), 'trader@example.com');
     await ui.type(screen.getByLabelText('Password'), 'wrong');
@@ -112,7 +123,8 @@ describe('Login screen', () => {
     const ui = userEvent.setup();
     const user = testUser({ hasBinanceApiKey: true, hasBinanceSecretKey: true, hasDerivToken: true });
     const { router } = renderApp('/balances', {
-      handler: (m, p) => (m === 'POST' && p === '/api/auth/login' ? { body: { success: true, user, token: 'tok' } } : undefined),
+      handler: (m, p) =>
+        m === 'POST' && p === '/api/auth/login' ? { body: { success: true, user, token: 'tok' } } : undefined,
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     await ui.type(await screen.findByLabelText('Email'), 'trader@example.com');

@@ -43,7 +43,11 @@ export function LoginScreen() {
         return;
       }
       if (!result.ok) {
-        if (result.unexpected) showNotice({ level: 'error', message: <LoginFailed text="An unexpected error occurred. Please try again." /> });
+        if (result.unexpected)
+          showNotice({
+            level: 'error',
+            message: <LoginFailed text="An unexpected error occurred. Please try again." />,
+          });
         else showNotice({ level: 'error', message: result.message });
         return;
       }
@@ -77,31 +81,47 @@ export function LoginScreen() {
             }}
           />
         ) : (
-        <form className={styles.form} onSubmit={submit} noValidate>
-          <TextField label="Email" name="email" type="email" autoComplete="username" inputMode="email" value={values.email} onChange={change('email')} error={errors.email} placeholder="you@example.com" />
-          <div className={styles.passwordWrap}>
+          <form className={styles.form} onSubmit={submit} noValidate>
             <TextField
-              label="Password"
-              name="password"
-              type={showPassword ? 'text' : 'password'}
-              autoComplete="current-password"
-              value={values.password}
-              onChange={change('password')}
-              error={errors.password}
-              style={{ paddingRight: '64px' }}
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="username"
+              inputMode="email"
+              value={values.email}
+              onChange={change('email')}
+              error={errors.email}
+              placeholder="you@example.com"
             />
-            <button type="button" className={styles.toggle} onClick={() => setShowPassword((s) => !s)} aria-pressed={showPassword} aria-label={showPassword ? 'Hide password' : 'Show password'}>
-              {showPassword ? 'Hide' : 'Show'}
-            </button>
-          </div>
-          <div className={styles.row}>
-            <Checkbox label="Remember me" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-            <Link to="/forgot-password">Forgot password?</Link>
-          </div>
-          <Button ref={markSignInPainted} type="submit" className={styles.submit} disabled={busy}>
-            {busy ? 'Signing in...' : 'Sign in'}
-          </Button>
-        </form>
+            <div className={styles.passwordWrap}>
+              <TextField
+                label="Password"
+                name="password"
+                type={showPassword ? 'text' : 'password'}
+                autoComplete="current-password"
+                value={values.password}
+                onChange={change('password')}
+                error={errors.password}
+                style={{ paddingRight: '64px' }}
+              />
+              <button
+                type="button"
+                className={styles.toggle}
+                onClick={() => setShowPassword((s) => !s)}
+                aria-pressed={showPassword}
+                aria-label={showPassword ? 'Hide password' : 'Show password'}
+              >
+                {showPassword ? 'Hide' : 'Show'}
+              </button>
+            </div>
+            <div className={styles.row}>
+              <Checkbox label="Remember me" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+              <Link to="/forgot-password">Forgot password?</Link>
+            </div>
+            <Button ref={markSignInPainted} type="submit" className={styles.submit} disabled={busy}>
+              {busy ? 'Signing in...' : 'Sign in'}
+            </Button>
+          </form>
         )}
         <p className={styles.footnote}>
           No account? Contact an admin for access. <Link to="/register">Request access</Link>

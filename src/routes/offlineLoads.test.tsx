@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp, testUser } from '../../tests/setup/renderApp';
 import { OFFLINE_REFUSAL } from '../services/offline';
 
-const setOnline = (online: boolean) => Object.defineProperty(navigator, 'onLine', { value: online, configurable: true });
+const setOnline = (online: boolean) =>
+  Object.defineProperty(navigator, 'onLine', { value: online, configurable: true });
 
 describe('offline', () => {
   afterEach(() => setOnline(true));

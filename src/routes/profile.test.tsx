@@ -38,8 +38,11 @@ describe('Profile screen', () => {
     ])
       expect(within(toast).getByText(msg)).toBeTruthy();
     // Every failing field is marked too, with its message under it.
-    for (const label of ['Username', 'Email', 'First Name', 'Last Name', 'Phone', 'Bio']) expect(screen.getByLabelText(label).getAttribute('aria-invalid'), label).toBe('true');
-    expect(document.getElementById(screen.getByLabelText('Phone').getAttribute('aria-describedby') ?? '')?.textContent).toBe('Please enter a valid phone number');
+    for (const label of ['Username', 'Email', 'First Name', 'Last Name', 'Phone', 'Bio'])
+      expect(screen.getByLabelText(label).getAttribute('aria-invalid'), label).toBe('true');
+    expect(
+      document.getElementById(screen.getByLabelText('Phone').getAttribute('aria-describedby') ?? '')?.textContent,
+    ).toBe('Please enter a valid phone number');
     expect(calls.some((c) => c.path === '/api/auth/profile')).toBe(false);
     // Editing a field clears its mark.
     await ui.type(screen.getByLabelText('Phone'), '4');
@@ -65,7 +68,10 @@ describe('Profile screen', () => {
     const user = testUser();
     renderApp('/profile', {
       user,
-      handler: (m, p, body) => (m === 'PUT' && p === '/api/auth/profile' ? { body: { success: true, user: { ...user, ...(body as object) }, message: 'ok' } } : undefined),
+      handler: (m, p, body) =>
+        m === 'PUT' && p === '/api/auth/profile'
+          ? { body: { success: true, user: { ...user, ...(body as object) }, message: 'ok' } }
+          : undefined,
     });
     await ui.click(await screen.findByRole('button', { name: 'Edit' }));
     await ui.type(screen.getByLabelText('First Name'), 'Ann');
@@ -83,7 +89,17 @@ describe('Profile screen', () => {
     const ui = userEvent.setup();
     renderApp('/profile', {
       user: testUser(),
-      handler: (m, p) => (m === 'PUT' && p === '/api/auth/profile' ? { status: 409, body: { success: false, message: 'Conflict', errors: [{ msg: 'Username already taken', path: 'username' }] } } : undefined),
+      handler: (m, p) =>
+        m === 'PUT' && p === '/api/auth/profile'
+          ? {
+              status: 409,
+              body: {
+                success: false,
+                message: 'Conflict',
+                errors: [{ msg: 'Username already taken', path: 'username' }],
+              },
+            }
+          : undefined,
     });
     await ui.click(await screen.findByRole('button', { name: 'Edit' }));
     await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
@@ -97,7 +113,10 @@ describe('Profile screen', () => {
     const ui = userEvent.setup();
     const { calls } = renderApp('/profile', {
       user: testUser(),
-      handler: (m, p) => (m === 'PUT' && p === '/api/auth/change-password' ? { body: { success: true, message: 'Password changed', token: 'fresh' } } : undefined),
+      handler: (m, p) =>
+        m === 'PUT' && p === '/api/auth/change-password'
+          ? { body: { success: true, message: 'Password changed', token: 'fresh' } }
+          : undefined,
     });
     await ui.click(await screen.findByRole('button', { name: 'Change Password' }));
     const dialog = await screen.findByRole('dialog');
@@ -123,7 +142,10 @@ describe('Profile screen', () => {
     await ui.click(submit);
     expect(await screen.findByText('Password changed successfully!')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(calls.find((c) => c.path === '/api/auth/change-password')?.body).toEqual({ currentPassword: 'same-password', newPassword: 'brand-new-password' });
+    expect(calls.find((c) => c.path === '/api/auth/change-password')?.body).toEqual({
+      currentPassword: 'same-password',
+      newPassword: 'brand-new-password',
+    });
     expect(localStorage.getItem('token')).toBe('fresh');
   });
 });

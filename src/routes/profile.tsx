@@ -80,7 +80,9 @@ function ProfileView({ user }: { user: PublicUser }) {
     } catch (err) {
       if (err instanceof ApiError && err.errors.length > 0) {
         const marked: Errors<keyof ProfileInput> = {};
-        for (const item of err.errors) if (item.path && item.path in form && !marked[item.path as keyof ProfileInput]) marked[item.path as keyof ProfileInput] = item.msg;
+        for (const item of err.errors)
+          if (item.path && item.path in form && !marked[item.path as keyof ProfileInput])
+            marked[item.path as keyof ProfileInput] = item.msg;
         setFieldErrors(marked);
         toast.error(<ErrorListToast heading="Validation errors:" lines={err.errors.map((x) => x.msg)} />);
       } else toast.error(messageOf(err, 'Failed to update profile'));
@@ -122,11 +124,48 @@ function ProfileView({ user }: { user: PublicUser }) {
       >
         <form onSubmit={save} noValidate>
           <div className={styles.grid}>
-            <TextField label="Username" value={form.username} onChange={set('username')} readOnly={!editing} autoComplete="username" error={fieldErrors.username} />
-            <TextField label="Email" type="email" value={form.email} onChange={set('email')} readOnly={!editing} autoComplete="email" error={fieldErrors.email} />
-            <TextField label="First Name" value={form.firstName} onChange={set('firstName')} readOnly={!editing} autoComplete="given-name" error={fieldErrors.firstName} />
-            <TextField label="Last Name" value={form.lastName} onChange={set('lastName')} readOnly={!editing} autoComplete="family-name" error={fieldErrors.lastName} />
-            <TextField label="Phone" type="tel" value={form.phone} onChange={set('phone')} readOnly={!editing} autoComplete="tel" error={fieldErrors.phone} />
+            <TextField
+              label="Username"
+              value={form.username}
+              onChange={set('username')}
+              readOnly={!editing}
+              autoComplete="username"
+              error={fieldErrors.username}
+            />
+            <TextField
+              label="Email"
+              type="email"
+              value={form.email}
+              onChange={set('email')}
+              readOnly={!editing}
+              autoComplete="email"
+              error={fieldErrors.email}
+            />
+            <TextField
+              label="First Name"
+              value={form.firstName}
+              onChange={set('firstName')}
+              readOnly={!editing}
+              autoComplete="given-name"
+              error={fieldErrors.firstName}
+            />
+            <TextField
+              label="Last Name"
+              value={form.lastName}
+              onChange={set('lastName')}
+              readOnly={!editing}
+              autoComplete="family-name"
+              error={fieldErrors.lastName}
+            />
+            <TextField
+              label="Phone"
+              type="tel"
+              value={form.phone}
+              onChange={set('phone')}
+              readOnly={!editing}
+              autoComplete="tel"
+              error={fieldErrors.phone}
+            />
             <div className={styles.full}>
               <TextArea
                 label="Bio"
@@ -138,7 +177,11 @@ function ProfileView({ user }: { user: PublicUser }) {
                 hint={
                   editing ? (
                     // Red past the limit, before the user even presses Save.
-                    <span className={form.bio.length > BIO_MAX ? ui.fieldError : undefined} data-testid="bio-counter" data-over={form.bio.length > BIO_MAX}>
+                    <span
+                      className={form.bio.length > BIO_MAX ? ui.fieldError : undefined}
+                      data-testid="bio-counter"
+                      data-over={form.bio.length > BIO_MAX}
+                    >
                       {form.bio.length}/{BIO_MAX}
                     </span>
                   ) : undefined

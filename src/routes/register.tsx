@@ -26,7 +26,13 @@ export function RegisterScreen() {
     };
   }, [auth]);
   if (open === null) return <Spinner label="Loading..." />;
-  if (!open) return <ContactAdmin title="Need an account?" text="There is no self-registration. Please contact an admin to get access." />;
+  if (!open)
+    return (
+      <ContactAdmin
+        title="Need an account?"
+        text="There is no self-registration. Please contact an admin to get access."
+      />
+    );
   return <RegisterForm />;
 }
 
@@ -47,12 +53,17 @@ function RegisterForm() {
     setErrors(found);
     if (hasErrors(found)) return;
     setBusy(true);
-    const result = await auth.register({ username: values.username.trim(), email: values.email.trim(), password: values.password });
+    const result = await auth.register({
+      username: values.username.trim(),
+      email: values.email.trim(),
+      password: values.password,
+    });
     setBusy(false);
     if (!result.ok) {
       // The server's field errors mark their fields too.
       const marked: Errors<keyof RegistrationInput> = {};
-      for (const item of result.errors) if (item.path && item.path in values) marked[item.path as keyof RegistrationInput] ??= item.msg;
+      for (const item of result.errors)
+        if (item.path && item.path in values) marked[item.path as keyof RegistrationInput] ??= item.msg;
       setErrors(marked);
       showNotice({ level: 'error', message: result.message });
       return;
@@ -67,9 +78,34 @@ function RegisterForm() {
         <h1 className={styles.title}>Create an account</h1>
         <p className={styles.subtitle}>Then save your venue keys in Settings to start trading.</p>
         <form className={styles.form} onSubmit={submit} noValidate aria-label="Create an account">
-          <TextField label="Username" name="username" autoComplete="username" value={values.username} onChange={change('username')} error={errors.username} />
-          <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" value={values.email} onChange={change('email')} error={errors.email} />
-          <TextField label="Password" name="password" type="password" autoComplete="new-password" value={values.password} onChange={change('password')} error={errors.password} hint="At least 8 characters" />
+          <TextField
+            label="Username"
+            name="username"
+            autoComplete="username"
+            value={values.username}
+            onChange={change('username')}
+            error={errors.username}
+          />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            value={values.email}
+            onChange={change('email')}
+            error={errors.email}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={values.password}
+            onChange={change('password')}
+            error={errors.password}
+            hint="At least 8 characters"
+          />
           <Button type="submit" className={styles.submit} disabled={busy}>
             {busy ? 'Creating account...' : 'Create account'}
           </Button>

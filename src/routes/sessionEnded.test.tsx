@@ -12,7 +12,9 @@ describe('a session ended elsewhere', () => {
       user: testUser(),
       events,
       handler: (_m, p) =>
-        deactivated && p.startsWith('/api/') ? { status: 401, body: { success: false, message: 'Your account has been deactivated. Contact an admin.' } } : undefined,
+        deactivated && p.startsWith('/api/')
+          ? { status: 401, body: { success: false, message: 'Your account has been deactivated. Contact an admin.' } }
+          : undefined,
     });
     await screen.findByTestId('stat-win-rate');
     // The admin deactivates the account: the server ends the socket; this tab makes no call of its own.

@@ -12,8 +12,10 @@ describe('Settings screen', () => {
     const { calls } = renderApp('/settings', {
       user,
       handler: (m, p, body) => {
-        if (m === 'PUT' && p === `/api/users/${user._id}`) return { body: { success: true, user: { ...user, ...(body as object) } } };
-        if (m === 'POST' && p === '/api/exchanges/trading/add-user') return { body: { success: true, tradingEnabled: true, message: 'ok' } };
+        if (m === 'PUT' && p === `/api/users/${user._id}`)
+          return { body: { success: true, user: { ...user, ...(body as object) } } };
+        if (m === 'POST' && p === '/api/exchanges/trading/add-user')
+          return { body: { success: true, tradingEnabled: true, message: 'ok' } };
         return undefined;
       },
     });
@@ -22,7 +24,15 @@ describe('Settings screen', () => {
     const spread = screen.getByLabelText('Min Spread (%)') as HTMLInputElement;
     const loss = screen.getByLabelText('Max Loss (USDT)') as HTMLInputElement;
     expect([exposure.value, spread.value, loss.value]).toEqual(['1000', '0.2', '100']);
-    expect([exposure.min, exposure.step, spread.min, spread.max, spread.step, loss.min, loss.step]).toEqual(['0', 'any', '0', '10', 'any', '0', 'any']);
+    expect([exposure.min, exposure.step, spread.min, spread.max, spread.step, loss.min, loss.step]).toEqual([
+      '0',
+      'any',
+      '0',
+      '10',
+      'any',
+      '0',
+      'any',
+    ]);
     expect(exposure.form?.noValidate).toBe(true);
     await ui.clear(spread);
     await ui.type(spread, '0.25');
@@ -31,7 +41,12 @@ describe('Settings screen', () => {
     await ui.click(screen.getByLabelText('Enable Automated Trading'));
     await ui.click(screen.getByRole('button', { name: 'Save Settings' }));
     expect(await screen.findByText('Trading settings updated and user added to trading')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ maxExposure: 150, minSpread: 0.0025, maxLoss: 100, tradingEnabled: true });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+      maxExposure: 150,
+      minSpread: 0.0025,
+      maxLoss: 100,
+      tradingEnabled: true,
+    });
   });
 
   it('trading tab: out-of-range values get inline errors in the app style and nothing is sent; a server refusal marks its field', async () => {
@@ -41,7 +56,14 @@ describe('Settings screen', () => {
       user,
       handler: (m, p) =>
         m === 'PUT' && p === `/api/users/${user._id}`
-          ? { status: 400, body: { success: false, message: 'Max loss must be at most 1,000,000,000', errors: [{ msg: 'Max loss must be at most 1,000,000,000', path: 'maxLoss' }] } }
+          ? {
+              status: 400,
+              body: {
+                success: false,
+                message: 'Max loss must be at most 1,000,000,000',
+                errors: [{ msg: 'Max loss must be at most 1,000,000,000', path: 'maxLoss' }],
+              },
+            }
           : undefined,
     });
     await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
@@ -67,11 +89,19 @@ describe('Settings screen', () => {
 
   it('says what Max Loss means, and why trading stopped when the engine paused it', async () => {
     const ui = userEvent.setup();
-    renderApp('/settings', { user: testUser({ tradingEnabled: false, tradingPausedAt: '2026-03-01T10:00:00.000Z', tradingPauseReason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)' }) });
+    renderApp('/settings', {
+      user: testUser({
+        tradingEnabled: false,
+        tradingPausedAt: '2026-03-01T10:00:00.000Z',
+        tradingPauseReason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)',
+      }),
+    });
     await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
     expect(screen.getByText(/falls this far below its highest point/)).toBeTruthy();
     expect(
-      screen.getByText('Trading stopped: Binance refused the order — insufficient USDT (3 failed trades in a row). Save with automated trading enabled to resume.'),
+      screen.getByText(
+        'Trading stopped: Binance refused the order — insufficient USDT (3 failed trades in a row). Save with automated trading enabled to resume.',
+      ),
     ).toBeTruthy();
   });
 
@@ -81,9 +111,20 @@ describe('Settings screen', () => {
     renderApp('/settings', { user: testUser({ tradingEnabled: true }), events });
     await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
     const reason = 'Binance refused the order — insufficient USDT (3 failed trades in a row)';
-    events.next({ name: 'notice', payload: { level: 'warning', message: `Trading paused: ${reason}.`, user: { tradingEnabled: false, tradingPausedAt: '2026-03-01T10:00:00.000Z', tradingPauseReason: reason } } });
-    expect(await screen.findByText(`Trading stopped: ${reason}. Save with automated trading enabled to resume.`)).toBeTruthy();
-    await waitFor(() => expect((screen.getByLabelText('Enable Automated Trading') as HTMLInputElement).checked).toBe(false));
+    events.next({
+      name: 'notice',
+      payload: {
+        level: 'warning',
+        message: `Trading paused: ${reason}.`,
+        user: { tradingEnabled: false, tradingPausedAt: '2026-03-01T10:00:00.000Z', tradingPauseReason: reason },
+      },
+    });
+    expect(
+      await screen.findByText(`Trading stopped: ${reason}. Save with automated trading enabled to resume.`),
+    ).toBeTruthy();
+    await waitFor(() =>
+      expect((screen.getByLabelText('Enable Automated Trading') as HTMLInputElement).checked).toBe(false),
+    );
   });
 
   it('warns when adding to trading fails', async () => {
@@ -93,14 +134,17 @@ describe('Settings screen', () => {
       user,
       handler: (m, p, body) => {
         if (m === 'PUT') return { body: { success: true, user: { ...user, ...(body as object) } } };
-        if (p === '/api/exchanges/trading/add-user') return { status: 400, body: { success: false, message: 'Save your keys first' } };
+        if (p === '/api/exchanges/trading/add-user')
+          return { status: 400, body: { success: false, message: 'Save your keys first' } };
         return undefined;
       },
     });
     await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
     await ui.click(screen.getByLabelText('Enable Automated Trading'));
     await ui.click(screen.getByRole('button', { name: 'Save Settings' }));
-    expect(await screen.findByText('Settings updated but failed to add to trading. Please check your API keys.')).toBeTruthy();
+    expect(
+      await screen.findByText('Settings updated but failed to add to trading. Please check your API keys.'),
+    ).toBeTruthy();
   });
 
   it('API keys: Save Keys sends only what was typed and toasts success', async () => {
@@ -108,7 +152,10 @@ describe('Settings screen', () => {
     const user = testUser();
     const { calls } = renderApp('/settings', {
       user,
-      handler: (m, p) => (m === 'PUT' && p.endsWith('/api-keys') ? { body: { success: true, user: { ...user, hasBinanceApiKey: true, binanceApiKey: '••••abcd' } } } : undefined),
+      handler: (m, p) =>
+        m === 'PUT' && p.endsWith('/api-keys')
+          ? { body: { success: true, user: { ...user, hasBinanceApiKey: true, binanceApiKey: '••••abcd' } } }
+          : undefined,
     });
     await ui.type(await screen.findByLabelText('Binance API Key'), 'key-abcd');
     await ui.click(screen.getByRole('button', { name: 'Save Keys' }));
@@ -132,7 +179,10 @@ describe('Settings screen', () => {
     expect(await screen.findByText('Binance connection successful')).toBeTruthy();
     await ui.click(deriv as HTMLElement);
     expect(await screen.findByText('Deriv rejected the token')).toBeTruthy();
-    expect(calls.filter((c) => c.path === '/api/exchanges/test-connection').map((c) => c.body)).toEqual([{ exchange: 'binance' }, { exchange: 'deriv' }]);
+    expect(calls.filter((c) => c.path === '/api/exchanges/test-connection').map((c) => c.body)).toEqual([
+      { exchange: 'binance' },
+      { exchange: 'deriv' },
+    ]);
   });
 
   it('notifications tab: says this browser cannot receive push, saves each choice at once, and relays the test button’s answer', async () => {
@@ -141,9 +191,18 @@ describe('Settings screen', () => {
     const { calls } = renderApp('/settings', {
       user: testUser(),
       handler: (m, p, body) => {
-        if (p === '/api/notifications/preferences' && m === 'GET') return { body: { success: true, preferences: prefs, devices: 0 } };
-        if (p === '/api/notifications/preferences' && m === 'PUT') return { body: { success: true, preferences: { ...prefs, ...(body as object) }, devices: 0 } };
-        if (p === '/api/notifications/test') return { status: 409, body: { success: false, message: 'No device of yours receives notifications yet. Turn notifications on for this device first.' } };
+        if (p === '/api/notifications/preferences' && m === 'GET')
+          return { body: { success: true, preferences: prefs, devices: 0 } };
+        if (p === '/api/notifications/preferences' && m === 'PUT')
+          return { body: { success: true, preferences: { ...prefs, ...(body as object) }, devices: 0 } };
+        if (p === '/api/notifications/test')
+          return {
+            status: 409,
+            body: {
+              success: false,
+              message: 'No device of yours receives notifications yet. Turn notifications on for this device first.',
+            },
+          };
         return undefined;
       },
     });
@@ -156,6 +215,10 @@ describe('Settings screen', () => {
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ tradeCompleted: false });
     expect((screen.getByLabelText('Trade completed') as HTMLInputElement).checked).toBe(false);
     await ui.click(screen.getByRole('button', { name: 'Send a test notification' }));
-    expect(await screen.findByText('No device of yours receives notifications yet. Turn notifications on for this device first.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'No device of yours receives notifications yet. Turn notifications on for this device first.',
+      ),
+    ).toBeTruthy();
   });
 });

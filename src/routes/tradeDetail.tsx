@@ -13,7 +13,8 @@ import * as ui from '../ui/ui.css';
 
 const route = getRouteApi('/app/trades/$id');
 
-const stamp = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' }) : '—');
+const stamp = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' }) : '—';
 
 function Item({ term, children, testId }: { term: string; children: ReactNode; testId?: string }) {
   return (
@@ -55,7 +56,11 @@ export function TradeDetailScreen() {
   if (!t) {
     return (
       <Card title="Trade">
-        <div className={ui.empty}>{live.loading ? 'Loading trade...' : 'This trade is not on this device and the server could not be reached, or it does not exist.'}</div>
+        <div className={ui.empty}>
+          {live.loading
+            ? 'Loading trade...'
+            : 'This trade is not on this device and the server could not be reached, or it does not exist.'}
+        </div>
         <Link to="/trades">Back to trades</Link>
       </Card>
     );
@@ -77,7 +82,9 @@ export function TradeDetailScreen() {
           <Item term="Decided at spread">{describeSpread(t.arbitrageSpread)}</Item>
           <Item term="Filled at spread">{filled === null ? '—' : describeSpread(filled)}</Item>
           <Item term="Entry slippage" testId="detail-slippage">
-            {slip === null ? '—' : `${formatBp(Math.abs(slip))} ${slip > 0 ? 'of the edge lost' : slip < 0 ? 'better than decided' : 'exactly as decided'}`}
+            {slip === null
+              ? '—'
+              : `${formatBp(Math.abs(slip))} ${slip > 0 ? 'of the edge lost' : slip < 0 ? 'better than decided' : 'exactly as decided'}`}
           </Item>
           <Item term="Fees">{formatUsd(totalFees(t))}</Item>
           <Item term="Origin">{t.origin === 'manual' ? 'Manual' : 'Automated'}</Item>
@@ -92,7 +99,9 @@ export function TradeDetailScreen() {
         {t.legs.map((leg) => (
           <Card key={leg.venue} title={`${VENUE_NAMES[leg.venue]} leg`} data-testid="detail-leg">
             <dl className={styles.detailGrid} style={{ gridTemplateColumns: 'minmax(0, 1fr)' }}>
-              <Item term="Side">{leg.side === 'buy' ? 'Buy (long)' : 'Sell (short)'} · {leg.status}</Item>
+              <Item term="Side">
+                {leg.side === 'buy' ? 'Buy (long)' : 'Sell (short)'} · {leg.status}
+              </Item>
               <Item term="Open fill">
                 <FillText fill={leg.open} />
               </Item>
@@ -112,7 +121,9 @@ export function TradeDetailScreen() {
           </Card>
         ))}
       </div>
-      {live.source === 'cache' && <p className={page.cachedNote}>Shown from this device's copy; it updates when the server can be reached.</p>}
+      {live.source === 'cache' && (
+        <p className={page.cachedNote}>Shown from this device's copy; it updates when the server can be reached.</p>
+      )}
     </div>
   );
 }

@@ -29,12 +29,24 @@ describe('Trades screen', () => {
       user: testUser(),
       handler: (m, p) =>
         m === 'GET' && p === '/api/trades'
-          ? { body: { success: true, trades: [trade(1, { status: 'pending', actualProfit: 0 }), trade(2, { status: 'cancelled', actualProfit: 0.42 }), trade(3, { status: 'completed', actualProfit: 0.42 })], pagination: { current: 1, pages: 1, total: 3 } } }
+          ? {
+              body: {
+                success: true,
+                trades: [
+                  trade(1, { status: 'pending', actualProfit: 0 }),
+                  trade(2, { status: 'cancelled', actualProfit: 0.42 }),
+                  trade(3, { status: 'completed', actualProfit: 0.42 }),
+                ],
+                pagination: { current: 1, pages: 1, total: 3 },
+              },
+            }
           : undefined,
     });
     await screen.findByTestId('trades-table');
     // Newest first: completed (T3), cancelled (T2), pending (T1).
-    const [completed, cancelled, pending] = screen.getAllByTestId('trade-row').map((r) => within(r).getByTestId('trade-profit'));
+    const [completed, cancelled, pending] = screen
+      .getAllByTestId('trade-row')
+      .map((r) => within(r).getByTestId('trade-profit'));
     expect(pending?.textContent).toBe('—');
     expect(completed?.textContent).toBe('▲ $0.42');
     expect(cancelled?.textContent).toBe('▲ $0.42');
@@ -50,7 +62,13 @@ describe('Trades screen', () => {
       user: testUser(),
       handler: (m, p) => {
         if (m !== 'GET' || p !== '/api/trades') return undefined;
-        return { body: { success: true, trades: [trade(1), trade(2, { status: 'pending' })], pagination: { current: 1, pages: 3, total: 45 } } };
+        return {
+          body: {
+            success: true,
+            trades: [trade(1), trade(2, { status: 'pending' })],
+            pagination: { current: 1, pages: 3, total: 45 },
+          },
+        };
       },
     });
     expect(await screen.findByText('Showing 1 to 20 of 45 trades')).toBeTruthy();
@@ -69,9 +87,12 @@ describe('Trades screen', () => {
     const { calls } = renderApp('/trades', {
       user: testUser(),
       handler: (m, p, body) => {
-        if (m === 'GET' && p === '/api/trades') return { body: { success: true, trades: [open], pagination: { current: 1, pages: 1, total: 1 } } };
-        if (m === 'PUT' && p.endsWith('/status')) return { body: { success: true, trade: { ...open, status: 'cancelled' } } };
-        if (m === 'POST' && p === '/api/trades') return { status: 201, body: { success: true, trade: { ...open, ...(body as object) } } };
+        if (m === 'GET' && p === '/api/trades')
+          return { body: { success: true, trades: [open], pagination: { current: 1, pages: 1, total: 1 } } };
+        if (m === 'PUT' && p.endsWith('/status'))
+          return { body: { success: true, trade: { ...open, status: 'cancelled' } } };
+        if (m === 'POST' && p === '/api/trades')
+          return { status: 201, body: { success: true, trade: { ...open, ...(body as object) } } };
         return undefined;
       },
     });
@@ -85,22 +106,38 @@ describe('Trades screen', () => {
 });
 
 describe('Trades view in the URL', () => {
-  const answer = (trades: Trade[], pagination = { current: 1, pages: 5, total: 90 }) => ({ body: { success: true, trades, pagination } });
+  const answer = (trades: Trade[], pagination = { current: 1, pages: 5, total: 90 }) => ({
+    body: { success: true, trades, pagination },
+  });
   // Trades pages fetched, leaving out the recent-trades load every signed-in screen makes.
-  const tradeCalls = (calls: { path: string }[]) => calls.map((c) => c.path).filter((p) => p.startsWith('/api/trades?') && p !== '/api/trades?page=1&limit=20');
+  const tradeCalls = (calls: { path: string }[]) =>
+    calls.map((c) => c.path).filter((p) => p.startsWith('/api/trades?') && p !== '/api/trades?page=1&limit=20');
   const select = (label: string) => screen.getByLabelText(label) as HTMLSelectElement;
-  const sortOf = (column: string) => screen.getByRole('columnheader', { name: new RegExp(column) }).getAttribute('aria-sort');
+  const sortOf = (column: string) =>
+    screen.getByRole('columnheader', { name: new RegExp(column) }).getAttribute('aria-sort');
 
   it('a bookmarked link opens the same filtered, sorted page', async () => {
     const { calls } = renderApp('/trades?status=failed&symbol=ETH%2FUSDT&limit=50&page=2&sort=totalAmount&dir=asc', {
       user: testUser(),
-      handler: (m, p) => (m === 'GET' && p === '/api/trades' ? answer([trade(1, { status: 'failed', symbol: 'ETH/USDT' }), trade(4, { status: 'failed', symbol: 'ETH/USDT' })]) : undefined),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/trades'
+          ? answer([
+              trade(1, { status: 'failed', symbol: 'ETH/USDT' }),
+              trade(4, { status: 'failed', symbol: 'ETH/USDT' }),
+            ])
+          : undefined,
     });
     await screen.findByTestId('trades-table');
     expect(calls.some((c) => c.path === '/api/trades?status=failed&symbol=ETH%2FUSDT&page=2&limit=50')).toBe(true);
-    expect([select('Status').value, select('Pair').value, select('Page size').value]).toEqual(['failed', 'ETH/USDT', '50']);
+    expect([select('Status').value, select('Pair').value, select('Page size').value]).toEqual([
+      'failed',
+      'ETH/USDT',
+      '50',
+    ]);
     expect(sortOf('Amount')).toBe('ascending');
-    const amounts = within(screen.getByTestId('trades-table')).getAllByText(/^\$10\d\.00$/).map((e) => e.textContent);
+    const amounts = within(screen.getByTestId('trades-table'))
+      .getAllByText(/^\$10\d\.00$/)
+      .map((e) => e.textContent);
     expect(amounts).toEqual(['$101.00', '$104.00']);
   });
 
@@ -115,7 +152,14 @@ describe('Trades view in the URL', () => {
     expect(calls.filter((c) => c.path.startsWith('/api/trades?'))).toEqual([]);
     expect([select('Status').value, select('Pair').value, select('Page size').value]).toEqual(['', '', '20']);
     expect(sortOf('Date')).toBe('descending');
-    expect(router.state.matches.at(-1)?.search).toEqual({ status: '', symbol: '', limit: 20, page: 1, sort: 'createdAt', dir: 'desc' });
+    expect(router.state.matches.at(-1)?.search).toEqual({
+      status: '',
+      symbol: '',
+      limit: 20,
+      page: 1,
+      sort: 'createdAt',
+      dir: 'desc',
+    });
     // The address bar is cleaned to the default view's link.
     expect(router.state.location.searchStr).toBe('');
   });
@@ -124,7 +168,10 @@ describe('Trades view in the URL', () => {
     const ui = userEvent.setup();
     const { calls, router } = renderApp('/trades?page=3', {
       user: testUser(),
-      handler: (m, p) => (m === 'GET' && p === '/api/trades' ? answer([trade(1), trade(2)], { current: 3, pages: 5, total: 90 }) : undefined),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/trades'
+          ? answer([trade(1), trade(2)], { current: 3, pages: 5, total: 90 })
+          : undefined,
     });
     await screen.findByTestId('trades-table');
     expect(tradeCalls(calls)).toContain('/api/trades?page=3&limit=20');

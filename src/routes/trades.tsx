@@ -34,7 +34,10 @@ export function TradesScreen() {
   const stats = useStats();
 
   const { status, symbol, page: current, limit } = search;
-  const query = useMemo((): TradePageQuery => ({ status, symbol, page: current, limit }), [status, symbol, current, limit]);
+  const query = useMemo(
+    (): TradePageQuery => ({ status, symbol, page: current, limit }),
+    [status, symbol, current, limit],
+  );
   const sort: Sort = useMemo(() => ({ key: search.sort, dir: search.dir }), [search.sort, search.dir]);
   const tradePage = useTradePage(query);
   const rows = useMemo(() => sortTrades(tradePage.value?.trades ?? [], sort), [tradePage.value, sort]);
@@ -42,7 +45,8 @@ export function TradesScreen() {
   // Every change is a history entry (back/forward walk through views); the page keeps its scroll position.
   const go = (next: (prev: TradesSearch) => TradesSearch) => void navigate({ search: next, resetScroll: false });
   // Any filter change resets to page 1.
-  const filter = (patch: Partial<Pick<TradesSearch, 'status' | 'symbol' | 'limit'>>) => go((prev) => ({ ...prev, ...patch, page: 1 }));
+  const filter = (patch: Partial<Pick<TradesSearch, 'status' | 'symbol' | 'limit'>>) =>
+    go((prev) => ({ ...prev, ...patch, page: 1 }));
   const sortBy = (key: SortKey) =>
     go((prev) => {
       const s = nextSort({ key: prev.sort, dir: prev.dir }, key);
@@ -68,7 +72,11 @@ export function TradesScreen() {
       <Card title="Trade History">
         <div className={page.toolbar} style={{ marginBottom: '16px' }}>
           <div className={page.toolbarItem}>
-            <SelectField label="Status" value={status} onChange={(e) => filter({ status: e.target.value as TradeStatus | '' })}>
+            <SelectField
+              label="Status"
+              value={status}
+              onChange={(e) => filter({ status: e.target.value as TradeStatus | '' })}
+            >
               <option value="">All</option>
               {STATUS_OPTIONS.map((s) => (
                 <option key={s} value={s}>
@@ -78,7 +86,11 @@ export function TradesScreen() {
             </SelectField>
           </div>
           <div className={page.toolbarItem}>
-            <SelectField label="Pair" value={symbol} onChange={(e) => filter({ symbol: e.target.value as SymbolId | '' })}>
+            <SelectField
+              label="Pair"
+              value={symbol}
+              onChange={(e) => filter({ symbol: e.target.value as SymbolId | '' })}
+            >
               <option value="">All</option>
               {SYMBOLS.map((s) => (
                 <option key={s} value={s}>
@@ -101,7 +113,13 @@ export function TradesScreen() {
         {tradePage.value !== null && rows.length === 0 && <div className={ui.empty}>No trades found</div>}
         {tradePage.value === null && !tradePage.loading && <div className={ui.empty}>No trades found</div>}
         {rows.length > 0 && <TradesTable trades={rows} sort={sort} onSort={sortBy} onCancel={(t) => void cancel(t)} />}
-        {tradePage.value && <Pagination info={tradePage.value.pagination} limit={limit} onPage={(p) => go((prev) => ({ ...prev, page: p }))} />}
+        {tradePage.value && (
+          <Pagination
+            info={tradePage.value.pagination}
+            limit={limit}
+            onPage={(p) => go((prev) => ({ ...prev, page: p }))}
+          />
+        )}
         <TradesOfflineNote offline={offline} />
       </Card>
       <Card title="Export">

@@ -3,12 +3,26 @@ import { TRADES_SEARCH_DEFAULTS, parseTradesSearch } from './tradesSearch';
 
 describe('Trades search params', () => {
   it('an empty search is the default view', () => {
-    expect(parseTradesSearch({})).toEqual({ status: '', symbol: '', limit: 20, page: 1, sort: 'createdAt', dir: 'desc' });
+    expect(parseTradesSearch({})).toEqual({
+      status: '',
+      symbol: '',
+      limit: 20,
+      page: 1,
+      sort: 'createdAt',
+      dir: 'desc',
+    });
     expect(TRADES_SEARCH_DEFAULTS).toEqual(parseTradesSearch({}));
   });
 
   it('keeps every value the screen offers', () => {
-    const search = { status: 'failed', symbol: 'ETH/USDT', limit: 50, page: 3, sort: 'totalAmount', dir: 'asc' } as const;
+    const search = {
+      status: 'failed',
+      symbol: 'ETH/USDT',
+      limit: 50,
+      page: 3,
+      sort: 'totalAmount',
+      dir: 'asc',
+    } as const;
     expect(parseTradesSearch(search)).toEqual(search);
     // Hand-written links may carry numbers as text.
     expect(parseTradesSearch({ limit: '100', page: '2' })).toMatchObject({ limit: 100, page: 2 });

@@ -1,5 +1,12 @@
 import type { SearchSchemaInput } from '@tanstack/react-router';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, SYMBOLS, TRADE_STATUSES, type SymbolId, type TradeStatus } from '../../contract/domain';
+import {
+  DEFAULT_PAGE_SIZE,
+  PAGE_SIZES,
+  SYMBOLS,
+  TRADE_STATUSES,
+  type SymbolId,
+  type TradeStatus,
+} from '../../contract/domain';
 import { DEFAULT_SORT, SORT_DIRS, SORT_KEYS, type Sort, type SortKey } from '../features/trades/sortTrades';
 
 /**
@@ -53,4 +60,5 @@ export function parseTradesSearch(search: RawTradesSearch): TradesSearch {
 }
 
 /** The route's `validateSearch`; typed on its input so links to /trades may leave every param out. */
-export const validateTradesSearch = (search: RawTradesSearch & SearchSchemaInput): TradesSearch => parseTradesSearch(search);
+export const validateTradesSearch = (search: RawTradesSearch & SearchSchemaInput): TradesSearch =>
+  parseTradesSearch(search);

@@ -1,4 +1,10 @@
-import { createRootRouteWithContext, createRoute, lazyRouteComponent, redirect, stripSearchParams } from '@tanstack/react-router';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  lazyRouteComponent,
+  redirect,
+  stripSearchParams,
+} from '@tanstack/react-router';
 import type { AppServicesLoader } from '../services/appServicesLoader';
 import type { Session } from '../services/session';
 import { Spinner } from '../ui/Spinner';
@@ -16,7 +22,9 @@ export interface RouterContext {
 
 /** Only same-origin paths are accepted as a place to return to after sign-in. */
 export function safeRedirect(value: unknown): string | undefined {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/login') ? value : undefined;
+  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/login')
+    ? value
+    : undefined;
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({ component: RootComponent });
@@ -72,7 +80,11 @@ const indexRoute = createRoute({
     throw redirect({ to: '/dashboard' });
   },
 });
-const dashboardRoute = createRoute({ getParentRoute: () => appRoute, path: '/dashboard', component: lazyRouteComponent(() => import('./dashboard'), 'DashboardScreen') });
+const dashboardRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/dashboard',
+  component: lazyRouteComponent(() => import('./dashboard'), 'DashboardScreen'),
+});
 const tradesRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/trades',
@@ -85,11 +97,31 @@ const tradeDetailRoute = createRoute({
   path: '/trades/$id',
   component: lazyRouteComponent(() => import('./tradeDetail'), 'TradeDetailScreen'),
 });
-const balancesRoute = createRoute({ getParentRoute: () => appRoute, path: '/balances', component: lazyRouteComponent(() => import('./balances'), 'BalancesScreen') });
-const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: lazyRouteComponent(() => import('./settings'), 'SettingsScreen') });
-const profileRoute = createRoute({ getParentRoute: () => appRoute, path: '/profile', component: lazyRouteComponent(() => import('./profile'), 'ProfileScreen') });
-const adminUsersRoute = createRoute({ getParentRoute: () => appRoute, path: '/admin/users', component: lazyRouteComponent(() => import('./adminUsers'), 'AdminUsersScreen') });
-const adminAuditRoute = createRoute({ getParentRoute: () => appRoute, path: '/admin/audit', component: lazyRouteComponent(() => import('./adminAudit'), 'AdminAuditScreen') });
+const balancesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/balances',
+  component: lazyRouteComponent(() => import('./balances'), 'BalancesScreen'),
+});
+const settingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings',
+  component: lazyRouteComponent(() => import('./settings'), 'SettingsScreen'),
+});
+const profileRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/profile',
+  component: lazyRouteComponent(() => import('./profile'), 'ProfileScreen'),
+});
+const adminUsersRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/admin/users',
+  component: lazyRouteComponent(() => import('./adminUsers'), 'AdminUsersScreen'),
+});
+const adminAuditRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/admin/audit',
+  component: lazyRouteComponent(() => import('./adminAudit'), 'AdminAuditScreen'),
+});
 /** Any other path goes to the dashboard (after sign-in, if needed). */
 const fallbackRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -103,5 +135,16 @@ export const routeTree = rootRoute.addChildren([
   loginRoute,
   forgotRoute,
   registerRoute,
-  appRoute.addChildren([indexRoute, dashboardRoute, tradesRoute, tradeDetailRoute, balancesRoute, settingsRoute, profileRoute, adminUsersRoute, adminAuditRoute, fallbackRoute]),
+  appRoute.addChildren([
+    indexRoute,
+    dashboardRoute,
+    tradesRoute,
+    tradeDetailRoute,
+    balancesRoute,
+    settingsRoute,
+    profileRoute,
+    adminUsersRoute,
+    adminAuditRoute,
+    fallbackRoute,
+  ]),
 ]);

@@ -30,22 +30,29 @@ import type { Http } from './http';
 /** The write calls of spec section 7, one function each; screens own the toasts. */
 export function createActions(http: Http) {
   return {
-    register: (body: { username: string; email: string; password: string }) => http.post<LoginResponse>('/auth/register', body),
-    changePassword: (body: ChangePasswordBody) => http.put<MessageResponse & { token?: string }>('/auth/change-password', body),
+    register: (body: { username: string; email: string; password: string }) =>
+      http.post<LoginResponse>('/auth/register', body),
+    changePassword: (body: ChangePasswordBody) =>
+      http.put<MessageResponse & { token?: string }>('/auth/change-password', body),
     updateProfile: (body: ProfileBody) => http.put<UserResponse>('/auth/profile', body),
-    saveTradingSettings: (userId: string, body: TradingSettingsBody) => http.put<UserResponse>(`/users/${encodeURIComponent(userId)}`, body),
-    saveApiKeys: (userId: string, body: ApiKeysBody) => http.put<UserResponse>(`/users/${encodeURIComponent(userId)}/api-keys`, body),
+    saveTradingSettings: (userId: string, body: TradingSettingsBody) =>
+      http.put<UserResponse>(`/users/${encodeURIComponent(userId)}`, body),
+    saveApiKeys: (userId: string, body: ApiKeysBody) =>
+      http.put<UserResponse>(`/users/${encodeURIComponent(userId)}/api-keys`, body),
     addToTrading: () => http.post<TradingMembershipResponse>('/exchanges/trading/add-user'),
     removeFromTrading: () => http.post<TradingMembershipResponse>('/exchanges/trading/remove-user'),
     testConnection: (body: TestConnectionBody) => http.post<TestConnectionResponse>('/exchanges/test-connection', body),
     syncBalances: () => http.post<{ success: boolean; message?: string }>('/exchanges/sync'),
     createTrade: (body: CreateTradeBody) => http.post<TradeResponse>('/trades', body),
-    updateTradeStatus: (id: string, body: TradeStatusBody) => http.put<TradeResponse>(`/trades/${encodeURIComponent(id)}/status`, body),
+    updateTradeStatus: (id: string, body: TradeStatusBody) =>
+      http.put<TradeResponse>(`/trades/${encodeURIComponent(id)}/status`, body),
     listUsers: (query: { search?: string; role?: Role | '' }) => http.get<UsersResponse>('/admin/users', query),
     createUser: (body: CreateUserBody) => http.post<UserResponse>('/admin/users', body),
     /** `closeTrades`: the server closes the user's open trades first (otherwise it refuses while any are open). */
     deleteUser: (id: string, options: { closeTrades?: boolean } = {}) =>
-      http.del<MessageResponse>(`/admin/users/${encodeURIComponent(id)}${options.closeTrades ? '?closeTrades=true' : ''}`),
+      http.del<MessageResponse>(
+        `/admin/users/${encodeURIComponent(id)}${options.closeTrades ? '?closeTrades=true' : ''}`,
+      ),
     stopAndFlatten: () => http.post<FlattenResponse>('/exchanges/trading/stop-and-flatten'),
     haltTrading: (reason: string) => http.post<HaltResponse>('/admin/trading/halt', reason ? { reason } : {}),
     resumeTrading: () => http.post<HaltResponse>('/admin/trading/resume'),

@@ -88,12 +88,21 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const a = authStreams(auth);
   // The profile is cached with the rest of the user's data. Debounce before the null check, so a logout that follows
   // an edit writes nothing into the database being deleted.
-  a.user$.pipe(debounceTime(400), filter((u): u is PublicUser => u !== null)).subscribe((u) => void cacheFor(u._id).writeSnapshot('profile', u));
+  a.user$
+    .pipe(
+      debounceTime(400),
+      filter((u): u is PublicUser => u !== null),
+    )
+    .subscribe((u) => void cacheFor(u._id).writeSnapshot('profile', u));
 
   a.session$.pipe(filter((s) => s !== null)).subscribe((s) => void push.signedIn(s.userId));
 
   const backOnline$ = typeof window === 'undefined' ? undefined : fromEvent(window, 'online');
-  const realtime = createRealtimeService({ session$: a.session$, connect: opts.connect ?? ((s) => socketLink(s)), online$: backOnline$ });
+  const realtime = createRealtimeService({
+    session$: a.session$,
+    connect: opts.connect ?? ((s) => socketLink(s)),
+    online$: backOnline$,
+  });
   // The server dropped the live connection: the session may have been ended (deactivation, deletion, password change
   // elsewhere) while this tab made no call. One REST call finds out; its 401 ends the session here with the reason.
   // Asked a second later, and only if the link is still down: a password change drops the socket before its answer
@@ -133,7 +142,9 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     },
   };
   const online$ = networkStatus();
-  const reachable$ = combineLatest([online$, realtime.state$]).pipe(map(([online, link]) => online && link !== 'retrying' && link !== 'gave-up'));
+  const reachable$ = combineLatest([online$, realtime.state$]).pipe(
+    map(([online, link]) => online && link !== 'retrying' && link !== 'gave-up'),
+  );
   const prices = createPricesService({ ...domain, user$: a.user$, reachable$ });
   const balances = createBalancesService(domain);
   const stats = createStatsService({ ...domain, reloads$: balances.reloads$ });
@@ -146,7 +157,6 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     connection$: realtime.state$,
     streams: [prices.prices$, balances.balances$, stats.stats$, trades.recent$],
   });
-
 
   return {
     http,
@@ -163,7 +173,10 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     spreads,
     market,
     // Writes are refused offline (never queued): the screens show the refusal as the error toast, forms keep input.
-    actions: refuseWhenOffline(createActions(http), () => typeof navigator === 'undefined' || navigator.onLine !== false),
+    actions: refuseWhenOffline(
+      createActions(http),
+      () => typeof navigator === 'undefined' || navigator.onLine !== false,
+    ),
     offline,
     notifier,
     preferences: createPreferencesService(),

@@ -12,7 +12,11 @@ function fakeFetch(status: number, body: unknown, seen: { url?: string; init?: R
 describe('REST client', () => {
   it('calls /api with the bearer token and drops empty query values', async () => {
     const seen: { url?: string; init?: RequestInit } = {};
-    const http = createHttp({ getToken: () => 'tok', onUnauthorized: () => {}, fetch: fakeFetch(200, { success: true, trades: [] }, seen) });
+    const http = createHttp({
+      getToken: () => 'tok',
+      onUnauthorized: () => {},
+      fetch: fakeFetch(200, { success: true, trades: [] }, seen),
+    });
     await http.get('/trades', { status: '', symbol: 'BTC/USDT', page: 1 });
     expect(seen.url).toBe('/api/trades?symbol=BTC%2FUSDT&page=1');
     expect((seen.init?.headers as Record<string, string>).Authorization).toBe('Bearer tok');
@@ -24,13 +28,21 @@ describe('REST client', () => {
     ['a 403 does not', '/admin/users', 403, 0],
   ])('%s', async (_n, path, status, calls) => {
     let ended = 0;
-    const http = createHttp({ getToken: () => 'tok', onUnauthorized: () => ended++, fetch: fakeFetch(status, { success: false, message: 'No' }) });
+    const http = createHttp({
+      getToken: () => 'tok',
+      onUnauthorized: () => ended++,
+      fetch: fakeFetch(status, { success: false, message: 'No' }),
+    });
     await expect(http.post(path, {})).rejects.toBeInstanceOf(ApiError);
     expect(ended).toBe(calls);
   });
 
   it("keeps the server's message and errors, and falls back to the spec text without one", async () => {
-    const http = createHttp({ getToken: () => null, onUnauthorized: () => {}, fetch: fakeFetch(400, { success: false, message: 'Bad', errors: [{ msg: 'x' }] }) });
+    const http = createHttp({
+      getToken: () => null,
+      onUnauthorized: () => {},
+      fetch: fakeFetch(400, { success: false, message: 'Bad', errors: [{ msg: 'x' }] }),
+    });
     const err = (await http.put('/auth/profile', {}).catch((e: unknown) => e)) as ApiError;
     expect([err.status, err.serverMessage, err.errors]).toEqual([400, 'Bad', [{ msg: 'x' }]]);
     expect(messageOf(err, 'Failed to update profile')).toBe('Bad');
@@ -50,7 +62,13 @@ describe('REST client', () => {
   });
 
   it('a network failure is status 0', async () => {
-    const http = createHttp({ getToken: () => null, onUnauthorized: () => {}, fetch: (async () => { throw new TypeError('Failed to fetch'); }) as typeof fetch });
+    const http = createHttp({
+      getToken: () => null,
+      onUnauthorized: () => {},
+      fetch: (async () => {
+        throw new TypeError('Failed to fetch');
+      }) as typeof fetch,
+    });
     const err = (await http.get('/balances').catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(0);
   });

@@ -66,7 +66,11 @@ export function createHttp(deps: HttpDeps): Http {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let res: Response;
     try {
-      res = await doFetch(buildUrl(base, path, query), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await doFetch(buildUrl(base, path, query), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch {
       throw new ApiError(0, 'Network error: the server could not be reached');
     }
@@ -76,8 +80,14 @@ export function createHttp(deps: HttpDeps): Http {
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [];
       // A refused sign-in (either step) is an answer, not the end of a session; nor is a 401 for a token that was
       // replaced meanwhile (a password change revokes the old session and hands back a new token in its answer).
-      if (res.status === 401 && !path.startsWith('/auth/login') && deps.getToken() === token) deps.onUnauthorized(serverMessage);
-      throw new ApiError(res.ok ? 400 : res.status, serverMessage ?? `Request failed (${res.status})`, errors, serverMessage);
+      if (res.status === 401 && !path.startsWith('/auth/login') && deps.getToken() === token)
+        deps.onUnauthorized(serverMessage);
+      throw new ApiError(
+        res.ok ? 400 : res.status,
+        serverMessage ?? `Request failed (${res.status})`,
+        errors,
+        serverMessage,
+      );
     }
     return json as T;
   }

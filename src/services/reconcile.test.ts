@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Balances, SymbolPrice, Trade } from '../../contract/entities';
-import { emptyBalances, reduceBalances, reduceOpportunities, reducePrices, reduceStats, reduceTrades, withProfitable } from './reconcile';
+import {
+  emptyBalances,
+  reduceBalances,
+  reduceOpportunities,
+  reducePrices,
+  reduceStats,
+  reduceTrades,
+  withProfitable,
+} from './reconcile';
 
 const trade = (id: string, patch: Partial<Trade> = {}): Trade => ({
   _id: id,
@@ -26,10 +34,30 @@ describe('reduceTrades', () => {
   it.each([
     ['snapshot replaces', base, { type: 'snapshot', trades: [trade('3')] }, ['3:pending']],
     ['new trades are prepended', base, { type: 'new', trade: trade('3') }, ['3:pending', '2:pending', '1:pending']],
-    ['update replaces by _id', base, { type: 'updated', trade: trade('1', { status: 'completed' }) }, ['2:pending', '1:completed']],
-    ['update replaces by tradeId', base, { type: 'updated', trade: trade('x', { tradeId: 'T-2', status: 'failed' }) }, ['x:failed', '1:pending']],
-    ['unknown update is ignored', base, { type: 'updated', trade: trade('9', { status: 'completed' }) }, ['2:pending', '1:pending']],
-    ['a new trade already held replaces instead of duplicating', base, { type: 'new', trade: trade('2', { status: 'completed' }) }, ['2:completed', '1:pending']],
+    [
+      'update replaces by _id',
+      base,
+      { type: 'updated', trade: trade('1', { status: 'completed' }) },
+      ['2:pending', '1:completed'],
+    ],
+    [
+      'update replaces by tradeId',
+      base,
+      { type: 'updated', trade: trade('x', { tradeId: 'T-2', status: 'failed' }) },
+      ['x:failed', '1:pending'],
+    ],
+    [
+      'unknown update is ignored',
+      base,
+      { type: 'updated', trade: trade('9', { status: 'completed' }) },
+      ['2:pending', '1:pending'],
+    ],
+    [
+      'a new trade already held replaces instead of duplicating',
+      base,
+      { type: 'new', trade: trade('2', { status: 'completed' }) },
+      ['2:completed', '1:pending'],
+    ],
   ] as const)('%s', (_name, state, event, expected) => {
     expect(ids(reduceTrades([...state], event as Parameters<typeof reduceTrades>[1]))).toEqual(expected);
   });
@@ -43,7 +71,12 @@ describe('reduceBalances', () => {
   it.each([
     ['snapshot replaces', null, { type: 'snapshot', value: snap }, snap],
     ['delta merges top-level fields', snap, { type: 'delta', value: { netProfit: 7 } }, { ...snap, netProfit: 7 }],
-    ['delta merges per currency', snap, { type: 'delta', value: { binance: { USDT: 90 } } }, { ...snap, binance: { USDT: 90, BTC: 1, ETH: 2 } }],
+    [
+      'delta merges per currency',
+      snap,
+      { type: 'delta', value: { binance: { USDT: 90 } } },
+      { ...snap, binance: { USDT: 90, BTC: 1, ETH: 2 } },
+    ],
   ] as const)('%s', (_n, state, event, expected) => {
     expect(reduceBalances(state, event as Parameters<typeof reduceBalances>[1])).toEqual(expected);
   });
@@ -96,7 +129,14 @@ describe('reducePrices', () => {
 
 describe('reduceOpportunities', () => {
   it('appends and keeps a bounded window', () => {
-    const o = (n: number) => ({ pair: 'BTC/USDT' as const, spread: n, binance: 1, deriv: 1, direction: 'deriv-rich' as const, timestamp: '' });
+    const o = (n: number) => ({
+      pair: 'BTC/USDT' as const,
+      spread: n,
+      binance: 1,
+      deriv: 1,
+      direction: 'deriv-rich' as const,
+      timestamp: '',
+    });
     let s = reduceOpportunities([], o(1), 2);
     s = reduceOpportunities(s, o(2), 2);
     s = reduceOpportunities(s, o(3), 2);

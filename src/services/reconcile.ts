@@ -8,9 +8,7 @@ import { isPriceProfitable } from '../../contract/rules';
 export const RECENT_TRADES_LIMIT = 100;
 
 export type TradesEvent =
-  | { type: 'snapshot'; trades: Trade[] }
-  | { type: 'new'; trade: Trade }
-  | { type: 'updated'; trade: Trade };
+  { type: 'snapshot'; trades: Trade[] } | { type: 'new'; trade: Trade } | { type: 'updated'; trade: Trade };
 
 const sameTrade = (a: Trade, b: Trade) => a._id === b._id || (a.tradeId !== '' && a.tradeId === b.tradeId);
 
@@ -20,7 +18,8 @@ export function reduceTrades(state: Trade[], event: TradesEvent, limit = RECENT_
       return event.trades.slice(0, limit);
     case 'new': {
       // A trade we already hold (an echo after a resync) replaces in place instead of duplicating.
-      if (state.some((t) => sameTrade(t, event.trade))) return reduceTrades(state, { type: 'updated', trade: event.trade }, limit);
+      if (state.some((t) => sameTrade(t, event.trade)))
+        return reduceTrades(state, { type: 'updated', trade: event.trade }, limit);
       return [event.trade, ...state].slice(0, limit);
     }
     case 'updated': {
@@ -75,16 +74,40 @@ export function withProfitable(p: SymbolPrice, minSpread: number): SymbolPrice {
 
 export const OPPORTUNITIES_LIMIT = 50;
 /** Opportunities are appended (newest last), keeping a bounded window. */
-export function reduceOpportunities(state: ArbitrageOpportunity[], o: ArbitrageOpportunity, limit = OPPORTUNITIES_LIMIT): ArbitrageOpportunity[] {
+export function reduceOpportunities(
+  state: ArbitrageOpportunity[],
+  o: ArbitrageOpportunity,
+  limit = OPPORTUNITIES_LIMIT,
+): ArbitrageOpportunity[] {
   const next = [...state, o];
   return next.length > limit ? next.slice(next.length - limit) : next;
 }
 
 export function emptyBalances(): Balances {
   const zero = { USDT: 0, BTC: 0, ETH: 0 };
-  return { binance: { ...zero }, deriv: { ...zero }, netProfit: 0, winRate: 0, decidedTrades: 0, totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalValue: 0, updatedAt: new Date(0).toISOString() };
+  return {
+    binance: { ...zero },
+    deriv: { ...zero },
+    netProfit: 0,
+    winRate: 0,
+    decidedTrades: 0,
+    totalTrades: 0,
+    successfulTrades: 0,
+    failedTrades: 0,
+    totalValue: 0,
+    updatedAt: new Date(0).toISOString(),
+  };
 }
 
 export function emptyStats(): Stats {
-  return { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, decidedTrades: 0, totalValue: 0 };
+  return {
+    totalTrades: 0,
+    successfulTrades: 0,
+    failedTrades: 0,
+    totalProfit: 0,
+    netProfit: 0,
+    winRate: 0,
+    decidedTrades: 0,
+    totalValue: 0,
+  };
 }

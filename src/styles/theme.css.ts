@@ -67,7 +67,10 @@ export const lightTheme = createTheme(vars, {
     overlay: 'rgba(15, 23, 42, 0.45)',
     highlight: '#e7f7ee',
   },
-  shadow: { card: '0 1px 2px rgba(15,23,42,0.06), 0 1px 3px rgba(15,23,42,0.08)', popover: '0 10px 30px rgba(15,23,42,0.18)' },
+  shadow: {
+    card: '0 1px 2px rgba(15,23,42,0.06), 0 1px 3px rgba(15,23,42,0.08)',
+    popover: '0 10px 30px rgba(15,23,42,0.18)',
+  },
 });
 
 export const darkTheme = createTheme(vars, {

@@ -1,7 +1,13 @@
 import type { HTMLAttributes, ReactNode } from 'react';
 import * as styles from './ui.css';
 
-export function Card({ title, action, children, className, ...rest }: HTMLAttributes<HTMLElement> & { title?: ReactNode; action?: ReactNode }) {
+export function Card({
+  title,
+  action,
+  children,
+  className,
+  ...rest
+}: HTMLAttributes<HTMLElement> & { title?: ReactNode; action?: ReactNode }) {
   return (
     <section className={[styles.card, className ?? ''].join(' ')} {...rest}>
       {(title || action) && (

@@ -3,7 +3,17 @@ import * as styles from './ui.css';
 import { Button } from './Button';
 
 /** Accessible modal: focus moves in and is trapped, Escape closes, focus returns to where it was. */
-export function Modal({ title, onClose, children, footer }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  footer,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   const closeRef = useRef(onClose);
@@ -19,7 +29,9 @@ export function Modal({ title, onClose, children, footer }: { title: string; onC
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') closeRef.current();
       if (e.key !== 'Tab' || !node) return;
-      const items = [...node.querySelectorAll<HTMLElement>('a[href], button:not(:disabled), input:not(:disabled), select, textarea')];
+      const items = [
+        ...node.querySelectorAll<HTMLElement>('a[href], button:not(:disabled), input:not(:disabled), select, textarea'),
+      ];
       if (items.length === 0) return;
       const firstItem = items[0] as HTMLElement;
       const lastItem = items[items.length - 1] as HTMLElement;

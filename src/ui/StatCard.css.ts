@@ -4,7 +4,13 @@ import { card } from './ui.css';
 
 /** A stat tile is the design system's card. */
 export const statCard = card;
-export const statLabel = style({ fontSize: '12.5px', fontWeight: 600, color: vars.color.textMuted, textTransform: 'uppercase', letterSpacing: '0.04em' });
+export const statLabel = style({
+  fontSize: '12.5px',
+  fontWeight: 600,
+  color: vars.color.textMuted,
+  textTransform: 'uppercase',
+  letterSpacing: '0.04em',
+});
 export const statValue = style({
   fontSize: '19px',
   fontWeight: 750,

@@ -2,7 +2,19 @@ import type { ReactNode } from 'react';
 import * as styles from './StatCard.css';
 import * as ui from './ui.css';
 
-export function StatCard({ label, value, sub, tone, testId }: { label: string; value: ReactNode; sub?: ReactNode; tone?: keyof typeof ui.tone; testId?: string }) {
+export function StatCard({
+  label,
+  value,
+  sub,
+  tone,
+  testId,
+}: {
+  label: string;
+  value: ReactNode;
+  sub?: ReactNode;
+  tone?: keyof typeof ui.tone;
+  testId?: string;
+}) {
   return (
     <div className={styles.statCard} data-testid={testId}>
       <div className={styles.statLabel}>{label}</div>

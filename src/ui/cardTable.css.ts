@@ -24,10 +24,14 @@ globalStyle(`${cardTable} tbody tr`, {
     },
   },
 });
-globalStyle(`${cardTable} tbody td`, { '@media': { [PHONE]: { display: 'block', padding: 0, border: 'none', minWidth: 0 } } });
+globalStyle(`${cardTable} tbody td`, {
+  '@media': { [PHONE]: { display: 'block', padding: 0, border: 'none', minWidth: 0 } },
+});
 /** A cell's label, shown before its value on the card only (the table has a header). */
 globalStyle(`${cardTable} tbody td[data-label]::before`, {
-  '@media': { [PHONE]: { content: 'attr(data-label) " "', color: vars.color.textMuted, fontSize: '12px', fontWeight: 600 } },
+  '@media': {
+    [PHONE]: { content: 'attr(data-label) " "', color: vars.color.textMuted, fontSize: '12px', fontWeight: 600 },
+  },
 });
 globalStyle(`${cardTable} tbody td:empty`, { '@media': { [PHONE]: { display: 'none' } } });
 
@@ -36,13 +40,28 @@ export const chipHeader = style({});
 globalStyle(`${chipHeader}`, { '@media': { [PHONE]: { display: 'block', marginBottom: space.sm } } });
 globalStyle(`${chipHeader} tr`, { '@media': { [PHONE]: { display: 'flex', flexWrap: 'wrap', gap: space.xs } } });
 globalStyle(`${chipHeader} th`, {
-  '@media': { [PHONE]: { display: 'block', border: `1px solid ${vars.color.border}`, borderRadius: radius.pill, padding: `4px ${space.md}`, textAlign: 'left' } },
+  '@media': {
+    [PHONE]: {
+      display: 'block',
+      border: `1px solid ${vars.color.border}`,
+      borderRadius: radius.pill,
+      padding: `4px ${space.md}`,
+      textAlign: 'left',
+    },
+  },
 });
 
 /** A header with nothing to do on a card (no sorting): kept for screen readers, hidden from sight on phones. */
 export const hiddenHeader = style({
   '@media': {
-    [PHONE]: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+    [PHONE]: {
+      position: 'absolute',
+      width: '1px',
+      height: '1px',
+      overflow: 'hidden',
+      clip: 'rect(0 0 0 0)',
+      whiteSpace: 'nowrap',
+    },
   },
 });
 

@@ -20,7 +20,14 @@ export const card = style({
   padding: space.lg,
   minWidth: 0,
 });
-export const cardHeader = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: space.sm, marginBottom: space.md, flexWrap: 'wrap' });
+export const cardHeader = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: space.sm,
+  marginBottom: space.md,
+  flexWrap: 'wrap',
+});
 export const cardTitle = style({ fontSize: '16px', fontWeight: 650 });
 
 const buttonBase = style({
@@ -41,10 +48,39 @@ const buttonBase = style({
   selectors: { '&:disabled': { opacity: 0.55, cursor: 'not-allowed' } },
 });
 export const button = styleVariants({
-  primary: [buttonBase, { background: vars.color.primary, color: vars.color.primaryText, selectors: { '&:hover:not(:disabled)': { background: vars.color.primaryHover } } }],
-  secondary: [buttonBase, { background: vars.color.surface, color: vars.color.text, borderColor: vars.color.border, selectors: { '&:hover:not(:disabled)': { background: vars.color.surfaceHover } } }],
-  danger: [buttonBase, { background: vars.color.loss, color: vars.color.lossText, selectors: { '&:hover:not(:disabled)': { filter: 'brightness(0.92)' } } }],
-  ghost: [buttonBase, { background: 'transparent', color: vars.color.text, selectors: { '&:hover:not(:disabled)': { background: vars.color.surfaceHover } } }],
+  primary: [
+    buttonBase,
+    {
+      background: vars.color.primary,
+      color: vars.color.primaryText,
+      selectors: { '&:hover:not(:disabled)': { background: vars.color.primaryHover } },
+    },
+  ],
+  secondary: [
+    buttonBase,
+    {
+      background: vars.color.surface,
+      color: vars.color.text,
+      borderColor: vars.color.border,
+      selectors: { '&:hover:not(:disabled)': { background: vars.color.surfaceHover } },
+    },
+  ],
+  danger: [
+    buttonBase,
+    {
+      background: vars.color.loss,
+      color: vars.color.lossText,
+      selectors: { '&:hover:not(:disabled)': { filter: 'brightness(0.92)' } },
+    },
+  ],
+  ghost: [
+    buttonBase,
+    {
+      background: 'transparent',
+      color: vars.color.text,
+      selectors: { '&:hover:not(:disabled)': { background: vars.color.surfaceHover } },
+    },
+  ],
 });
 export const buttonSmall = style({ minHeight: '30px', padding: `0 ${space.md}`, fontSize: '13px' });
 
@@ -91,7 +127,13 @@ export const input = style({
     '&:disabled, &[readonly]': { background: vars.color.bg, color: vars.color.textMuted },
   },
 });
-export const checkboxRow = style({ display: 'inline-flex', alignItems: 'center', gap: space.sm, fontSize: '14px', cursor: 'pointer' });
+export const checkboxRow = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: space.sm,
+  fontSize: '14px',
+  cursor: 'pointer',
+});
 export const checkbox = style({ width: '18px', height: '18px', accentColor: vars.color.primary });
 
 const spin = keyframes({ to: { transform: 'rotate(360deg)' } });
@@ -104,7 +146,16 @@ export const spinner = style({
   animation: `${spin} 0.8s linear infinite`,
   '@media': { '(prefers-reduced-motion: reduce)': { animationDuration: '2s' } },
 });
-export const spinnerWrap = style({ display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: space.md, padding: space.xxl, color: vars.color.textMuted, minHeight: '40vh' });
+export const spinnerWrap = style({
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  justifyContent: 'center',
+  gap: space.md,
+  padding: space.xxl,
+  color: vars.color.textMuted,
+  minHeight: '40vh',
+});
 
 export const overlay = style({
   position: 'fixed',
@@ -126,9 +177,20 @@ export const modal = style({
   boxShadow: vars.shadow.popover,
   border: `1px solid ${vars.color.border}`,
 });
-export const modalHeader = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: `${space.lg} ${space.xl}`, borderBottom: `1px solid ${vars.color.border}` });
+export const modalHeader = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  padding: `${space.lg} ${space.xl}`,
+  borderBottom: `1px solid ${vars.color.border}`,
+});
 export const modalBody = style({ padding: space.xl, display: 'flex', flexDirection: 'column', gap: space.lg });
-export const modalFooter = style({ display: 'flex', justifyContent: 'flex-end', gap: space.sm, padding: `${space.md} ${space.xl} ${space.xl}` });
+export const modalFooter = style({
+  display: 'flex',
+  justifyContent: 'flex-end',
+  gap: space.sm,
+  padding: `${space.md} ${space.xl} ${space.xl}`,
+});
 
 export const tableWrap = style({ width: '100%', overflowX: 'auto' });
 export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: '14px' });
@@ -143,12 +205,25 @@ export const th = style({
   borderBottom: `1px solid ${vars.color.border}`,
   whiteSpace: 'nowrap',
 });
-export const td = style({ padding: `12px ${space.md}`, borderBottom: `1px solid ${vars.color.border}`, verticalAlign: 'middle' });
+export const td = style({
+  padding: `12px ${space.md}`,
+  borderBottom: `1px solid ${vars.color.border}`,
+  verticalAlign: 'middle',
+});
 export const numeric = style({ fontVariantNumeric: 'tabular-nums', fontFamily: font.body, whiteSpace: 'nowrap' });
 export const muted = style({ color: vars.color.textMuted });
 export const empty = style({ textAlign: 'center', padding: `${space.xxl} ${space.lg}`, color: vars.color.textMuted });
 export const emptyTitle = style({ fontWeight: 650, color: vars.color.text, marginBottom: space.xs });
 
 /** Columns that give way on phones (their content is repeated in the first cell there). */
-export const hideSm = style({ display: 'none', '@media': { 'screen and (min-width: 768px)': { display: 'table-cell' } } });
-export const showSm = style({ display: 'flex', gap: '6px', marginTop: '4px', flexWrap: 'wrap', '@media': { 'screen and (min-width: 768px)': { display: 'none' } } });
+export const hideSm = style({
+  display: 'none',
+  '@media': { 'screen and (min-width: 768px)': { display: 'table-cell' } },
+});
+export const showSm = style({
+  display: 'flex',
+  gap: '6px',
+  marginTop: '4px',
+  flexWrap: 'wrap',
+  '@media': { 'screen and (min-width: 768px)': { display: 'none' } },
+});

@@ -20,7 +20,11 @@ const shots = [
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   for (const shot of shots) {
-    const context = await browser.newContext({ viewport: shot.viewport, deviceScaleFactor: shot.deviceScaleFactor, colorScheme: 'dark' });
+    const context = await browser.newContext({
+      viewport: shot.viewport,
+      deviceScaleFactor: shot.deviceScaleFactor,
+      colorScheme: 'dark',
+    });
     const page = await context.newPage();
     await page.goto(`${base}/login`);
     await page.getByLabel('Email').fill(email);

@@ -21,7 +21,7 @@ const targets: Array<{ file: string; size: number; svg: string; transparent: boo
 mkdirSync(outDir, { recursive: true });
 const svg = iconSvg({ inset: 1, rounded: true });
 writeFileSync(`${outDir}icon.svg`, svg);
-writeFileSync(fileURLToPath(new URL("../../public/favicon.svg", import.meta.url)), svg);
+writeFileSync(fileURLToPath(new URL('../../public/favicon.svg', import.meta.url)), svg);
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   for (const target of targets) {

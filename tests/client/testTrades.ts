@@ -2,7 +2,10 @@ import type { SymbolId, TradeStatus } from '../../contract/domain';
 import type { Trade } from '../../contract/entities';
 
 // Test data: a user's trade history, newest first, one trade a minute ending at `end`.
-export function makeTrades(n: number, opts: { end?: number; status?: (i: number) => TradeStatus; prefix?: string } = {}): Trade[] {
+export function makeTrades(
+  n: number,
+  opts: { end?: number; status?: (i: number) => TradeStatus; prefix?: string } = {},
+): Trade[] {
   const end = opts.end ?? Date.UTC(2026, 10, 21, 10, 0, 0);
   const prefix = opts.prefix ?? 't';
   return Array.from({ length: n }, (_, i) => {
@@ -34,7 +37,10 @@ export function fakeTradesApi(history: () => Trade[]) {
     calls.push({ page, limit });
     const all = history();
     const trades = all.slice((page - 1) * limit, page * limit);
-    return { trades, pagination: { current: page, pages: Math.max(1, Math.ceil(all.length / limit)), total: all.length } };
+    return {
+      trades,
+      pagination: { current: page, pages: Math.max(1, Math.ceil(all.length / limit)), total: all.length },
+    };
   };
   return { fetchPage, calls };
 }

@@ -1,6 +1,19 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, apiLogin, createUser, gone, launch, newPage, PHONE, screenshot, signIn, textOf, toast, visible } from './helpers';
+import {
+  ADMIN,
+  apiLogin,
+  createUser,
+  gone,
+  launch,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  textOf,
+  toast,
+  visible,
+} from './helpers';
 
 describe('profile and administration', () => {
   let browser: Browser;
@@ -28,7 +41,10 @@ describe('profile and administration', () => {
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await visible(toast(page, 'Profile updated successfully!'));
     await visible(page.getByText('Ada Lovelace'));
-    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('user'))) ?? '{}')).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('user'))) ?? '{}')).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
     await screenshot(page, 'profile');
 
     await page.getByRole('button', { name: 'Change Password' }).click();

@@ -1,6 +1,19 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, api, createUser, gone, launch, newPage, PHONE, screenshot, signIn, textOf, toast, visible } from './helpers';
+import {
+  ADMIN,
+  api,
+  createUser,
+  gone,
+  launch,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  textOf,
+  toast,
+  visible,
+} from './helpers';
 
 describe('sign-in, guard, logout, session end', () => {
   let browser: Browser;
@@ -80,7 +93,10 @@ describe('sign-in, guard, logout, session end', () => {
     const link = page.getByRole('link', { name: 'Trades' }).first();
     if (await link.isVisible()) await link.click({ timeout: 2000 }).catch(() => undefined);
     await page.waitForURL(/\/login/);
-    expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([null, null]);
+    expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([
+      null,
+      null,
+    ]);
     expect(await page.getByText('Failed to load trades').count()).toBe(0);
     await context.close();
   });

@@ -49,7 +49,11 @@ describe('backtest', () => {
     const results = page.getByRole('region', { name: 'Backtest results' });
     await visible(results);
     await visible(results.getByText(/Replayed [\d,]+ one-second samples/));
-    const cell = (row: string, column: number) => results.getByRole('row', { name: new RegExp(`^${row}`) }).getByRole('cell').nth(column);
+    const cell = (row: string, column: number) =>
+      results
+        .getByRole('row', { name: new RegExp(`^${row}`) })
+        .getByRole('cell')
+        .nth(column);
     expect(await cell('Max exposure', 0).textContent()).toBe('$2,500.00');
     expect(await cell('Max exposure', 1).textContent()).toBe('$1,000.00');
     expect(await cell('Trades', 0).textContent()).toMatch(/^\d[\d,]*$/);
@@ -64,7 +68,11 @@ describe('backtest', () => {
 
     await page.getByRole('button', { name: 'Apply these limits' }).click();
     await visible(page.getByRole('button', { name: 'These are your limits' }));
-    const profile = await api<{ user: { maxExposure: number; maxLoss: number; minSpread: number } }>('GET', '/auth/profile', { token: (await page.evaluate(() => localStorage.getItem('token'))) ?? '' });
+    const profile = await api<{ user: { maxExposure: number; maxLoss: number; minSpread: number } }>(
+      'GET',
+      '/auth/profile',
+      { token: (await page.evaluate(() => localStorage.getItem('token'))) ?? '' },
+    );
     expect(profile.json.user).toMatchObject({ maxExposure: 2500, maxLoss: 40, minSpread: 0.002 });
     await page.getByRole('tab', { name: 'Trading' }).click();
     expect(await page.getByLabel('Max Exposure (USDT)').inputValue()).toBe('2500');

@@ -26,13 +26,25 @@ afterAll(async () => {
 
 let counter = 0;
 async function newTrader(): Promise<{ email: string; password: string; token: string }> {
-  const admin = await api<{ token: string }>(server.url, 'POST', '/auth/login', { username: server.adminEmail, password: server.adminPassword });
+  const admin = await api<{ token: string }>(server.url, 'POST', '/auth/login', {
+    username: server.adminEmail,
+    password: server.adminPassword,
+  });
   const username = `cockpit${process.pid % 1000}${Date.now() % 100000}${counter++}`;
   const email = `${username}@e2e.test`;
   const password = 'Cockpit-password-1';
   await api(server.url, 'POST', '/admin/users', { username, email, password, role: 'user' }, admin.token);
-  const { token, user } = await api<{ token: string; user: { _id: string } }>(server.url, 'POST', '/auth/login', { username: email, password });
-  await api(server.url, 'PUT', `/users/${user._id}/api-keys`, { binanceApiKey: 'e2eKey1234', binanceSecretKey: 'e2eSecret5678', derivToken: 'e2eToken9012', derivAppId: '1089' }, token);
+  const { token, user } = await api<{ token: string; user: { _id: string } }>(server.url, 'POST', '/auth/login', {
+    username: email,
+    password,
+  });
+  await api(
+    server.url,
+    'PUT',
+    `/users/${user._id}/api-keys`,
+    { binanceApiKey: 'e2eKey1234', binanceSecretKey: 'e2eSecret5678', derivToken: 'e2eToken9012', derivAppId: '1089' },
+    token,
+  );
   return { email, password, token };
 }
 
@@ -65,7 +77,10 @@ async function shoot(page: Page, name: string): Promise<void> {
 /** The scheme is applied and every colour transition it started has ended (axe and screenshots read final colours). */
 async function themeSettled(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme });
-  await page.waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, colorScheme === 'dark');
+  await page.waitForFunction(
+    (dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark,
+    colorScheme === 'dark',
+  );
   // The theme's colour transitions start only with the next style pass: wait two frames, then for them to end.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
@@ -99,12 +114,24 @@ async function axeViolations(page: Page, selectors: string[]): Promise<string[]>
   await page.addScriptTag({ content: AXE });
   return page.evaluate(async (include) => {
     const present = include.filter((s) => document.querySelector(s));
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run({ include: present.map((s) => [s]) }, { resultTypes: ['violations'] });
     return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   }, selectors);
 }
-const COCKPIT_PANELS = ['[data-testid="risk-strip"]', '[data-testid="open-positions"]', '[data-testid="spread-chart"]', '[data-testid="equity-chart"]', '[data-testid="opportunities"]'];
+const COCKPIT_PANELS = [
+  '[data-testid="risk-strip"]',
+  '[data-testid="open-positions"]',
+  '[data-testid="spread-chart"]',
+  '[data-testid="equity-chart"]',
+  '[data-testid="opportunities"]',
+];
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -130,14 +157,24 @@ describe.each([
   });
 
   it('draws the spread history with data, with its summary in words, and shows the risk strip', async () => {
-    await expect.poll(() => textOf(page.getByTestId('spread-summary')), { timeout: 30_000 }).toMatch(/^BTC\/USDT: Latest: Deriv (\d+\.\d\d% (above|below) Binance|level with Binance)\. Over the last 1 h the spread ranged from /);
+    await expect
+      .poll(() => textOf(page.getByTestId('spread-summary')), { timeout: 30_000 })
+      .toMatch(
+        /^BTC\/USDT: Latest: Deriv (\d+\.\d\d% (above|below) Binance|level with Binance)\. Over the last 1 h the spread ranged from /,
+      );
     await expect.poll(() => paintedPixels(page, 'spread-chart'), { timeout: 15_000 }).toBeGreaterThan(100);
     await page.getByRole('button', { name: 'Show venue prices' }).click();
     await page.getByRole('button', { name: '15 min' }).click();
-    await expect.poll(() => textOf(page.getByTestId('spread-summary')), { timeout: 10_000 }).toMatch(/Over the last 15 min/);
+    await expect
+      .poll(() => textOf(page.getByTestId('spread-summary')), { timeout: 10_000 })
+      .toMatch(/Over the last 15 min/);
     expect(await textOf(page.getByTestId('risk-engine'))).toMatch(/Off/);
-    await expect.poll(() => textOf(page.getByTestId('risk-exposure')), { timeout: 10_000 }).toMatch(/\$0\.00 of \$1,000\.00/);
-    expect(await textOf(page.getByTestId('price-BTC/USDT'))).toMatch(/Deriv (\d+\.\d\d% (above|below) Binance|level with Binance)/);
+    await expect
+      .poll(() => textOf(page.getByTestId('risk-exposure')), { timeout: 10_000 })
+      .toMatch(/\$0\.00 of \$1,000\.00/);
+    expect(await textOf(page.getByTestId('price-BTC/USDT'))).toMatch(
+      /Deriv (\d+\.\d\d% (above|below) Binance|level with Binance)/,
+    );
     expect(await noSidewaysScroll(page)).toBe(true);
   });
 
@@ -162,14 +199,34 @@ describe.each([
     }
     await page.emulateMedia({ colorScheme: 'light' });
     const closeButton = position.getByRole('button', { name: `Close position ${trade.tradeId}` });
-    const clicked = await closeButton.click({ timeout: 2_000 }).then(() => true, () => false);
-    if (clicked) await waitVisible(page.locator('.Toastify').getByText(new RegExp(`^Closing ${trade.symbol.replace('/', '\\/')}: both legs$|open trade can be cancelled|not open|already`)));
+    const clicked = await closeButton.click({ timeout: 2_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (clicked)
+      await waitVisible(
+        page
+          .locator('.Toastify')
+          .getByText(
+            new RegExp(
+              `^Closing ${trade.symbol.replace('/', '\\/')}: both legs$|open trade can be cancelled|not open|already`,
+            ),
+          ),
+      );
     await waitGone(position);
-    const closed = await api<{ trade: { status: string; reason: string | null } }>(server.url, 'GET', `/trades/${trade._id}`, undefined, trader.token);
+    const closed = await api<{ trade: { status: string; reason: string | null } }>(
+      server.url,
+      'GET',
+      `/trades/${trade._id}`,
+      undefined,
+      trader.token,
+    );
     expect(closed.trade.status).not.toBe('pending');
     expect(closed.trade.reason).toBeTruthy();
     // Closed and realised: the equity curve starts with it.
-    await expect.poll(() => textOf(page.getByTestId('equity-summary')), { timeout: 20_000 }).toMatch(/^Realised P&L after 1 finished trade: -?\$\d+\.\d\d/);
+    await expect
+      .poll(() => textOf(page.getByTestId('equity-summary')), { timeout: 20_000 })
+      .toMatch(/^Realised P&L after 1 finished trade: -?\$\d+\.\d\d/);
     await expect.poll(() => paintedPixels(page, 'equity-chart'), { timeout: 15_000 }).toBeGreaterThan(100);
     await shootThemes(page, 'cockpit-closed');
   });
@@ -181,10 +238,13 @@ describe.each([
     await waitVisible(detail);
     await expect.poll(() => page.getByTestId('detail-leg').count(), { timeout: 10_000 }).toBe(2);
     await expect.poll(() => textOf(page.getByTestId('detail-reason')), { timeout: 10_000 }).not.toBe('still open');
-    expect(await textOf(page.getByTestId('detail-slippage'))).toMatch(/^(\d+\.\d\d bp (of the edge lost|better than decided|exactly as decided)|—)$/);
+    expect(await textOf(page.getByTestId('detail-slippage'))).toMatch(
+      /^(\d+\.\d\d bp (of the edge lost|better than decided|exactly as decided)|—)$/,
+    );
     expect(await textOf(detail)).toMatch(/Open fill[\s\S]*at \$[\d,]+\.\d\d · fee \$/);
     // Each leg's fill against the quote the engine decided on: a buy against the ask, a sell against the bid.
-    for (const text of await page.getByTestId('detail-leg-slippage').allTextContents()) expect(text).toMatch(/^(Ask|Bid) \$[\d,]+\.\d\d · \d+\.\d\d bp (worse|better|exactly at it)$/);
+    for (const text of await page.getByTestId('detail-leg-slippage').allTextContents())
+      expect(text).toMatch(/^(Ask|Bid) \$[\d,]+\.\d\d · \d+\.\d\d bp (worse|better|exactly at it)$/);
     expect(await noSidewaysScroll(page)).toBe(true);
     await shootThemes(page, 'cockpit-trade-detail');
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -194,7 +254,9 @@ describe.each([
     await page.emulateMedia({ colorScheme: 'light' });
     // The equity curve on Balances too.
     await page.goto(`${server.url}/balances`);
-    await expect.poll(() => textOf(page.getByTestId('equity-summary')), { timeout: 10_000 }).toMatch(/^Realised P&L after 1 finished trade: -?\$\d+\.\d\d/);
+    await expect
+      .poll(() => textOf(page.getByTestId('equity-summary')), { timeout: 10_000 })
+      .toMatch(/^Realised P&L after 1 finished trade: -?\$\d+\.\d\d/);
     await expect.poll(() => paintedPixels(page, 'equity-chart'), { timeout: 15_000 }).toBeGreaterThan(100);
     expect(await noSidewaysScroll(page)).toBe(true);
     // And from the Trades list.
@@ -229,9 +291,18 @@ describe('the cockpit offline', () => {
             open.onsuccess = () => resolve(open.result);
             open.onerror = () => reject(open.error);
           });
-          const ask = <T,>(req: IDBRequest<T>) => new Promise<T>((resolve, reject) => ((req.onsuccess = () => resolve(req.result)), (req.onerror = () => reject(req.error))));
+          const ask = <T>(req: IDBRequest<T>) =>
+            new Promise<T>(
+              (resolve, reject) => (
+                (req.onsuccess = () => resolve(req.result)),
+                (req.onerror = () => reject(req.error))
+              ),
+            );
           const tx = db.transaction(['spreads', 'snapshots']);
-          const [spreads, outcomes] = await Promise.all([ask(tx.objectStore('spreads').count()), ask(tx.objectStore('snapshots').get('outcomes'))]);
+          const [spreads, outcomes] = await Promise.all([
+            ask(tx.objectStore('spreads').count()),
+            ask(tx.objectStore('snapshots').get('outcomes')),
+          ]);
           db.close();
           return { spreads, outcomes: outcomes !== undefined };
         });

@@ -23,15 +23,23 @@ describe('content security policy in Chromium', () => {
     await page.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { __csp: string[] }).__csp = seen;
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+      );
     });
-    return async () => [...console, ...(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []))];
+    return async () => [
+      ...console,
+      ...(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])),
+    ];
   }
 
   it('reports no violation on any route, and the socket connects', async () => {
     const { page, context } = await newPage(browser);
     const violations = await watch(page);
-    const socketOpened = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/socket.io/'), timeout: 60_000 });
+    const socketOpened = page.waitForEvent('websocket', {
+      predicate: (ws) => ws.url().includes('/socket.io/'),
+      timeout: 60_000,
+    });
     await page.goto('/login');
     expect(await violations(), '/login').toEqual([]);
     await signIn(page, ADMIN().email, ADMIN().password);

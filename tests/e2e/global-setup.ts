@@ -72,7 +72,19 @@ export default async function setup(project: TestProject) {
   // NODE_ENV is 'test' inside vitest; the build and the server must run as in production (React's production build).
   const prodEnv = { ...process.env, NODE_ENV: 'production' };
   const clientDir = mkdtempSync(join(tmpdir(), 'e2e-client-'));
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', clientDir, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit', env: prodEnv });
+  const build = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--logLevel',
+      'warn',
+      '--outDir',
+      clientDir,
+      '--emptyOutDir',
+    ],
+    { cwd: ROOT, stdio: 'inherit', env: prodEnv },
+  );
   if (build.status !== 0) throw new Error('vite build failed');
 
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
@@ -96,7 +108,11 @@ export default async function setup(project: TestProject) {
   else delete env.DATABASE_URL;
   delete env.REDIS_URL;
 
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'server/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'server/main.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await waitForListening(child, port);
 
   project.provide('baseUrl', `http://127.0.0.1:${port}`);

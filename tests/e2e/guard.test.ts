@@ -3,11 +3,27 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, api, apiLogin, createUser, gone, launch, newPage, PHONE, screenshot, signIn, textOf, toast, visible } from './helpers';
+import {
+  ADMIN,
+  api,
+  apiLogin,
+  createUser,
+  gone,
+  launch,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  textOf,
+  toast,
+  visible,
+} from './helpers';
 
 /** What an authenticator app shows for this secret, `steps` periods from now (the server's own library). */
 const codeFor = (secret: string, steps = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + steps * 30_000 });
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
 
 describe('guard: audit log, kill switches, two-factor sign-in', () => {
   let browser: Browser;
@@ -76,7 +92,10 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
     try {
       await visible(page.getByTestId('halt-banner'));
       expect(await textOf(page.getByTestId('halt-banner'))).toContain('e2e drill');
-      const manual = await api<{ message: string }>('POST', '/trades', { token: u.token, body: { symbol: 'BTC/USDT', totalAmount: 20 } });
+      const manual = await api<{ message: string }>('POST', '/trades', {
+        token: u.token,
+        body: { symbol: 'BTC/USDT', totalAmount: 20 },
+      });
       expect(manual.status).toBe(409);
       // After a reload it comes from GET /meta.
       await page.reload();
@@ -89,7 +108,9 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
       const adminPage = await newPage(browser);
       await signIn(adminPage.page, ADMIN().email, ADMIN().password);
       await adminPage.page.goto('/admin/users');
-      await visible(adminPage.page.getByTestId('global-halt').getByText('Trading is halted for every user', { exact: false }));
+      await visible(
+        adminPage.page.getByTestId('global-halt').getByText('Trading is halted for every user', { exact: false }),
+      );
       await screenshot(adminPage.page, 'global-halt');
       await adminPage.page.getByTestId('global-halt').getByRole('button', { name: 'Resume trading' }).click();
       await adminPage.page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
@@ -148,4 +169,3 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
     }
   });
 });
-

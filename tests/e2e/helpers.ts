@@ -50,33 +50,55 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
 }
 
-export async function api<T = Record<string, unknown>>(method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<{ status: number; json: T }> {
+export async function api<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; json: T }> {
   const res = await fetch(`${BASE()}/api${path}`, {
     method,
-    headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+      ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
   });
   return { status: res.status, json: (await res.json()) as T };
 }
 
 export async function apiLogin(email: string, password: string): Promise<{ token: string; user: PublicUser }> {
-  const r = await api<{ token: string; user: PublicUser }>('POST', '/auth/login', { body: { username: email, password } });
+  const r = await api<{ token: string; user: PublicUser }>('POST', '/auth/login', {
+    body: { username: email, password },
+  });
   if (r.status !== 200) throw new Error(`login failed for ${email}: ${JSON.stringify(r.json)}`);
   return r.json;
 }
 
 let counter = 0;
 /** A fresh user made by the admin through the API; with `keys`, the venue credentials are saved too. */
-export async function createUser(opts: { keys?: boolean; prefix?: string } = {}): Promise<{ email: string; password: string; username: string; token: string; user: PublicUser }> {
+export async function createUser(
+  opts: { keys?: boolean; prefix?: string } = {},
+): Promise<{ email: string; password: string; username: string; token: string; user: PublicUser }> {
   const admin = await apiLogin(ADMIN().email, ADMIN().password);
   const username = `${opts.prefix ?? 'trader'}${process.pid % 1000}${Date.now() % 100000}${counter++}`;
   const email = `${username}@e2e.test`;
   const password = 'Trader-password-1';
-  const created = await api('POST', '/admin/users', { token: admin.token, body: { username, email, password, role: 'user' } });
+  const created = await api('POST', '/admin/users', {
+    token: admin.token,
+    body: { username, email, password, role: 'user' },
+  });
   if (created.status >= 300) throw new Error(`create user failed: ${JSON.stringify(created.json)}`);
   const { token, user } = await apiLogin(email, password);
   if (opts.keys) {
-    const saved = await api<{ user: PublicUser }>('PUT', `/users/${user._id}/api-keys`, { token, body: { binanceApiKey: 'e2eKey1234', binanceSecretKey: 'e2eSecret5678', derivToken: 'e2eToken9012', derivAppId: '1089' } });
+    const saved = await api<{ user: PublicUser }>('PUT', `/users/${user._id}/api-keys`, {
+      token,
+      body: {
+        binanceApiKey: 'e2eKey1234',
+        binanceSecretKey: 'e2eSecret5678',
+        derivToken: 'e2eToken9012',
+        derivAppId: '1089',
+      },
+    });
     return { email, password, username, token, user: saved.json.user };
   }
   return { email, password, username, token, user };
@@ -100,12 +122,19 @@ export async function makeClosedTrades(token: string, symbols: readonly ('BTC/US
   for (const [i, symbol] of symbols.entries()) {
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const r = await api<{ trade?: { _id: string }; message?: string }>('POST', '/trades', { token, body: { symbol, totalAmount: 10 + i } });
+      const r = await api<{ trade?: { _id: string }; message?: string }>('POST', '/trades', {
+        token,
+        body: { symbol, totalAmount: 10 + i },
+      });
       if (r.status < 300 && r.json.trade) {
-        await api('PUT', `/trades/${r.json.trade._id}/status`, { token, body: { status: 'cancelled', actualProfit: 0 } });
+        await api('PUT', `/trades/${r.json.trade._id}/status`, {
+          token,
+          body: { status: 'cancelled', actualProfit: 0 },
+        });
         break;
       }
-      if (r.status !== 409 || Date.now() > deadline) throw new Error(`manual trade refused: ${r.status} ${JSON.stringify(r.json)}`);
+      if (r.status !== 409 || Date.now() > deadline)
+        throw new Error(`manual trade refused: ${r.status} ${JSON.stringify(r.json)}`);
       await new Promise((res) => setTimeout(res, 100));
     }
   }

@@ -10,10 +10,17 @@ let browser: Awaited<ReturnType<typeof launchPersistent>>;
 let context: BrowserContext;
 let page: Page;
 let cdp: CDPSession;
-const user = { username: `install${Date.now()}`, email: `install${Date.now()}@example.com`, password: 'install-pass-1' };
+const user = {
+  username: `install${Date.now()}`,
+  email: `install${Date.now()}@example.com`,
+  password: 'install-pass-1',
+};
 
 beforeAll(async () => {
-  const admin = await api<{ token: string }>(server.url, 'POST', '/auth/login', { username: server.adminEmail, password: server.adminPassword });
+  const admin = await api<{ token: string }>(server.url, 'POST', '/auth/login', {
+    username: server.adminEmail,
+    password: server.adminPassword,
+  });
   await api(server.url, 'POST', '/admin/users', { ...user, role: 'user' }, admin.token);
   browser = await launchPersistent();
   context = browser.context;
@@ -54,9 +61,17 @@ describe('installable', () => {
   it('the manifest says what the app is and how it opens', async () => {
     const { url } = await cdp.send('Page.getAppManifest');
     const m = (await (await fetch(url)).json()) as Manifest;
-    expect(m).toMatchObject({ name: expect.stringContaining('ArbiTrade'), short_name: 'ArbiTrade', start_url: '/dashboard', scope: '/', display: 'standalone' });
+    expect(m).toMatchObject({
+      name: expect.stringContaining('ArbiTrade'),
+      short_name: 'ArbiTrade',
+      start_url: '/dashboard',
+      scope: '/',
+      display: 'standalone',
+    });
     expect(m.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
-    expect(m.icons.map((i) => `${i.sizes}:${i.purpose ?? 'any'}`)).toEqual(expect.arrayContaining(['192x192:any', '512x512:any', '512x512:maskable']));
+    expect(m.icons.map((i) => `${i.sizes}:${i.purpose ?? 'any'}`)).toEqual(
+      expect.arrayContaining(['192x192:any', '512x512:any', '512x512:maskable']),
+    );
     expect(m.screenshots.map((s) => s.form_factor)).toEqual(expect.arrayContaining(['narrow', 'wide']));
     expect(m.shortcuts.map((s) => s.url)).toEqual(['/dashboard', '/trades']);
     // Every image the manifest names is served, with the size it claims.
@@ -71,7 +86,9 @@ describe('installable', () => {
   });
 
   it('the theme colour follows the colour scheme in the page', async () => {
-    const metas = await page.evaluate(() => [...document.querySelectorAll('meta[name="theme-color"]')].map((m) => m.getAttribute('media')));
+    const metas = await page.evaluate(() =>
+      [...document.querySelectorAll('meta[name="theme-color"]')].map((m) => m.getAttribute('media')),
+    );
     expect(metas).toEqual(expect.arrayContaining(['(prefers-color-scheme: light)', '(prefers-color-scheme: dark)']));
   });
 });
@@ -93,7 +110,9 @@ describe('update flow', () => {
     await page.getByRole('button', { name: 'Edit' }).click();
     const bio = page.getByLabel('Bio');
     await bio.fill('Typed before the update');
-    const marker = await page.evaluate(() => ((window as unknown as { __beforeUpdate: number }).__beforeUpdate = Date.now()));
+    const marker = await page.evaluate(
+      () => ((window as unknown as { __beforeUpdate: number }).__beforeUpdate = Date.now()),
+    );
 
     await deployNewWorker();
     const toast = page.getByText('A new version is available');
@@ -110,7 +129,9 @@ describe('update flow', () => {
     const newScript = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '');
     expect(newScript).not.toBe(oldScript);
     expect(newScript).toMatch(/\/sw\.js\?release=\d+$/);
-    expect(await page.evaluate(() => (window as unknown as { __beforeUpdate?: number }).__beforeUpdate)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { __beforeUpdate?: number }).__beforeUpdate),
+    ).toBeUndefined();
     expect(await textOf(page.locator('body'))).not.toContain('A new version is available');
   });
 });

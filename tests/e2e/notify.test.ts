@@ -23,11 +23,19 @@ const stamp = `${process.pid % 1000}${Date.now() % 100000}`;
 const user = { username: `notify${stamp}`, email: `notify${stamp}@example.com`, password: 'notify-pass-1' };
 
 beforeAll(async () => {
-  const admin = await api<{ token: string }>(server.url, 'POST', '/auth/login', { username: server.adminEmail, password: server.adminPassword });
+  const admin = await api<{ token: string }>(server.url, 'POST', '/auth/login', {
+    username: server.adminEmail,
+    password: server.adminPassword,
+  });
   await api(server.url, 'POST', '/admin/users', { ...user, role: 'user' }, admin.token);
-  token = (await api<{ token: string }>(server.url, 'POST', '/auth/login', { username: user.email, password: user.password })).token;
+  token = (
+    await api<{ token: string }>(server.url, 'POST', '/auth/login', { username: user.email, password: user.password })
+  ).token;
   // Two trades to export (one open trade per pair at a time, hence one each).
-  for (const [symbol, totalAmount] of [['BTC/USDT', 100], ['ETH/USDT', 120]] as const) {
+  for (const [symbol, totalAmount] of [
+    ['BTC/USDT', 100],
+    ['ETH/USDT', 120],
+  ] as const) {
     // The engine answers 409 while it refreshes the user's realised P&L after the previous trade: ask again shortly.
     for (let attempt = 0; ; attempt++) {
       try {
@@ -40,7 +48,11 @@ beforeAll(async () => {
     }
   }
   browser = await launchBrowser();
-  context = await browser.newContext({ serviceWorkers: 'allow', viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  context = await browser.newContext({
+    serviceWorkers: 'allow',
+    viewport: { width: 1280, height: 800 },
+    acceptDownloads: true,
+  });
   await context.grantPermissions(['notifications'], { origin: server.url });
   network = await networkSwitch(context);
   page = await context.newPage();
@@ -72,7 +84,15 @@ async function accessibilityViolations(selector: string): Promise<string[]> {
   // Through the DevTools protocol: the app's CSP (script-src 'self') rightly refuses an injected <script>.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
   return page.evaluate(async (include) => {
-    const axe = (window as unknown as { axe: { run(c: string): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown; failureSummary?: string }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            c: string,
+          ): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown; failureSummary?: string }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(include);
     return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => [n.target, n.failureSummary]))}`);
   }, selector);
@@ -92,7 +112,12 @@ async function registrationId(): Promise<string> {
 
 const shownNotifications = () =>
   page.evaluate(async () =>
-    (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })),
+    (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+      data: n.data as unknown,
+    })),
   );
 
 describe('web push in the browser', () => {
@@ -107,16 +132,46 @@ describe('web push in the browser', () => {
       at: new Date().toISOString(),
       ...over,
     });
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId: id, data: JSON.stringify(message({})) });
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: server.url,
+      registrationId: id,
+      data: JSON.stringify(message({})),
+    });
     await expect.poll(shownNotifications, { timeout: 15_000 }).toEqual([
-      { title: 'Trade completed: BTC/USDT +1.25 USDT', body: 'T-1 · 100 USDT automated trade · closed: converged', tag: 'trade-1', data: { url: '/trades', kind: 'tradeCompleted' } },
+      {
+        title: 'Trade completed: BTC/USDT +1.25 USDT',
+        body: 'T-1 · 100 USDT automated trade · closed: converged',
+        tag: 'trade-1',
+        data: { url: '/trades', kind: 'tradeCompleted' },
+      },
     ]);
-    const halt = message({ kind: 'maxLoss', title: 'Trading halted: max loss reached', body: 'Max loss reached.', url: '/settings', tag: 'trading-state' });
+    const halt = message({
+      kind: 'maxLoss',
+      title: 'Trading halted: max loss reached',
+      body: 'Max loss reached.',
+      url: '/settings',
+      tag: 'trading-state',
+    });
     const shown = async () => (await shownNotifications()).map((n) => `${n.tag}: ${n.body}`).sort();
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId: id, data: JSON.stringify(halt) });
-    await expect.poll(shown, { timeout: 15_000 }).toEqual(['trade-1: T-1 · 100 USDT automated trade · closed: converged', 'trading-state: Max loss reached.']);
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId: id, data: JSON.stringify({ ...halt, body: 'Max loss reached again.' }) });
-    await expect.poll(shown, { timeout: 15_000 }).toEqual(['trade-1: T-1 · 100 USDT automated trade · closed: converged', 'trading-state: Max loss reached again.']);
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: server.url,
+      registrationId: id,
+      data: JSON.stringify(halt),
+    });
+    await expect
+      .poll(shown, { timeout: 15_000 })
+      .toEqual(['trade-1: T-1 · 100 USDT automated trade · closed: converged', 'trading-state: Max loss reached.']);
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: server.url,
+      registrationId: id,
+      data: JSON.stringify({ ...halt, body: 'Max loss reached again.' }),
+    });
+    await expect
+      .poll(shown, { timeout: 15_000 })
+      .toEqual([
+        'trade-1: T-1 · 100 USDT automated trade · closed: converged',
+        'trading-state: Max loss reached again.',
+      ]);
   });
 
   it('a click on a notification takes the open app to the screen it is about', async () => {
@@ -128,7 +183,11 @@ describe('web push in the browser', () => {
       const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
       const [halt] = await scope.registration.getNotifications({ tag: 'trading-state' });
       if (!halt) throw new Error('the halt notification is not shown');
-      const Click = (globalThis as unknown as { NotificationEvent: new (type: string, init: { notification: Notification }) => Event }).NotificationEvent;
+      const Click = (
+        globalThis as unknown as {
+          NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+        }
+      ).NotificationEvent;
       scope.dispatchEvent(new Click('notificationclick', { notification: halt }));
     });
     await page.waitForURL(`${server.url}/settings`, { timeout: 15_000 });
@@ -140,14 +199,26 @@ describe('web push in the browser', () => {
     await page.goto(`${server.url}/settings`);
     await page.getByRole('tab', { name: 'Notifications' }).click();
     await waitVisible(page.getByTestId('push-device-state'));
-    await expect.poll(() => textOf(page.getByTestId('push-device-state'))).toMatch(/^Notifications are (off|on) for this device\./);
+    await expect
+      .poll(() => textOf(page.getByTestId('push-device-state')))
+      .toMatch(/^Notifications are (off|on) for this device\./);
     await page.getByLabel('Trade completed').uncheck();
     await waitVisible(page.locator('.Toastify').getByText('Notification preferences saved'));
-    const saved = await api<{ preferences: Record<string, boolean> }>(server.url, 'GET', '/notifications/preferences', undefined, token);
+    const saved = await api<{ preferences: Record<string, boolean> }>(
+      server.url,
+      'GET',
+      '/notifications/preferences',
+      undefined,
+      token,
+    );
     expect(saved.preferences).toMatchObject({ tradeCompleted: false, tradeFailed: true });
     // No device of this user reached the server (a push service is out of reach here): the button says what to do.
     await page.getByRole('button', { name: 'Send a test notification' }).click();
-    await waitVisible(page.locator('.Toastify').getByText('No device of yours receives notifications yet. Turn notifications on for this device first.'));
+    await waitVisible(
+      page
+        .locator('.Toastify')
+        .getByText('No device of yours receives notifications yet. Turn notifications on for this device first.'),
+    );
     // Settled: the buttons are enabled again once the screen has re-read the device and the preferences.
     await expect.poll(() => page.getByRole('button', { name: 'Send a test notification' }).isEnabled()).toBe(true);
     for (const width of [390, 1440]) {
@@ -181,7 +252,13 @@ describe('CSV export', () => {
     expect(lines.slice(1).every((l) => /,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z,/.test(l))).toBe(true);
     await page.getByLabel('Pair', { exact: true }).selectOption('ETH/USDT');
     const eth = await download('Export CSV');
-    expect(eth.text.trimEnd().split('\r\n').slice(1).map((l) => l.split(',')[4])).toEqual(['ETH/USDT']);
+    expect(
+      eth.text
+        .trimEnd()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(',')[4]),
+    ).toEqual(['ETH/USDT']);
     // A range that ends before it starts is refused before any request.
     await page.getByLabel('From (day)').fill('2026-03-02');
     await page.getByLabel('To (day)').fill('2026-03-01');
@@ -208,13 +285,27 @@ describe('CSV export', () => {
     try {
       await page.reload();
       await waitVisible(page.getByTestId('export-coverage'));
-      expect(await textOf(page.getByTestId('export-coverage'))).toMatch(/^Offline, the file holds only the trades saved on this device\. Offline copy: all 2 of your trades, back to /);
+      expect(await textOf(page.getByTestId('export-coverage'))).toMatch(
+        /^Offline, the file holds only the trades saved on this device\. Offline copy: all 2 of your trades, back to /,
+      );
       await screenshot(page, 'trades-export-offline');
       const offline = await download('Export CSV (this device)');
       expect(offline.name).toBe('trades-start-to-now.csv');
       // Same columns and rows; only what changed since the download may differ (an open trade closing meanwhile).
       expect(offline.text.split('\r\n')[0]).toBe(online.text.split('\r\n')[0]);
-      expect(offline.text.trimEnd().split('\r\n').map((l) => l.split(',')[0]).sort()).toEqual(online.text.trimEnd().split('\r\n').map((l) => l.split(',')[0]).sort());
+      expect(
+        offline.text
+          .trimEnd()
+          .split('\r\n')
+          .map((l) => l.split(',')[0])
+          .sort(),
+      ).toEqual(
+        online.text
+          .trimEnd()
+          .split('\r\n')
+          .map((l) => l.split(',')[0])
+          .sort(),
+      );
     } finally {
       await network.set(true);
     }

@@ -18,6 +18,7 @@ export function e2eServer(): E2eServer {
   const url = process.env.E2E_BASE_URL ?? provided('baseUrl');
   const adminEmail = process.env.E2E_ADMIN_EMAIL ?? provided('adminEmail');
   const adminPassword = process.env.E2E_ADMIN_PASSWORD ?? provided('adminPassword');
-  if (!url || !adminEmail || !adminPassword) throw new Error('e2e server unknown: no globalSetup provide() and no E2E_BASE_URL');
+  if (!url || !adminEmail || !adminPassword)
+    throw new Error('e2e server unknown: no globalSetup provide() and no E2E_BASE_URL');
   return { url, adminEmail, adminPassword };
 }

@@ -24,7 +24,8 @@ export async function api<T>(base: string, method: string, path: string, body?: 
 }
 
 // playwright-core has no web-first assertions; these wait the same way, then vitest's expect judges.
-export const waitVisible = (locator: Locator, timeout = 30_000) => locator.first().waitFor({ state: 'visible', timeout });
+export const waitVisible = (locator: Locator, timeout = 30_000) =>
+  locator.first().waitFor({ state: 'visible', timeout });
 export const waitGone = (locator: Locator, timeout = 30_000) => locator.first().waitFor({ state: 'detached', timeout });
 export const textOf = async (locator: Locator) => ((await locator.first().textContent()) ?? '').trim();
 
@@ -38,9 +39,15 @@ export function cacheContents(page: Page): Promise<{ trades: number; snapshots: 
       open.onsuccess = () => resolve(open.result);
       open.onerror = () => reject(open.error);
     });
-    const ask = <T,>(req: IDBRequest<T>) => new Promise<T>((resolve, reject) => ((req.onsuccess = () => resolve(req.result)), (req.onerror = () => reject(req.error))));
+    const ask = <T>(req: IDBRequest<T>) =>
+      new Promise<T>(
+        (resolve, reject) => ((req.onsuccess = () => resolve(req.result)), (req.onerror = () => reject(req.error))),
+      );
     const tx = db.transaction(['trades', 'snapshots']);
-    const [trades, kinds] = await Promise.all([ask(tx.objectStore('trades').count()), ask(tx.objectStore('snapshots').getAllKeys())]);
+    const [trades, kinds] = await Promise.all([
+      ask(tx.objectStore('trades').count()),
+      ask(tx.objectStore('snapshots').getAllKeys()),
+    ]);
     db.close();
     return { trades, snapshots: kinds.map(String) };
   });

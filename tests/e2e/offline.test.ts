@@ -11,12 +11,22 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let network: Awaited<ReturnType<typeof networkSwitch>>;
-const user = { username: `offline${Date.now()}`, email: `offline${Date.now()}@example.com`, password: 'offline-pass-1' };
+const user = {
+  username: `offline${Date.now()}`,
+  email: `offline${Date.now()}@example.com`,
+  password: 'offline-pass-1',
+};
 
 beforeAll(async () => {
-  const admin = await api<{ token: string }>(server.url, 'POST', '/auth/login', { username: server.adminEmail, password: server.adminPassword });
+  const admin = await api<{ token: string }>(server.url, 'POST', '/auth/login', {
+    username: server.adminEmail,
+    password: server.adminPassword,
+  });
   await api(server.url, 'POST', '/admin/users', { ...user, role: 'user' }, admin.token);
-  const session = await api<{ token: string }>(server.url, 'POST', '/auth/login', { username: user.email, password: user.password });
+  const session = await api<{ token: string }>(server.url, 'POST', '/auth/login', {
+    username: user.email,
+    password: user.password,
+  });
   // A history to read offline: manual trades take the engine's normal path and are stored at once (one open trade
   // per pair at a time, hence one each).
   await api(server.url, 'POST', '/trades', { symbol: 'BTC/USDT', totalAmount: 100 }, session.token);
@@ -50,7 +60,8 @@ describe('offline', () => {
     // Nothing of the API or the socket is ever kept in Cache Storage; the shell is.
     const cached = await page.evaluate(async () => {
       const urls: string[] = [];
-      for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
+      for (const name of await caches.keys())
+        for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
       return urls;
     });
     expect(cached).toContain('/index.html');

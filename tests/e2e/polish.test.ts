@@ -4,19 +4,46 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ADMIN_SCREENS, api, apiLogin, createUser, DESKTOP, launch, makeClosedTrades, newPage, PHONE, screenshot, signIn, toast, visible } from './helpers';
+import {
+  ADMIN,
+  ADMIN_SCREENS,
+  api,
+  apiLogin,
+  createUser,
+  DESKTOP,
+  launch,
+  makeClosedTrades,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  toast,
+  visible,
+} from './helpers';
 
 /** Evaluated through the DevTools protocol: the app's CSP (script-src 'self') rightly refuses an injected script tag. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] }
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
 
 async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
   });
 }
 
@@ -27,7 +54,10 @@ async function openTrade(token: string): Promise<{ _id: string; symbol: string }
   const deadline = Date.now() + 20_000;
   for (;;) {
     for (const symbol of ['BTC/USDT', 'ETH/USDT']) {
-      const r = await api<{ trade?: { _id: string; symbol: string } }>('POST', '/trades', { token, body: { symbol, totalAmount: 20 } });
+      const r = await api<{ trade?: { _id: string; symbol: string } }>('POST', '/trades', {
+        token,
+        body: { symbol, totalAmount: 20 },
+      });
       if (r.status < 300 && r.json.trade) return r.json.trade;
     }
     if (Date.now() > deadline) throw new Error('no symbol took a manual trade');
@@ -57,7 +87,12 @@ describe('phone first and polish', () => {
       expect(await row.evaluate((el) => getComputedStyle(el).display)).toBe('grid');
       // Every card shows its profit (or '—' while open), its amount, spread and date inside the screen.
       for (const card of await page.getByTestId('trade-row').all()) {
-        for (const cell of [card.getByTestId('trade-profit'), card.locator('td').nth(2), card.locator('td').nth(3), card.locator('td').nth(5)]) {
+        for (const cell of [
+          card.getByTestId('trade-profit'),
+          card.locator('td').nth(2),
+          card.locator('td').nth(3),
+          card.locator('td').nth(5),
+        ]) {
           const box = await cell.boundingBox();
           expect(box, await card.innerText()).not.toBeNull();
           expect(box!.x).toBeGreaterThanOrEqual(0);
@@ -73,7 +108,12 @@ describe('phone first and polish', () => {
     await signIn(desktop.page, u.email, u.password);
     await desktop.page.goto('/trades');
     await visible(desktop.page.getByTestId('trade-row'));
-    expect(await desktop.page.getByTestId('trade-row').first().evaluate((el) => getComputedStyle(el).display)).toBe('table-row');
+    expect(
+      await desktop.page
+        .getByTestId('trade-row')
+        .first()
+        .evaluate((el) => getComputedStyle(el).display),
+    ).toBe('table-row');
     await screenshot(desktop.page, 'polish-trade-table-light');
     await desktop.page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(desktop.page, 'polish-trade-table-dark');
@@ -102,17 +142,30 @@ describe('phone first and polish', () => {
     await visible(page.getByTestId('live-prices'));
     // The realtime connection is up once prices tick.
     const first = await page.getByTestId('price-BTC/USDT').getByTestId('price-binance').textContent();
-    await page.waitForFunction((before) => document.querySelector('[data-testid="price-BTC/USDT"] [data-testid="price-binance"]')?.textContent !== before, first);
+    await page.waitForFunction(
+      (before) =>
+        document.querySelector('[data-testid="price-BTC/USDT"] [data-testid="price-binance"]')?.textContent !== before,
+      first,
+    );
 
     const trade = await openTrade(u.token);
     await visible(toast(page, `New trade executed: ${trade.symbol}`));
     // Cancel it; the engine may have closed it first (completed), which ends the lifecycle just as well.
     // A busy server may answer 409 for a moment ('realised profit and loss is being updated'): ask again.
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((res) => setTimeout(res, 200))) {
-      const r = await api('PUT', `/trades/${trade._id}/status`, { token: u.token, body: { status: 'cancelled', actualProfit: 0 } });
+    for (
+      const deadline = Date.now() + 20_000;
+      Date.now() < deadline;
+      await new Promise((res) => setTimeout(res, 200))
+    ) {
+      const r = await api('PUT', `/trades/${trade._id}/status`, {
+        token: u.token,
+        body: { status: 'cancelled', actualProfit: 0 },
+      });
       if (r.status !== 409) break;
     }
-    const ended = new RegExp(`^(Trade updated: ${trade.symbol.replace('/', '\\/')} - (cancelled|completed)|Trade failed: ${trade.symbol.replace('/', '\\/')})$`);
+    const ended = new RegExp(
+      `^(Trade updated: ${trade.symbol.replace('/', '\\/')} - (cancelled|completed)|Trade failed: ${trade.symbol.replace('/', '\\/')})$`,
+    );
     await visible(toast(page, ended));
     expect(await page.locator('.Toastify__toast').filter({ hasText: trade.symbol }).count()).toBe(1);
     // On a phone the toast starts below the top bar: menu button, title and user menu stay uncovered.
@@ -131,7 +184,10 @@ describe('phone first and polish', () => {
     // The realtime link is up (the top bar says Live).
     await visible(page.locator('header').getByText('Live', { exact: true }));
     const admin = await apiLogin(ADMIN().email, ADMIN().password);
-    const off = await api<{ user: { isActive: boolean } }>('PUT', `/admin/users/${u.user._id}/toggle-active`, { token: admin.token, body: {} });
+    const off = await api<{ user: { isActive: boolean } }>('PUT', `/admin/users/${u.user._id}/toggle-active`, {
+      token: admin.token,
+      body: {},
+    });
     expect(off.json.user.isActive).toBe(false);
     // The server drops the live link; the app asks once and learns why.
     await visible(toast(page, 'Your account has been deactivated. Contact an admin.'));
@@ -154,7 +210,10 @@ describe('phone first and polish', () => {
         await page.goto('/login');
         await visible(page.getByRole('button', { name: 'Sign in' }));
         const check = async (name: string) => {
-          for (const v of await axeViolations(page)) found.push(`${name} ${viewport.width} ${scheme}: ${v.id} (${v.impact}) ${v.help} → ${JSON.stringify(v.nodes)}`);
+          for (const v of await axeViolations(page))
+            found.push(
+              `${name} ${viewport.width} ${scheme}: ${v.id} (${v.impact}) ${v.help} → ${JSON.stringify(v.nodes)}`,
+            );
         };
         await check('/login');
         await signIn(page, ADMIN().email, ADMIN().password);
@@ -167,7 +226,11 @@ describe('phone first and polish', () => {
         await page.getByRole('tab', { name: 'Trading' }).click();
         await visible(page.getByLabel('Min Spread (%)'));
         await check('/settings trading');
-        await page.getByRole('button', { name: 'User menu' }).or(page.getByRole('button', { name: /account menu/i })).first().click();
+        await page
+          .getByRole('button', { name: 'User menu' })
+          .or(page.getByRole('button', { name: /account menu/i }))
+          .first()
+          .click();
         await check('user menu open');
         await context.close();
       }

@@ -1,6 +1,19 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ADMIN_SCREENS, api, apiLogin, createUser, DESKTOP, launch, makeClosedTrades, newPage, PHONE, screenshot, signIn } from './helpers';
+import {
+  ADMIN,
+  ADMIN_SCREENS,
+  api,
+  apiLogin,
+  createUser,
+  DESKTOP,
+  launch,
+  makeClosedTrades,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+} from './helpers';
 
 // Every screen at phone and desktop width: rendered, no horizontal scroll, saved as screenshots for review.
 describe('screens at 390×844 and 1440×900', () => {
@@ -16,8 +29,14 @@ describe('screens at 390×844 and 1440×900', () => {
     const u = await createUser({ keys: true, prefix: 'shots' });
     await makeClosedTrades(u.token, ['BTC/USDT', 'ETH/USDT', 'BTC/USDT']);
     const admin = await apiLogin(ADMIN().email, ADMIN().password);
-    await api('PUT', `/users/${admin.user._id}/api-keys`, { token: admin.token, body: { binanceApiKey: 'adminKey1234', binanceSecretKey: 'adminSecret1234', derivToken: 'adminToken1234' } });
-    for (const [viewport, scheme] of [[PHONE, 'dark'], [DESKTOP, 'light']] as const) {
+    await api('PUT', `/users/${admin.user._id}/api-keys`, {
+      token: admin.token,
+      body: { binanceApiKey: 'adminKey1234', binanceSecretKey: 'adminSecret1234', derivToken: 'adminToken1234' },
+    });
+    for (const [viewport, scheme] of [
+      [PHONE, 'dark'],
+      [DESKTOP, 'light'],
+    ] as const) {
       const { page, context } = await newPage(browser, viewport);
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto('/login');

@@ -1,6 +1,18 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, makeClosedTrades, launch, newPage, PHONE, screenshot, signIn, textOf, toast, visible } from './helpers';
+import {
+  api,
+  createUser,
+  makeClosedTrades,
+  launch,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  textOf,
+  toast,
+  visible,
+} from './helpers';
 
 describe('settings, live dashboard, trades, balances', () => {
   let browser: Browser;
@@ -32,7 +44,9 @@ describe('settings, live dashboard, trades, balances', () => {
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await visible(toast(page, 'Trading settings updated and user added to trading'));
     await screenshot(page, 'settings-trading');
-    const saved = await api<{ user: { tradingEnabled: boolean; minSpread: number } }>('GET', '/auth/profile', { token: (await page.evaluate(() => localStorage.getItem('token'))) ?? '' });
+    const saved = await api<{ user: { tradingEnabled: boolean; minSpread: number } }>('GET', '/auth/profile', {
+      token: (await page.evaluate(() => localStorage.getItem('token'))) ?? '',
+    });
     expect(saved.json.user).toMatchObject({ tradingEnabled: true, minSpread: 0.002 });
 
     await page.getByRole('link', { name: 'Dashboard' }).first().click();
@@ -40,14 +54,21 @@ describe('settings, live dashboard, trades, balances', () => {
     const first = await textOf(btc);
     expect(first).toMatch(/^\$[\d,]+\.\d{2}$/);
     // Prices tick several times a second in the simulated market.
-    await page.waitForFunction((before) => document.querySelector('[data-testid="price-BTC/USDT"] [data-testid="price-binance"]')?.textContent !== before, first);
+    await page.waitForFunction(
+      (before) =>
+        document.querySelector('[data-testid="price-BTC/USDT"] [data-testid="price-binance"]')?.textContent !== before,
+      first,
+    );
 
     const token = (await page.evaluate(() => localStorage.getItem('token'))) ?? '';
     // Trading is on, so the engine may already hold an automated trade on a symbol (one open trade per user and
     // symbol, 409 otherwise): place the manual trade on the first symbol that takes it.
     let placed: string | null = null;
     for (const symbol of ['ETH/USDT', 'BTC/USDT']) {
-      const created = await api<{ trade: { _id: string }; message?: string }>('POST', '/trades', { token, body: { symbol, totalAmount: 25 } });
+      const created = await api<{ trade: { _id: string }; message?: string }>('POST', '/trades', {
+        token,
+        body: { symbol, totalAmount: 25 },
+      });
       if (created.status < 300) {
         placed = symbol;
         break;
@@ -67,7 +88,10 @@ describe('settings, live dashboard, trades, balances', () => {
 
   it('trades: filters reset to page 1, sorting toggles, pagination text', async () => {
     const u = await createUser({ keys: true });
-    await makeClosedTrades(u.token, Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? 'ETH/USDT' : 'BTC/USDT')));
+    await makeClosedTrades(
+      u.token,
+      Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? 'ETH/USDT' : 'BTC/USDT')),
+    );
     const { page, context } = await newPage(browser);
     await signIn(page, u.email, u.password);
     await page.getByRole('link', { name: 'Trades' }).first().click();
@@ -90,7 +114,10 @@ describe('settings, live dashboard, trades, balances', () => {
     const amountHeader = page.locator('th', { hasText: 'Amount' });
     await amountHeader.getByRole('button').click();
     expect(await amountHeader.getAttribute('aria-sort')).toBe('descending');
-    const amounts = async () => (await page.getByTestId('trade-row').locator('td:nth-child(3)').allTextContents()).map((t) => Number(t.replace(/[$,]/g, '')));
+    const amounts = async () =>
+      (await page.getByTestId('trade-row').locator('td:nth-child(3)').allTextContents()).map((t) =>
+        Number(t.replace(/[$,]/g, '')),
+      );
     const desc = await amounts();
     expect(desc).toEqual([...desc].sort((a, b) => b - a));
     await amountHeader.getByRole('button').click();

@@ -37,8 +37,16 @@ export async function startFakeVenues(options: FakeVenuesOptions = {}): Promise<
   if (options.simSeed !== undefined) {
     market = new SimMarket({ seed: options.simSeed, params: options.simParams });
     for (const symbol of SYMBOLS) {
-      feeds.push(market.quotes('binance', symbol).subscribe((q) => binance.pushQuote(BINANCE_SYMBOL[symbol], q.bid.toFixed(2), q.ask.toFixed(2))));
-      feeds.push(market.quotes('deriv', symbol).subscribe((q) => deriv.pushTick(DERIV_SYMBOL[symbol], q.bid.toFixed(3), q.ask.toFixed(3))));
+      feeds.push(
+        market
+          .quotes('binance', symbol)
+          .subscribe((q) => binance.pushQuote(BINANCE_SYMBOL[symbol], q.bid.toFixed(2), q.ask.toFixed(2))),
+      );
+      feeds.push(
+        market
+          .quotes('deriv', symbol)
+          .subscribe((q) => deriv.pushTick(DERIV_SYMBOL[symbol], q.bid.toFixed(3), q.ask.toFixed(3))),
+      );
     }
     market.start();
   }

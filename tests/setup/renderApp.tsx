@@ -42,18 +42,38 @@ export const testUser = (patch: Partial<PublicUser> = {}): PublicUser => ({
   ...patch,
 });
 
-const emptyStats = { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, decidedTrades: 0, totalValue: 0 };
+const emptyStats = {
+  totalTrades: 0,
+  successfulTrades: 0,
+  failedTrades: 0,
+  totalProfit: 0,
+  netProfit: 0,
+  winRate: 0,
+  decidedTrades: 0,
+  totalValue: 0,
+};
 
 /** Default answers for the loads every signed-in screen makes; `handler` answers first. */
 function defaults(method: string, path: string): { status?: number; body: unknown } {
   if (method === 'GET' && path.startsWith('/api/trades/stats')) return { body: { success: true, stats: emptyStats } };
   if (method === 'GET' && path.startsWith('/api/balances/stats')) return { body: { success: true, stats: emptyStats } };
-  if (method === 'GET' && path.startsWith('/api/trades')) return { body: { success: true, trades: [], pagination: { current: 1, pages: 1, total: 0 } } };
+  if (method === 'GET' && path.startsWith('/api/trades'))
+    return { body: { success: true, trades: [], pagination: { current: 1, pages: 1, total: 0 } } };
   if (method === 'GET' && path.startsWith('/api/balances')) return { body: { success: true, balance: null } };
   if (method === 'GET' && path.startsWith('/api/exchanges/prices')) return { body: { success: true, prices: {} } };
   if (method === 'GET' && path.startsWith('/api/admin/users')) return { body: { success: true, users: [] } };
-  if (method === 'GET' && path === '/api/meta') return { body: { success: true, market: { kind: 'sim', simProfile: 'calibrated' }, halt: { halted: false, reason: '', changedBy: '', changedAt: null } } };
-  if (method === 'GET' && path === '/api/exchanges/spreads') return { body: { success: true, series: { symbol: 'BTC/USDT', from: '', to: '', resolutionSeconds: 60, points: [] } } };
+  if (method === 'GET' && path === '/api/meta')
+    return {
+      body: {
+        success: true,
+        market: { kind: 'sim', simProfile: 'calibrated' },
+        halt: { halted: false, reason: '', changedBy: '', changedAt: null },
+      },
+    };
+  if (method === 'GET' && path === '/api/exchanges/spreads')
+    return {
+      body: { success: true, series: { symbol: 'BTC/USDT', from: '', to: '', resolutionSeconds: 60, points: [] } },
+    };
   return { status: 404, body: { success: false, message: 'Not found' } };
 }
 
@@ -62,7 +82,10 @@ function defaults(method: string, path: string): { status?: number; body: unknow
  * test that sets up /api/meta or /api/exchanges/prices sees the same figures through the snapshot. A part that fails
  * (a status ≥ 400) fails the snapshot with that answer.
  */
-function snapshotOf(answer: (method: string, path: string) => { status?: number; body: unknown }, user: PublicUser | undefined): { status?: number; body: unknown } {
+function snapshotOf(
+  answer: (method: string, path: string) => { status?: number; body: unknown },
+  user: PublicUser | undefined,
+): { status?: number; body: unknown } {
   const parts = {
     profile: answer('GET', '/api/auth/profile'),
     meta: answer('GET', '/api/meta'),
@@ -75,7 +98,8 @@ function snapshotOf(answer: (method: string, path: string) => { status?: number;
   };
   const failed = Object.entries(parts).find(([name, a]) => (a.status ?? 200) >= 400 && !OPTIONAL_PARTS.has(name));
   if (failed) return failed[1];
-  const body = <T,>(a: { status?: number; body: unknown }, pick: (b: Record<string, unknown>) => T, dflt: T): T => ((a.status ?? 200) >= 400 ? dflt : pick(a.body as Record<string, unknown>));
+  const body = <T,>(a: { status?: number; body: unknown }, pick: (b: Record<string, unknown>) => T, dflt: T): T =>
+    (a.status ?? 200) >= 400 ? dflt : pick(a.body as Record<string, unknown>);
   return {
     body: {
       success: true,
@@ -95,7 +119,10 @@ function snapshotOf(answer: (method: string, path: string) => { status?: number;
 const OPTIONAL_PARTS = new Set(['profile', 'risk', 'twoFactor']);
 
 /** `events`: what the realtime connection delivers once connected (none when omitted). */
-export function renderApp(path: string, opts: { user?: PublicUser; handler?: Handler; events?: Observable<ServerEvent> } = {}) {
+export function renderApp(
+  path: string,
+  opts: { user?: PublicUser; handler?: Handler; events?: Observable<ServerEvent> } = {},
+) {
   if (opts.user) {
     localStorage.setItem('token', 'test-token');
     localStorage.setItem('user', JSON.stringify(opts.user));
@@ -107,8 +134,14 @@ export function renderApp(path: string, opts: { user?: PublicUser; handler?: Han
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ method, path: url.pathname + url.search, body });
     const answerFor = (m: string, path: string, b?: unknown) => opts.handler?.(m, path, b) ?? defaults(m, path);
-    const answer = method === 'GET' && url.pathname === '/api/snapshot' ? (opts.handler?.(method, url.pathname, body) ?? snapshotOf(answerFor, opts.user)) : answerFor(method, url.pathname, body);
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
+    const answer =
+      method === 'GET' && url.pathname === '/api/snapshot'
+        ? (opts.handler?.(method, url.pathname, body) ?? snapshotOf(answerFor, opts.user))
+        : answerFor(method, url.pathname, body);
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
   }) as typeof fetch;
 
   let router: ReturnType<typeof createAppRouter> | null = null;
@@ -121,7 +154,14 @@ export function renderApp(path: string, opts: { user?: PublicUser; handler?: Han
   });
   const services = createAppServices({
     session,
-    connect: () => (opts.events ? concat(of({ type: 'connected' as const }), opts.events.pipe(map((event) => ({ type: 'event' as const, event }))), NEVER) : NEVER),
+    connect: () =>
+      opts.events
+        ? concat(
+            of({ type: 'connected' as const }),
+            opts.events.pipe(map((event) => ({ type: 'event' as const, event }))),
+            NEVER,
+          )
+        : NEVER,
   });
   const appServices = createAppServicesLoader(() => Promise.resolve(services));
   session.auth.restore();

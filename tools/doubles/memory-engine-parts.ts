@@ -4,7 +4,13 @@ import type { Stats, Trade } from '../../contract/entities';
 import { TRADING_DEFAULTS, type VenueId } from '../../contract/domain';
 import { money } from '../../server/engine/decimal';
 import { EMPTY_WINDOW, foldRealised } from '../../server/engine/drawdown';
-import type { FigureSources, RecoverableStore, StoredWindow, TradingSettings, UserDirectory } from '../../server/engine/ports';
+import type {
+  FigureSources,
+  RecoverableStore,
+  StoredWindow,
+  TradingSettings,
+  UserDirectory,
+} from '../../server/engine/ports';
 import { tradeDtoOf } from '../../server/engine/storage/trade-rows';
 import { isTerminal, type TradeState } from '../../server/engine/trade-state';
 
@@ -80,6 +86,17 @@ export class MemoryUsers implements UserDirectory {
 }
 
 /** Figures that never change: zero everywhere. */
-export function fixedFigures(stats: Stats = { totalTrades: 0, successfulTrades: 0, failedTrades: 0, totalProfit: 0, netProfit: 0, winRate: 0, decidedTrades: 0, totalValue: 0 }): FigureSources {
+export function fixedFigures(
+  stats: Stats = {
+    totalTrades: 0,
+    successfulTrades: 0,
+    failedTrades: 0,
+    totalProfit: 0,
+    netProfit: 0,
+    winRate: 0,
+    decidedTrades: 0,
+    totalValue: 0,
+  },
+): FigureSources {
   return { stats: async () => stats };
 }

@@ -3,7 +3,18 @@
 import Decimal from 'decimal.js';
 import { ReplaySubject, Subject, type Observable } from 'rxjs';
 import type { Currency, SymbolId, VenueId } from '../../contract/domain';
-import { VenueError, type CloseOrder, type LegFill, type LegOrder, type PaperBook, type PositionClosed, type Quote, type TradeRules, type Venue, type VenueAccount } from '../../server/venues/types';
+import {
+  VenueError,
+  type CloseOrder,
+  type LegFill,
+  type LegOrder,
+  type PaperBook,
+  type PositionClosed,
+  type Quote,
+  type TradeRules,
+  type Venue,
+  type VenueAccount,
+} from '../../server/venues/types';
 
 export type Fault =
   | { kind: 'reject' }
@@ -13,7 +24,17 @@ export type Fault =
   | { kind: 'hang'; release: Promise<void> };
 
 /** Limits wide enough never to refuse a test's orders; a test narrows them. */
-export const OPEN_RULES: TradeRules = { currency: 'USDT', minNotional: null, maxNotional: null, stepSize: null, minQuantity: null, multiplier: 10, minStake: null, maxStake: null, feeRate: '0.001' };
+export const OPEN_RULES: TradeRules = {
+  currency: 'USDT',
+  minNotional: null,
+  maxNotional: null,
+  stepSize: null,
+  minQuantity: null,
+  multiplier: 10,
+  minStake: null,
+  maxStake: null,
+  feeRate: '0.001',
+};
 
 export class ScriptedVenue implements Venue {
   private readonly streams = new Map<SymbolId, ReplaySubject<Quote>>();
@@ -24,7 +45,10 @@ export class ScriptedVenue implements Venue {
   readonly placed: string[] = [];
   rules: TradeRules = OPEN_RULES;
   /** Positions opened here, by venue order id, so a test can stop one out. */
-  private readonly opened = new Map<string, { account: VenueAccount; symbol: SymbolId; side: 'buy' | 'sell'; fill: LegFill }>();
+  private readonly opened = new Map<
+    string,
+    { account: VenueAccount; symbol: SymbolId; side: 'buy' | 'sell'; fill: LegFill }
+  >();
   private readonly watchers = new Map<string, Subject<PositionClosed>>();
 
   constructor(
@@ -57,7 +81,16 @@ export class ScriptedVenue implements Venue {
   }
 
   async openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill> {
-    const fill = await this.execute(account, order.symbol, order.clientOrderId, order.side, null, order.notional, true, order.protection);
+    const fill = await this.execute(
+      account,
+      order.symbol,
+      order.clientOrderId,
+      order.side,
+      null,
+      order.notional,
+      true,
+      order.protection,
+    );
     this.opened.set(fill.venueOrderId, { account, symbol: order.symbol, side: order.side, fill });
     return fill;
   }
@@ -74,7 +107,15 @@ export class ScriptedVenue implements Venue {
     const position = this.opened.get(venueOrderId);
     if (!position) throw new Error(`No position ${venueOrderId}`);
     const { account, symbol, side, fill } = position;
-    const close = await this.execute(account, symbol, `${fill.clientOrderId}-c`, side === 'buy' ? 'sell' : 'buy', fill.quantity, null, false);
+    const close = await this.execute(
+      account,
+      symbol,
+      `${fill.clientOrderId}-c`,
+      side === 'buy' ? 'sell' : 'buy',
+      fill.quantity,
+      null,
+      false,
+    );
     this.watchers.get(venueOrderId)?.next({ fill: { ...close, venueOrderId }, reason: 'stopped out by the venue' });
     return close;
   }
@@ -85,7 +126,15 @@ export class ScriptedVenue implements Venue {
   }
 
   closeLeg(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
-    return this.execute(account, order.symbol, order.clientOrderId, order.side === 'buy' ? 'sell' : 'buy', order.quantity, null, false);
+    return this.execute(
+      account,
+      order.symbol,
+      order.clientOrderId,
+      order.side === 'buy' ? 'sell' : 'buy',
+      order.quantity,
+      null,
+      false,
+    );
   }
 
   findOrder(account: VenueAccount, _symbol: SymbolId, clientOrderId: string): Promise<LegFill | null> {
@@ -119,7 +168,8 @@ export class ScriptedVenue implements Venue {
     this.placed.push(clientOrderId);
     const fault = this.faults.shift() ?? (opening ? this.always : null) ?? undefined;
     if (fault?.kind === 'reject') throw new VenueError(this.id, 'rejected', 'scripted refusal');
-    if (fault?.kind === 'insufficient') throw new VenueError(this.id, 'insufficient-balance', 'Account has insufficient balance for requested action.');
+    if (fault?.kind === 'insufficient')
+      throw new VenueError(this.id, 'insufficient-balance', 'Account has insufficient balance for requested action.');
     if (fault?.kind === 'unknown-before-fill') throw new VenueError(this.id, 'unknown-outcome', 'scripted 502');
     if (fault?.kind === 'hang') await fault.release;
     if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
@@ -127,12 +177,22 @@ export class ScriptedVenue implements Venue {
     if (!quote) throw new VenueError(this.id, 'unavailable', 'no quote');
     const price = new Decimal(side === 'buy' ? quote.ask : quote.bid);
     if (protection) {
-      const limit = new Decimal(protection.price).times(side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage);
-      if (side === 'buy' ? price.gt(limit) : price.lt(limit)) throw new VenueError(this.id, 'rejected', `price moved beyond the limit ${limit.toFixed()}`);
+      const limit = new Decimal(protection.price).times(
+        side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage,
+      );
+      if (side === 'buy' ? price.gt(limit) : price.lt(limit))
+        throw new VenueError(this.id, 'rejected', `price moved beyond the limit ${limit.toFixed()}`);
     }
-    const qty = quantity ? new Decimal(quantity) : new Decimal(notional as string).dividedBy(price).toDecimalPlaces(8, Decimal.ROUND_DOWN);
+    const qty = quantity
+      ? new Decimal(quantity)
+      : new Decimal(notional as string).dividedBy(price).toDecimalPlaces(8, Decimal.ROUND_DOWN);
     const amount = price.times(qty);
-    const fee = this.id === 'binance' ? amount.times('0.001').toDecimalPlaces(8) : opening ? amount.times('0.0003').toDecimalPlaces(8) : new Decimal(0);
+    const fee =
+      this.id === 'binance'
+        ? amount.times('0.001').toDecimalPlaces(8)
+        : opening
+          ? amount.times('0.0003').toDecimalPlaces(8)
+          : new Decimal(0);
     const coin: Currency = symbol === 'BTC/USDT' ? 'BTC' : 'ETH';
     // Binance moves the coin; Deriv is margin in USDT: the stake (a tenth) goes out on open and comes back with PnL.
     const deltas: Partial<Record<Currency, string>> =
@@ -140,10 +200,22 @@ export class ScriptedVenue implements Venue {
         ? side === 'buy'
           ? { USDT: amount.plus(fee).negated().toFixed(), [coin]: qty.toFixed() }
           : { USDT: amount.minus(fee).toFixed(), [coin]: qty.negated().toFixed() }
-        : { USDT: opening ? amount.dividedBy(10).plus(fee).negated().toDecimalPlaces(8).toFixed() : amount.dividedBy(10).toDecimalPlaces(8).toFixed() };
-    const fill: LegFill = { clientOrderId, venueOrderId: `s:${clientOrderId}`, price: price.toFixed(), quantity: qty.toFixed(), fee: fee.toFixed(), at: quote.ts };
+        : {
+            USDT: opening
+              ? amount.dividedBy(10).plus(fee).negated().toDecimalPlaces(8).toFixed()
+              : amount.dividedBy(10).toDecimalPlaces(8).toFixed(),
+          };
+    const fill: LegFill = {
+      clientOrderId,
+      venueOrderId: `s:${clientOrderId}`,
+      price: price.toFixed(),
+      quantity: qty.toFixed(),
+      fee: fee.toFixed(),
+      at: quote.ts,
+    };
     const recorded = await this.book.recordFill(account.userId, this.id, symbol, fill, deltas);
-    if (fault?.kind === 'unknown-after-fill') throw new VenueError(this.id, 'unknown-outcome', 'scripted 502 after the fill');
+    if (fault?.kind === 'unknown-after-fill')
+      throw new VenueError(this.id, 'unknown-outcome', 'scripted 502 after the fill');
     return recorded;
   }
 }

@@ -9,7 +9,11 @@ export const auth$ = new BehaviorSubject<AuthState>({ token: localStorage.getIte
 
 export async function signIn(username: string, password: string): Promise<{ ok: boolean; message: string }> {
   try {
-    const res = await fetch('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+    const res = await fetch('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
     const body = (await res.json()) as { token?: string; message?: string };
     if (!res.ok || !body.token) return { ok: false, message: body.message ?? 'Login failed' };
     localStorage.setItem('token', body.token);

@@ -19,7 +19,10 @@ export function Login() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const found = { email: /^\S+@\S+\.\S+$/.test(email) ? undefined : 'Enter a valid email', password: password ? undefined : 'Password is required' };
+    const found = {
+      email: /^\S+@\S+\.\S+$/.test(email) ? undefined : 'Enter a valid email',
+      password: password ? undefined : 'Password is required',
+    };
     setErrors(found);
     if (found.email || found.password) return;
     setBusy(true);
@@ -37,12 +40,24 @@ export function Login() {
         <form className={s.form} onSubmit={submit} noValidate>
           <label className={s.label}>
             Email
-            <input className={s.input} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
+            <input
+              className={s.input}
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
             {errors.email && <span className={s.error}>{errors.email}</span>}
           </label>
           <label className={s.label}>
             Password
-            <input className={s.input} type={show ? 'text' : 'password'} autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input
+              className={s.input}
+              type={show ? 'text' : 'password'}
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
             {errors.password && <span className={s.error}>{errors.password}</span>}
           </label>
           <div className={s.row}>

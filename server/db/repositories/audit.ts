@@ -76,7 +76,10 @@ function toAuditEvent(row: AuditEventRow): AuditEvent {
 export async function pruneAuditEvents(db: Db, days: number): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT set_config('app.audit_prune', 'on', true)`);
-    const removed = await tx.delete(auditEvents).where(lt(auditEvents.at, sql`now() - make_interval(days => ${days})`)).returning({ id: auditEvents.id });
+    const removed = await tx
+      .delete(auditEvents)
+      .where(lt(auditEvents.at, sql`now() - make_interval(days => ${days})`))
+      .returning({ id: auditEvents.id });
     return removed.length;
   });
 }

@@ -32,7 +32,12 @@ export async function findCredentialsFor(db: Db, userIds: string[]): Promise<Map
   return new Map(rows.map((row) => [row.userId, row]));
 }
 
-export async function saveCredentials(db: Db, key: Buffer, userId: string, changes: CredentialChanges): Promise<VenueCredentialsRow> {
+export async function saveCredentials(
+  db: Db,
+  key: Buffer,
+  userId: string,
+  changes: CredentialChanges,
+): Promise<VenueCredentialsRow> {
   const set: CredentialsUpdate = { updatedAt: new Date() };
   for (const field of SECRET_FIELDS) {
     const value = changes[field]?.trim();

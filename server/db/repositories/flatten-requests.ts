@@ -4,7 +4,10 @@ import type { Db } from '../client';
 import { flattenRequests } from '../schema';
 
 export async function requestFlatten(db: Db, userId: string): Promise<void> {
-  await db.insert(flattenRequests).values({ userId }).onConflictDoUpdate({ target: flattenRequests.userId, set: { requestedAt: new Date() } });
+  await db
+    .insert(flattenRequests)
+    .values({ userId })
+    .onConflictDoUpdate({ target: flattenRequests.userId, set: { requestedAt: new Date() } });
 }
 
 export async function pendingFlattens(db: Db): Promise<string[]> {

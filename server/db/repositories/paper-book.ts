@@ -31,7 +31,9 @@ export class DbPaperBook implements PaperBook {
     const [row] = await this.db
       .select()
       .from(paperOrders)
-      .where(and(eq(paperOrders.venue, venue), eq(paperOrders.clientOrderId, clientOrderId), eq(paperOrders.userId, userId)))
+      .where(
+        and(eq(paperOrders.venue, venue), eq(paperOrders.clientOrderId, clientOrderId), eq(paperOrders.userId, userId)),
+      )
       .limit(1);
     return row ? toFill(row) : null;
   }
@@ -93,7 +95,8 @@ export class DbPaperBook implements PaperBook {
     });
     if (recorded) return { ...recorded };
     const first = await this.findOrder(userId, venue, fill.clientOrderId);
-    if (!first) throw new VenueError(venue, 'rejected', `Client order id ${fill.clientOrderId} belongs to another account`);
+    if (!first)
+      throw new VenueError(venue, 'rejected', `Client order id ${fill.clientOrderId} belongs to another account`);
     return first;
   }
 

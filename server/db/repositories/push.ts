@@ -1,6 +1,10 @@
 // Web push storage: each user's subscribed devices and notification preferences.
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
-import { DEFAULT_NOTIFICATION_PREFERENCES, NOTIFICATION_KINDS, type NotificationPreferences } from '../../../contract/notifications';
+import {
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  NOTIFICATION_KINDS,
+  type NotificationPreferences,
+} from '../../../contract/notifications';
 import type { Db } from '../client';
 import { notificationPreferences } from '../schema/notification-preferences';
 import { pushSubscriptions, type PushSubscriptionRow } from '../schema/push-subscriptions';
@@ -17,7 +21,10 @@ export async function saveSubscription(db: Db, userId: string, sub: NewSubscript
   await db
     .insert(pushSubscriptions)
     .values({ userId, ...sub })
-    .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: { userId, p256dh: sub.p256dh, auth: sub.auth, userAgent: sub.userAgent, createdAt: sql`now()` } });
+    .onConflictDoUpdate({
+      target: pushSubscriptions.endpoint,
+      set: { userId, p256dh: sub.p256dh, auth: sub.auth, userAgent: sub.userAgent, createdAt: sql`now()` },
+    });
 }
 
 /** Removes the caller's device; another user's endpoint is left alone. Returns whether a row went. */
@@ -35,7 +42,11 @@ export async function dropSubscriptions(db: Db, ids: string[]): Promise<void> {
 }
 
 export async function markSent(db: Db, ids: string[]): Promise<void> {
-  if (ids.length > 0) await db.update(pushSubscriptions).set({ lastSentAt: sql`now()` }).where(inArray(pushSubscriptions.id, ids));
+  if (ids.length > 0)
+    await db
+      .update(pushSubscriptions)
+      .set({ lastSentAt: sql`now()` })
+      .where(inArray(pushSubscriptions.id, ids));
 }
 
 export function subscriptionsOf(db: Db, userId: string): Promise<PushSubscriptionRow[]> {
@@ -60,7 +71,11 @@ export async function preferencesOf(db: Db, userId: string): Promise<Notificatio
 }
 
 /** Writes only the fields given (two tabs saving different switches at once both land), then reads the whole set. */
-export async function savePreferences(db: Db, userId: string, patch: Partial<NotificationPreferences>): Promise<NotificationPreferences> {
+export async function savePreferences(
+  db: Db,
+  userId: string,
+  patch: Partial<NotificationPreferences>,
+): Promise<NotificationPreferences> {
   await db
     .insert(notificationPreferences)
     .values({ userId, ...DEFAULT_NOTIFICATION_PREFERENCES, ...patch })

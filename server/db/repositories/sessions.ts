@@ -4,7 +4,10 @@ import type { Role } from '../../../contract/domain';
 import type { Db } from '../client';
 import { sessions, users, type SessionRow } from '../schema';
 
-export async function createSession(db: Db, session: { userId: string; expiresAt: Date; userAgent?: string; ip?: string }): Promise<SessionRow> {
+export async function createSession(
+  db: Db,
+  session: { userId: string; expiresAt: Date; userAgent?: string; ip?: string },
+): Promise<SessionRow> {
   const [row] = await db
     .insert(sessions)
     .values({
@@ -28,7 +31,13 @@ export interface LiveIdentity {
 
 function liveSessionStatement(db: Db) {
   return db
-    .select({ userId: users.id, role: users.role, isActive: users.isActive, sessionId: sessions.id, expiresAt: sessions.expiresAt })
+    .select({
+      userId: users.id,
+      role: users.role,
+      isActive: users.isActive,
+      sessionId: sessions.id,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -59,15 +68,23 @@ export async function findLiveSession(db: Db, sessionId: string, userId: string)
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
 export async function revokeUserSessions(db: Db, userId: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
 /** Drops a user's sessions that ended more than a day ago, so the table does not grow with every sign-in. */
 export async function pruneEndedSessions(db: Db, userId: string, now = new Date()): Promise<void> {
   const dayAgo = new Date(now.getTime() - 24 * 3600 * 1000);
-  await db.delete(sessions).where(and(eq(sessions.userId, userId), or(lt(sessions.expiresAt, dayAgo), lt(sessions.revokedAt, dayAgo))));
+  await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), or(lt(sessions.expiresAt, dayAgo), lt(sessions.revokedAt, dayAgo))));
 }

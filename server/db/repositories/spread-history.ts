@@ -18,7 +18,9 @@ const INSERT_CHUNK = 2000;
 /** Writes one-second samples; a sample already stored for its symbol and second is left as it is. */
 export async function insertSpreadSamples(db: Db, samples: readonly SpreadSample[]): Promise<void> {
   for (let i = 0; i < samples.length; i += INSERT_CHUNK) {
-    const rows = samples.slice(i, i + INSERT_CHUNK).map((s) => ({ symbol: s.symbol, at: new Date(s.t), binance: s.binance, deriv: s.deriv, spread: s.spread }));
+    const rows = samples
+      .slice(i, i + INSERT_CHUNK)
+      .map((s) => ({ symbol: s.symbol, at: new Date(s.t), binance: s.binance, deriv: s.deriv, spread: s.spread }));
     await db.insert(spreadSamples).values(rows).onConflictDoNothing();
   }
 }
@@ -50,7 +52,9 @@ export async function rollUpSpreadSamples(db: Db, before: Date): Promise<number>
       .where(old)
       .groupBy(spreadSamples.symbol, minute);
     const weighted = (column: string) =>
-      sql.raw(`(spread_minutes.${column} * spread_minutes.samples + excluded.${column} * excluded.samples) / (spread_minutes.samples + excluded.samples)`);
+      sql.raw(
+        `(spread_minutes.${column} * spread_minutes.samples + excluded.${column} * excluded.samples) / (spread_minutes.samples + excluded.samples)`,
+      );
     await tx
       .insert(spreadMinutes)
       .select(summary)
@@ -80,7 +84,13 @@ export async function deleteSpreadHistoryBefore(db: Db, before: Date): Promise<v
  * A symbol's history in [from, to) averaged into buckets of `resolutionSeconds` (aligned to the epoch), oldest
  * first. Seconds and minutes are weighted by how many samples each stands for; buckets without data are absent.
  */
-export async function readSpreadSeries(db: Db, symbol: SymbolId, from: Date, to: Date, resolutionSeconds: number): Promise<SpreadPoint[]> {
+export async function readSpreadSeries(
+  db: Db,
+  symbol: SymbolId,
+  from: Date,
+  to: Date,
+  resolutionSeconds: number,
+): Promise<SpreadPoint[]> {
   const seconds = db
     .select({
       at: spreadSamples.at,
@@ -107,7 +117,8 @@ export async function readSpreadSeries(db: Db, symbol: SymbolId, from: Date, to:
     .where(and(eq(spreadMinutes.symbol, symbol), gte(spreadMinutes.at, from), lt(spreadMinutes.at, to)));
   const history = unionAll(seconds, minutes).as('history');
   const bucket = sql<number>`(floor(extract(epoch from ${history.at}) / ${resolutionSeconds}) * ${resolutionSeconds})::double precision`;
-  const average = (column: SQLWrapper) => sql<number>`(sum(${column} * ${history.samples}) / sum(${history.samples}))::double precision`;
+  const average = (column: SQLWrapper) =>
+    sql<number>`(sum(${column} * ${history.samples}) / sum(${history.samples}))::double precision`;
   const rows = await db
     .select({
       bucket,
@@ -156,8 +167,16 @@ export interface ReplayHistorySeries {
  * drivers turn three arrays into numbers several times faster than they build 172,800 row objects. Seconds and
  * minutes never overlap: a roll-up deletes the seconds it folds, in one transaction.
  */
-export async function readReplayHistory(db: Db, symbols: readonly SymbolId[], from: Date, to: Date): Promise<ReplayHistorySeries[]> {
-  const read = async (table: typeof spreadSamples | typeof spreadMinutes, minute: boolean): Promise<ReplayHistorySeries[]> => {
+export async function readReplayHistory(
+  db: Db,
+  symbols: readonly SymbolId[],
+  from: Date,
+  to: Date,
+): Promise<ReplayHistorySeries[]> {
+  const read = async (
+    table: typeof spreadSamples | typeof spreadMinutes,
+    minute: boolean,
+  ): Promise<ReplayHistorySeries[]> => {
     const rows = await db
       .select({
         symbol: table.symbol,
@@ -168,7 +187,13 @@ export async function readReplayHistory(db: Db, symbols: readonly SymbolId[], fr
       .from(table)
       .where(and(inArray(table.symbol, [...symbols]), gte(table.at, from), lt(table.at, to)))
       .groupBy(table.symbol);
-    return rows.map((r) => ({ symbol: r.symbol, minute, t: r.t.map(Number), binance: r.binance.map(Number), deriv: r.deriv.map(Number) }));
+    return rows.map((r) => ({
+      symbol: r.symbol,
+      minute,
+      t: r.t.map(Number),
+      binance: r.binance.map(Number),
+      deriv: r.deriv.map(Number),
+    }));
   };
   return [...(await read(spreadMinutes, true)), ...(await read(spreadSamples, false))];
 }

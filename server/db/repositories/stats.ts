@@ -67,7 +67,8 @@ export async function recountTradeFigures(db: Db): Promise<void> {
 }
 
 export async function holdings(db: Db, userId: string): Promise<Holdings> {
-  const sumOf = (currency: string) => sql<string>`coalesce(sum(${balances.amount}) filter (where ${balances.currency} = ${currency}), 0)::text`;
+  const sumOf = (currency: string) =>
+    sql<string>`coalesce(sum(${balances.amount}) filter (where ${balances.currency} = ${currency}), 0)::text`;
   const [row] = await db
     .select({ USDT: sumOf('USDT'), BTC: sumOf('BTC'), ETH: sumOf('ETH') })
     .from(balances)

@@ -23,10 +23,16 @@ interface Cursor {
   id: string;
 }
 
-const fillOf = (fill: StoredFill | null) => (fill ? { price: fill.price, quantity: fill.quantity, fee: fill.fee, at: fill.at } : null);
+const fillOf = (fill: StoredFill | null) =>
+  fill ? { price: fill.price, quantity: fill.quantity, fee: fill.fee, at: fill.at } : null;
 
 /** Batches of CSV-ready trades (decimals as the exact strings stored), newest first, until the filter is exhausted. */
-export async function* exportTradeBatches(db: Db, userId: string, filter: TradeExportFilter, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<CsvTrade[]> {
+export async function* exportTradeBatches(
+  db: Db,
+  userId: string,
+  filter: TradeExportFilter,
+  batchSize = EXPORT_BATCH_SIZE,
+): AsyncGenerator<CsvTrade[]> {
   const base: SQL[] = [eq(trades.userId, userId)];
   if (filter.status) base.push(eq(trades.status, filter.status));
   if (filter.symbol) base.push(eq(trades.symbol, filter.symbol));
@@ -34,7 +40,9 @@ export async function* exportTradeBatches(db: Db, userId: string, filter: TradeE
   if (filter.to) base.push(lt(trades.createdAt, filter.to));
   let cursor: Cursor | null = null;
   for (;;) {
-    const where: SQL[] = cursor ? [...base, sql`(${trades.createdAt}, ${trades.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`] : base;
+    const where: SQL[] = cursor
+      ? [...base, sql`(${trades.createdAt}, ${trades.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`]
+      : base;
     const rows = await db
       .select({
         id: trades.id,
@@ -69,7 +77,12 @@ export async function* exportTradeBatches(db: Db, userId: string, filter: TradeE
       reason: row.reason,
       createdAt: row.createdAt.toISOString(),
       closedAt: row.closedAt ? row.closedAt.toISOString() : null,
-      legs: (row.legs ?? []).map((leg) => ({ venue: leg.venue, side: leg.side, open: fillOf(leg.open), close: fillOf(leg.close) })),
+      legs: (row.legs ?? []).map((leg) => ({
+        venue: leg.venue,
+        side: leg.side,
+        open: fillOf(leg.open),
+        close: fillOf(leg.close),
+      })),
     }));
     if (rows.length < batchSize) return;
     const last = rows[rows.length - 1];

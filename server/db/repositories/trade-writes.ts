@@ -33,6 +33,7 @@ export function pendingTrades(db: Db): Promise<TradeRow[]> {
 export async function venueOrderIdsSince(db: Db, venue: VenueId, since: Date): Promise<Set<string>> {
   const rows = await db.select({ legs: trades.legs }).from(trades).where(gte(trades.createdAt, since));
   const ids = new Set<string>();
-  for (const { legs } of rows) for (const leg of legs) if (leg.venue === venue && leg.venueOrderId) ids.add(leg.venueOrderId);
+  for (const { legs } of rows)
+    for (const leg of legs) if (leg.venue === venue && leg.venueOrderId) ids.add(leg.venueOrderId);
   return ids;
 }

@@ -14,12 +14,21 @@ export async function savePendingSecret(db: Db, userId: string, secretEnc: strin
   const rows = await db
     .insert(twoFactor)
     .values({ userId, secretEnc })
-    .onConflictDoUpdate({ target: twoFactor.userId, set: { secretEnc, recoveryHashes: [], lastStep: null, createdAt: new Date() }, setWhere: isNull(twoFactor.enabledAt) })
+    .onConflictDoUpdate({
+      target: twoFactor.userId,
+      set: { secretEnc, recoveryHashes: [], lastStep: null, createdAt: new Date() },
+      setWhere: isNull(twoFactor.enabledAt),
+    })
     .returning({ userId: twoFactor.userId });
   return rows.length > 0;
 }
 
-export async function enableTwoFactor(db: Db, userId: string, recoveryHashes: string[], step: number): Promise<boolean> {
+export async function enableTwoFactor(
+  db: Db,
+  userId: string,
+  recoveryHashes: string[],
+  step: number,
+): Promise<boolean> {
   const rows = await db
     .update(twoFactor)
     .set({ enabledAt: new Date(), recoveryHashes, lastStep: String(step) })
@@ -33,7 +42,9 @@ export async function useTotpStep(db: Db, userId: string, step: number): Promise
   const rows = await db
     .update(twoFactor)
     .set({ lastStep: String(step) })
-    .where(and(eq(twoFactor.userId, userId), or(isNull(twoFactor.lastStep), lt(sql`${twoFactor.lastStep}::bigint`, step))))
+    .where(
+      and(eq(twoFactor.userId, userId), or(isNull(twoFactor.lastStep), lt(sql`${twoFactor.lastStep}::bigint`, step))),
+    )
     .returning({ userId: twoFactor.userId });
   return rows.length > 0;
 }

@@ -25,11 +25,17 @@ export async function findUserByLogin(db: Db, login: string): Promise<UserRow | 
 export type UniqueField = 'username' | 'email';
 
 /** Which of the given username/e-mail already belong to another user (case-insensitive), if any. */
-export async function findTakenField(db: Db, fields: { username: string; email: string }, exceptUserId?: string): Promise<UniqueField | null> {
+export async function findTakenField(
+  db: Db,
+  fields: { username: string; email: string },
+  exceptUserId?: string,
+): Promise<UniqueField | null> {
   const rows = await db
     .select({ id: users.id, username: users.username, email: users.email })
     .from(users)
-    .where(sql`(lower(${users.username}) = ${fields.username.toLowerCase()} OR lower(${users.email}) = ${fields.email.toLowerCase()})`);
+    .where(
+      sql`(lower(${users.username}) = ${fields.username.toLowerCase()} OR lower(${users.email}) = ${fields.email.toLowerCase()})`,
+    );
   const others = rows.filter((r) => r.id !== exceptUserId);
   if (others.some((r) => r.username.toLowerCase() === fields.username.toLowerCase())) return 'username';
   if (others.some((r) => r.email.toLowerCase() === fields.email.toLowerCase())) return 'email';
@@ -95,7 +101,10 @@ export async function lockFirstAdminCheck(tx: Db): Promise<void> {
 }
 
 export async function countActiveAdmins(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(users).where(and(eq(users.role, 'admin'), eq(users.isActive, true)));
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.isActive, true)));
   return row?.n ?? 0;
 }
 
@@ -130,7 +139,10 @@ export async function findMinSpread(db: Db, userId: string): Promise<number> {
  * window (tradingEnabledAt) and lifts an engine pause; saving while already on changes neither.
  */
 export async function setTradingEnabled(db: Db, userId: string, enabled: boolean): Promise<void> {
-  await db.update(users).set({ ...tradingSwitch(enabled), updatedAt: new Date() }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ ...tradingSwitch(enabled), updatedAt: new Date() })
+    .where(eq(users.id, userId));
 }
 
 /** The columns that turning trading on or off writes, for setTradingEnabled and the settings save alike. */
@@ -165,14 +177,21 @@ const tradingColumns = {
 
 /** Every active user with tradingEnabled. */
 export function listTradingSettings(db: Db) {
-  return db.select(tradingColumns).from(users).where(and(eq(users.tradingEnabled, true), eq(users.isActive, true)));
+  return db
+    .select(tradingColumns)
+    .from(users)
+    .where(and(eq(users.tradingEnabled, true), eq(users.isActive, true)));
 }
 
 export type TradingSettingsRow = Awaited<ReturnType<typeof listTradingSettings>>[number];
 
 /** An active user's trading settings; null when unknown or deactivated. */
 export async function findTradingSettings(db: Db, userId: string): Promise<TradingSettingsRow | null> {
-  const [row] = await db.select(tradingColumns).from(users).where(and(eq(users.id, userId), eq(users.isActive, true))).limit(1);
+  const [row] = await db
+    .select(tradingColumns)
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.isActive, true)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -185,7 +204,9 @@ export async function realisedWindow(db: Db, userId: string): Promise<{ current:
   const running = db
     .select({
       profit: trades.actualProfit,
-      cumulative: sql<string>`sum(${trades.actualProfit}) over (order by ${trades.closedAt}, ${trades.id})`.as('cumulative'),
+      cumulative: sql<string>`sum(${trades.actualProfit}) over (order by ${trades.closedAt}, ${trades.id})`.as(
+        'cumulative',
+      ),
     })
     .from(trades)
     .innerJoin(users, eq(users.id, trades.userId))
@@ -208,6 +229,9 @@ export async function realisedWindow(db: Db, userId: string): Promise<{ current:
 
 /** How many of the user's trades are not finished (deleting or deactivating the user waits for them). */
 export async function countOpenTrades(db: Db, userId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(trades).where(and(eq(trades.userId, userId), eq(trades.status, 'pending')));
+  const [row] = await db
+    .select({ n: count() })
+    .from(trades)
+    .where(and(eq(trades.userId, userId), eq(trades.status, 'pending')));
   return row?.n ?? 0;
 }

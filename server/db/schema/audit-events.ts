@@ -22,7 +22,11 @@ export const auditEvents = pgTable(
     /** Non-secret details (which fields changed, a trade id, a reason). Never a secret value. */
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [index('audit_events_at_idx').on(t.at), index('audit_events_subject_idx').on(t.subjectId, t.at), index('audit_events_action_idx').on(t.action, t.at)],
+  (t) => [
+    index('audit_events_at_idx').on(t.at),
+    index('audit_events_subject_idx').on(t.subjectId, t.at),
+    index('audit_events_action_idx').on(t.action, t.at),
+  ],
 );
 
 export type AuditEventRow = typeof auditEvents.$inferSelect;

@@ -7,7 +7,9 @@ import { users } from './users';
 export const balances = pgTable(
   'balances',
   {
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     venue: text('venue', { enum: VENUES }).notNull(),
     currency: text('currency', { enum: CURRENCIES }).notNull(),
     amount: money('amount').notNull().default('0'),

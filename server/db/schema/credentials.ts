@@ -4,7 +4,9 @@ import { users } from './users';
 
 /** Venue credentials, each secret AES-256-GCM encrypted (base64 of iv | tag | ciphertext). Never returned. */
 export const venueCredentials = pgTable('venue_credentials', {
-  userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   binanceApiKeyEnc: text('binance_api_key_enc'),
   binanceSecretKeyEnc: text('binance_secret_key_enc'),
   derivTokenEnc: text('deriv_token_enc'),

@@ -7,6 +7,8 @@ import { users } from './users';
  * API-only or standby instance, or just before a restart or failover, is still carried out.
  */
 export const flattenRequests = pgTable('flatten_requests', {
-  userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   requestedAt: timestamp('requested_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

@@ -11,7 +11,9 @@ export const pushSubscriptions = pgTable(
   'push_subscriptions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     endpoint: text('endpoint').notNull(),
     /** The device's P-256 public key and auth secret (base64url), which the payload is encrypted to (RFC 8291). */
     p256dh: text('p256dh').notNull(),
@@ -20,7 +22,10 @@ export const pushSubscriptions = pgTable(
     createdAt: createdAt(),
     lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
 );
 
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;

@@ -1,6 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { SYMBOLS, TRADE_ORIGINS, TRADE_STATUSES, VENUES, type LegSide, type LegStatus, type VenueId } from '../../../contract/domain';
+import {
+  SYMBOLS,
+  TRADE_ORIGINS,
+  TRADE_STATUSES,
+  VENUES,
+  type LegSide,
+  type LegStatus,
+  type VenueId,
+} from '../../../contract/domain';
 import { createdAt, money, updatedAt } from './columns';
 import { users } from './users';
 
@@ -32,7 +40,9 @@ export const trades = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** Human-readable, unique; also the stem of the legs' client order ids. */
     tradeId: text('trade_id').notNull().unique(),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     symbol: text('symbol', { enum: SYMBOLS }).notNull(),
     status: text('status', { enum: TRADE_STATUSES }).notNull().default('pending'),
     origin: text('origin', { enum: TRADE_ORIGINS }).notNull().default('auto'),
@@ -40,7 +50,10 @@ export const trades = pgTable(
     arbitrageSpread: numeric('arbitrage_spread', { precision: 18, scale: 10 }).notNull(),
     actualProfit: money('actual_profit').notNull().default('0'),
     reason: text('reason'),
-    legs: jsonb('legs').$type<StoredLeg[]>().notNull().default(sql`'[]'::jsonb`),
+    legs: jsonb('legs')
+      .$type<StoredLeg[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     /**
      * Both venues' best bid and ask the decision to open was made on, kept for the trade's detail (slippage of each
      * fill against its quote). Written once with the trade; never read back into the engine (a leg is never placed
@@ -58,7 +71,9 @@ export const trades = pgTable(
     index('trades_user_symbol_created_idx').on(t.userId, t.symbol, t.createdAt.desc(), t.id.desc()),
     index('trades_user_status_symbol_created_idx').on(t.userId, t.status, t.symbol, t.createdAt.desc(), t.id.desc()),
     // Crash recovery looks for open trades of every user.
-    index('trades_pending_idx').on(t.status).where(sql`status = 'pending'`),
+    index('trades_pending_idx')
+      .on(t.status)
+      .where(sql`status = 'pending'`),
   ],
 );
 
@@ -71,7 +86,9 @@ export const paperOrders = pgTable(
   {
     venue: text('venue', { enum: VENUES }).notNull(),
     clientOrderId: text('client_order_id').notNull(),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     symbol: text('symbol').notNull(),
     venueOrderId: text('venue_order_id').notNull(),
     price: money('price').notNull(),

@@ -7,7 +7,9 @@ import { users } from './users';
  * removed when used. `enabledAt` null: enrolment started, not yet confirmed with a code.
  */
 export const twoFactor = pgTable('two_factor', {
-  userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   secretEnc: text('secret_enc').notNull(),
   recoveryHashes: text('recovery_hashes').array().notNull().default([]),
   enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'date' }),

@@ -29,7 +29,9 @@ export function runBacktest(job: BacktestJob): BacktestComputed {
   );
   return {
     figures: replayFigures(outcome),
-    stopped: outcome.stopped ? { reason: outcome.stopped.reason, at: new Date(outcome.stopped.at).toISOString() } : null,
+    stopped: outcome.stopped
+      ? { reason: outcome.stopped.reason, at: new Date(outcome.stopped.at).toISOString() }
+      : null,
     openAtEnd: outcome.open,
     equity: equitySeries(outcome, job.from, job.to, BACKTEST_EQUITY_POINTS),
   };

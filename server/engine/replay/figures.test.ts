@@ -15,12 +15,21 @@ const trade = (closedAt: number, profit: string, status: ReplayTrade['status'] =
   openedAt: closedAt - 1000,
   closedAt,
 });
-const outcome = (trades: ReplayTrade[]): ReplayOutcome => ({ trades, open: 0, peakCommitted: money(500), stopped: null, refused: 0, quotes: 0 });
+const outcome = (trades: ReplayTrade[]): ReplayOutcome => ({
+  trades,
+  open: 0,
+  peakCommitted: money(500),
+  stopped: null,
+  refused: 0,
+  quotes: 0,
+});
 
 describe('replay figures', () => {
   it('uses the contract definitions: win rate over decided trades, net P&L over every finished trade', () => {
     // A failed trade refused on both legs moved nothing (0): neither won nor lost.
-    const f = replayFigures(outcome([trade(1, '2.5'), trade(2, '-1'), trade(3, '0', 'failed'), trade(4, '0.5', 'cancelled')]));
+    const f = replayFigures(
+      outcome([trade(1, '2.5'), trade(2, '-1'), trade(3, '0', 'failed'), trade(4, '0.5', 'cancelled')]),
+    );
     expect(f).toEqual({ trades: 4, winRate: (2 * 100) / 3, netProfit: 2, maxDrawdown: 1, exposureUsed: 500 });
   });
 

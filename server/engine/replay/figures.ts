@@ -14,7 +14,10 @@ export function replayFigures(outcome: ReplayOutcome): BacktestFigures {
   for (const trade of outcome.trades) {
     window = foldRealised(window, money(trade.actualProfit));
     maxDrawdown = Money.max(maxDrawdown, drawdownOf(window));
-    const row = { status: trade.status as 'completed' | 'failed' | 'cancelled', actualProfit: Number(trade.actualProfit) };
+    const row = {
+      status: trade.status as 'completed' | 'failed' | 'cancelled',
+      actualProfit: Number(trade.actualProfit),
+    };
     if (isWinningTrade(row)) won += 1;
     if (isDecidedTrade(row)) decided += 1;
   }
@@ -31,7 +34,12 @@ export function replayFigures(outcome: ReplayOutcome): BacktestFigures {
  * Realised P&L from `from` to `to`, a step at each finished trade. Beyond `maxPoints` the range is cut into equal
  * buckets and each keeps its lowest and its last value, so a dip the drawdown reports is still drawn.
  */
-export function equitySeries(outcome: ReplayOutcome, from: number, to: number, maxPoints: number): BacktestEquityPoint[] {
+export function equitySeries(
+  outcome: ReplayOutcome,
+  from: number,
+  to: number,
+  maxPoints: number,
+): BacktestEquityPoint[] {
   const steps: BacktestEquityPoint[] = [{ t: from, equity: 0 }];
   let equity = money(0);
   for (const trade of outcome.trades) {
@@ -47,7 +55,8 @@ export function equitySeries(outcome: ReplayOutcome, from: number, to: number, m
   let low: BacktestEquityPoint | null = null;
   let last: BacktestEquityPoint | null = null;
   const flush = () => {
-    if (low && last) kept.push(...(low === last || low.t === last.t ? [last] : low.t < last.t ? [low, last] : [last, low]));
+    if (low && last)
+      kept.push(...(low === last || low.t === last.t ? [last] : low.t < last.t ? [low, last] : [last, low]));
     low = null;
     last = null;
   };

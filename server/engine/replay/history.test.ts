@@ -19,9 +19,17 @@ describe('recorded history for the replay', () => {
   it("rebuilds each venue's book around the recorded mid with its quoted half-spread", () => {
     const columns = toColumns([{ t: 5000, symbol: 'BTC/USDT', binance: 60_000, deriv: 60_030, minute: false }]);
     const [binance, deriv] = [...quotesOf(columns, { binance: 0.00001, deriv: 0.0002 })];
-    expect(binance).toEqual({ venue: 'binance', symbol: 'BTC/USDT', bid: 60_000 * (1 - 0.00001), ask: 60_000 * (1 + 0.00001), ts: 5000 });
+    expect(binance).toEqual({
+      venue: 'binance',
+      symbol: 'BTC/USDT',
+      bid: 60_000 * (1 - 0.00001),
+      ask: 60_000 * (1 + 0.00001),
+      ts: 5000,
+    });
     expect(deriv).toMatchObject({ venue: 'deriv', bid: 60_030 * (1 - 0.0002), ask: 60_030 * (1 + 0.0002), ts: 5000 });
     // The spread the engine computes from the rebuilt books is the recorded one.
-    expect(((deriv!.bid + deriv!.ask) / 2 - (binance!.bid + binance!.ask) / 2) / ((binance!.bid + binance!.ask) / 2)).toBeCloseTo(30 / 60_000, 12);
+    expect(
+      ((deriv!.bid + deriv!.ask) / 2 - (binance!.bid + binance!.ask) / 2) / ((binance!.bid + binance!.ask) / 2),
+    ).toBeCloseTo(30 / 60_000, 12);
   });
 });

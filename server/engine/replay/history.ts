@@ -43,7 +43,13 @@ export interface HistorySeries {
 /** Several series merged into one time line: oldest first, ties in SYMBOLS order (a k-way merge, no sort). */
 export function mergeSeries(series: readonly HistorySeries[]): HistoryColumns {
   const n = series.reduce((sum, s) => sum + s.t.length, 0);
-  const columns: HistoryColumns = { t: new Float64Array(n), symbol: new Uint8Array(n), binance: new Float64Array(n), deriv: new Float64Array(n), minute: new Uint8Array(n) };
+  const columns: HistoryColumns = {
+    t: new Float64Array(n),
+    symbol: new Uint8Array(n),
+    binance: new Float64Array(n),
+    deriv: new Float64Array(n),
+    minute: new Uint8Array(n),
+  };
   const at = series.map(() => 0);
   for (let out = 0; out < n; out += 1) {
     let pick = -1;
@@ -74,7 +80,13 @@ export function mergeSeries(series: readonly HistorySeries[]): HistoryColumns {
 /** Rows (tests, the benchmark) in columns; they must be in time order already. */
 export function toColumns(rows: readonly HistoryRow[]): HistoryColumns {
   const n = rows.length;
-  const columns: HistoryColumns = { t: new Float64Array(n), symbol: new Uint8Array(n), binance: new Float64Array(n), deriv: new Float64Array(n), minute: new Uint8Array(n) };
+  const columns: HistoryColumns = {
+    t: new Float64Array(n),
+    symbol: new Uint8Array(n),
+    binance: new Float64Array(n),
+    deriv: new Float64Array(n),
+    minute: new Uint8Array(n),
+  };
   rows.forEach((row, i) => {
     columns.t[i] = row.t;
     columns.symbol[i] = SYMBOLS.indexOf(row.symbol);
@@ -90,7 +102,10 @@ export interface HalfSpreads {
   deriv: number;
 }
 
-export const DEFAULT_HALF_SPREADS: HalfSpreads = { binance: CALIBRATED_PARAMS.venues.binance.halfSpread, deriv: CALIBRATED_PARAMS.venues.deriv.halfSpread };
+export const DEFAULT_HALF_SPREADS: HalfSpreads = {
+  binance: CALIBRATED_PARAMS.venues.binance.halfSpread,
+  deriv: CALIBRATED_PARAMS.venues.deriv.halfSpread,
+};
 
 /** Each sample as the two venues' quotes at its instant (Binance first, as the live feeds are combined). */
 export function* quotesOf(columns: HistoryColumns, halfSpreads: HalfSpreads = DEFAULT_HALF_SPREADS): Generator<Quote> {

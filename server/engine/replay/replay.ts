@@ -9,7 +9,13 @@ import Decimal from 'decimal.js';
 import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
 import { CURRENCIES } from '../../../contract/domain';
 import { PAPER_SEED, VenueError, type LegFill, type Quote } from '../../venues/types';
-import { DEFAULT_EXECUTION_COSTS, paperClose, paperOpen, type ExecutionCosts, type PaperExecution } from '../../venues/sim/execution';
+import {
+  DEFAULT_EXECUTION_COSTS,
+  paperClose,
+  paperOpen,
+  type ExecutionCosts,
+  type PaperExecution,
+} from '../../venues/sim/execution';
 import { simBinanceRules, simDerivRules } from '../../venues/sim/venue';
 import { DEFAULT_TRADING_PARAMS, type TradingParams } from '../costs';
 import { money, type Money } from '../decimal';
@@ -17,7 +23,16 @@ import { EMPTY_WINDOW, foldRealised, type RealisedWindow } from '../drawdown';
 import { refusalReason } from '../executor';
 import { preTradeCheck } from '../pretrade';
 import { toPriceTick } from '../prices';
-import { applyTradeEvent, createTrade, isTerminal, pendingOrders, type NewTrade, type PendingOrder, type TradeEvent, type TradeState } from '../trade-state';
+import {
+  applyTradeEvent,
+  createTrade,
+  isTerminal,
+  pendingOrders,
+  type NewTrade,
+  type PendingOrder,
+  type TradeEvent,
+  type TradeState,
+} from '../trade-state';
 import { TradingCore, type Command } from '../trading-core';
 
 /** The limits a trader tries: the same three the settings hold. */
@@ -68,7 +83,11 @@ const USER = 'replay';
 const venueKey = (venue: VenueId, symbol: SymbolId) => `${venue}|${symbol}`;
 
 /** Replays quotes (in time order) for one user with the given limits. Deterministic: same quotes, same trades. */
-export function replayQuotes(quotes: Iterable<Quote>, limits: ReplayLimits, options: ReplayOptions = {}): ReplayOutcome {
+export function replayQuotes(
+  quotes: Iterable<Quote>,
+  limits: ReplayLimits,
+  options: ReplayOptions = {},
+): ReplayOutcome {
   const run = new Replay(limits, options);
   for (const quote of quotes) run.quote(quote);
   return run.finish();
@@ -86,13 +105,21 @@ class Replay {
   /** Commands decided at the current instant, carried out once every quote of the instant is in. */
   private decided: Command[] = [];
   private window: RealisedWindow = EMPTY_WINDOW;
-  private readonly outcome: ReplayOutcome = { trades: [], open: 0, peakCommitted: money(0), stopped: null, refused: 0, quotes: 0 };
+  private readonly outcome: ReplayOutcome = {
+    trades: [],
+    open: 0,
+    peakCommitted: money(0),
+    stopped: null,
+    refused: 0,
+    quotes: 0,
+  };
 
   constructor(limits: ReplayLimits, options: ReplayOptions) {
     this.params = options.params ?? DEFAULT_TRADING_PARAMS;
     this.costs = options.costs ?? DEFAULT_EXECUTION_COSTS;
     const seed = options.balances ?? PAPER_SEED;
-    const wallet = (venue: VenueId) => Object.fromEntries(CURRENCIES.map((c) => [c, new Decimal(seed[venue][c])])) as Record<Currency, Decimal>;
+    const wallet = (venue: VenueId) =>
+      Object.fromEntries(CURRENCIES.map((c) => [c, new Decimal(seed[venue][c])])) as Record<Currency, Decimal>;
     this.balances = { binance: wallet('binance'), deriv: wallet('deriv') };
     this.core = new TradingCore({
       params: this.params,
@@ -120,7 +147,11 @@ class Replay {
     this.now = Math.max(this.now, quote.ts);
     this.outcome.quotes += 1;
     this.latest.set(venueKey(quote.venue, quote.symbol), quote);
-    const tick = toPriceTick(quote.symbol, this.latest.get(venueKey('binance', quote.symbol)) ?? null, this.latest.get(venueKey('deriv', quote.symbol)) ?? null);
+    const tick = toPriceTick(
+      quote.symbol,
+      this.latest.get(venueKey('binance', quote.symbol)) ?? null,
+      this.latest.get(venueKey('deriv', quote.symbol)) ?? null,
+    );
     this.decided.push(...this.core.onTick(tick));
   }
 
@@ -144,10 +175,19 @@ class Replay {
     for (const command of commands) {
       switch (command.kind) {
         case 'open': {
-          const refused = checked.has(command.trade.tradeId) ? checked.get(command.trade.tradeId) : this.preTrade(command.trade);
+          const refused = checked.has(command.trade.tradeId)
+            ? checked.get(command.trade.tradeId)
+            : this.preTrade(command.trade);
           if (refused) {
             this.outcome.refused += 1;
-            this.carryOut(this.core.onSkipped(command.trade.tradeId, refused, command.trade.openSpread, command.trade.origin === 'auto'));
+            this.carryOut(
+              this.core.onSkipped(
+                command.trade.tradeId,
+                refused,
+                command.trade.openSpread,
+                command.trade.origin === 'auto',
+              ),
+            );
           } else {
             const state = createTrade(command.trade);
             this.states.set(state.tradeId, state);
@@ -158,7 +198,14 @@ class Replay {
         }
         case 'close': {
           const state = this.states.get(command.tradeId);
-          if (state) this.drive(applyTradeEvent(state, { type: 'close-requested', reason: command.reason, cancel: command.cancel }, new Date(this.now)));
+          if (state)
+            this.drive(
+              applyTradeEvent(
+                state,
+                { type: 'close-requested', reason: command.reason, cancel: command.cancel },
+                new Date(this.now),
+              ),
+            );
           break;
         }
         case 'stop':
@@ -178,9 +225,15 @@ class Replay {
   private preTrade(trade: NewTrade): string | null {
     const binance = trade.decision?.binance ?? this.latest.get(venueKey('binance', trade.symbol));
     if (!binance) return 'no Binance price to size the order';
-    const text = (venue: VenueId) => Object.fromEntries(CURRENCIES.map((c) => [c, this.balances[venue][c].toFixed()])) as Record<Currency, string>;
+    const text = (venue: VenueId) =>
+      Object.fromEntries(CURRENCIES.map((c) => [c, this.balances[venue][c].toFixed()])) as Record<Currency, string>;
     const check = preTradeCheck(
-      { symbol: trade.symbol, direction: trade.direction, notional: money(trade.notional), binancePrice: trade.direction === 'deriv-rich' ? binance.ask : binance.bid },
+      {
+        symbol: trade.symbol,
+        direction: trade.direction,
+        notional: money(trade.notional),
+        binancePrice: trade.direction === 'deriv-rich' ? binance.ask : binance.bid,
+      },
       { rules: simBinanceRules(trade.symbol, this.costs), balances: text('binance') },
       { rules: simDerivRules(this.costs), balances: text('deriv') },
     );
@@ -197,7 +250,8 @@ class Replay {
       const events = orders.map((order) => this.perform(state, order));
       for (const event of events) state = applyTradeEvent(state, event, new Date(this.now));
       this.states.set(state.tradeId, state);
-      if (before.stage === 'opening' && state.stage !== 'opening' && state.legs.every((l) => l.status !== 'failed')) this.core.onOpened(state.tradeId);
+      if (before.stage === 'opening' && state.stage !== 'opening' && state.legs.every((l) => l.status !== 'failed'))
+        this.core.onOpened(state.tradeId);
       // A paper close fails only on a missing opening fill, which a replay cannot have: stop rather than spin.
       if (events.every((e) => e.type === 'leg-close-failed')) break;
     }
@@ -217,7 +271,9 @@ class Replay {
       closedAt: state.closedAt?.getTime() ?? this.now,
     });
     const status = state.stage === 'completed' || state.stage === 'failed' ? state.stage : 'cancelled';
-    this.carryOut(this.core.onEnded(state.tradeId, { status, profit: money(state.actualProfit), reason: state.reason }));
+    this.carryOut(
+      this.core.onEnded(state.tradeId, { status, profit: money(state.actualProfit), reason: state.reason }),
+    );
   }
 
   private perform(state: TradeState, order: PendingOrder): TradeEvent {
@@ -227,17 +283,40 @@ class Replay {
       if (!quote) throw new VenueError(leg.venue, 'unavailable', 'no quote');
       if (order.kind === 'open') {
         const decision = state.decision?.[leg.venue];
-        const protection = decision ? { price: String(leg.side === 'buy' ? decision.ask : decision.bid), maxSlippage: this.params.maxSlippage } : undefined;
-        const execution = paperOpen(leg.venue, { side: leg.side, symbol: state.symbol, notional: new Decimal(state.notional), protection }, quote, this.costs);
+        const protection = decision
+          ? { price: String(leg.side === 'buy' ? decision.ask : decision.bid), maxSlippage: this.params.maxSlippage }
+          : undefined;
+        const execution = paperOpen(
+          leg.venue,
+          { side: leg.side, symbol: state.symbol, notional: new Decimal(state.notional), protection },
+          quote,
+          this.costs,
+        );
         return { type: 'leg-opened', venue: leg.venue, fill: this.record(leg.venue, leg.clientOrderId, execution) };
       }
-      const opened = { quantity: new Decimal(leg.open?.quantity ?? 0), openingPrice: leg.open ? new Decimal(leg.open.price) : undefined };
-      const execution = paperClose(leg.venue, { openSide: leg.side, symbol: state.symbol, ...opened }, quote, this.costs);
-      return { type: 'leg-closed', venue: leg.venue, fill: this.record(leg.venue, `${leg.clientOrderId}-c`, execution) };
+      const opened = {
+        quantity: new Decimal(leg.open?.quantity ?? 0),
+        openingPrice: leg.open ? new Decimal(leg.open.price) : undefined,
+      };
+      const execution = paperClose(
+        leg.venue,
+        { openSide: leg.side, symbol: state.symbol, ...opened },
+        quote,
+        this.costs,
+      );
+      return {
+        type: 'leg-closed',
+        venue: leg.venue,
+        fill: this.record(leg.venue, `${leg.clientOrderId}-c`, execution),
+      };
     } catch (error) {
       return order.kind === 'open'
         ? { type: 'leg-open-failed', venue: leg.venue, reason: refusalReason(leg.venue, leg.side, state.symbol, error) }
-        : { type: 'leg-close-failed', venue: leg.venue, reason: `${leg.venue} close failed: ${error instanceof Error ? error.message : String(error)}` };
+        : {
+            type: 'leg-close-failed',
+            venue: leg.venue,
+            reason: `${leg.venue} close failed: ${error instanceof Error ? error.message : String(error)}`,
+          };
     }
   }
 
@@ -250,7 +329,11 @@ class Replay {
       if (delta === undefined) continue;
       next[currency] = wallet[currency].plus(delta);
       if (next[currency].isNegative()) {
-        throw new VenueError(venue, 'insufficient-balance', `Insufficient ${currency} on ${venue}: have ${wallet[currency].toFixed()}, need ${new Decimal(delta).negated().toFixed()}`);
+        throw new VenueError(
+          venue,
+          'insufficient-balance',
+          `Insufficient ${currency} on ${venue}: have ${wallet[currency].toFixed()}, need ${new Decimal(delta).negated().toFixed()}`,
+        );
       }
     }
     this.balances[venue] = next;

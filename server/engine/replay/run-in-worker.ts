@@ -9,7 +9,8 @@ import { Worker } from 'node:worker_threads';
 import { isCompiled } from '../../paths';
 import type { BacktestComputed, BacktestJob } from './backtest';
 
-export type WorkerAnswer = { ok: true; result: BacktestComputed } | { ok: false; reason: 'busy' | 'timeout' | 'failed'; message: string };
+export type WorkerAnswer =
+  { ok: true; result: BacktestComputed } | { ok: false; reason: 'busy' | 'timeout' | 'failed'; message: string };
 type Reply = { ok: true; result: BacktestComputed } | { ok: false; message: string };
 
 const MAX_RUNNING = 2;
@@ -28,10 +29,13 @@ const COMPILED_ENTRY = 'replay-worker.js';
  * `--import tsx` flag does not reach a worker's module loader on Node 20), then load the TypeScript entry.
  */
 function bootstrap(): string {
-  if (isCompiled(import.meta.url)) return `import(${JSON.stringify(new URL(`./${COMPILED_ENTRY}`, import.meta.url).href)});`;
+  if (isCompiled(import.meta.url))
+    return `import(${JSON.stringify(new URL(`./${COMPILED_ENTRY}`, import.meta.url).href)});`;
   // The ESM entry of tsx's API, as its package exports name it (require.resolve would give the CommonJS one).
   const pkg = require('tsx/package.json') as { exports: Record<string, { import: { default: string } }> };
-  const tsx = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), pkg.exports['./esm/api']!.import.default)).href;
+  const tsx = pathToFileURL(
+    join(dirname(require.resolve('tsx/package.json')), pkg.exports['./esm/api']!.import.default),
+  ).href;
   const entry = new URL('./worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
 }
@@ -69,7 +73,8 @@ function keep(worker: Worker): void {
 }
 
 export async function backtestInWorker(job: BacktestJob, timeoutMs: number): Promise<WorkerAnswer> {
-  if (running >= MAX_RUNNING) return { ok: false, reason: 'busy', message: 'Other backtests are running; try again in a moment' };
+  if (running >= MAX_RUNNING)
+    return { ok: false, reason: 'busy', message: 'Other backtests are running; try again in a moment' };
   running += 1;
   try {
     const worker = takeWorker();
@@ -83,18 +88,34 @@ export async function backtestInWorker(job: BacktestJob, timeoutMs: number): Pro
         else void worker.terminate();
         resolve(answer);
       };
-      const onMessage = (reply: Reply) => finish(reply.ok ? reply : { ok: false, reason: 'failed', message: reply.message }, true);
+      const onMessage = (reply: Reply) =>
+        finish(reply.ok ? reply : { ok: false, reason: 'failed', message: reply.message }, true);
       const onError = (error: Error) => finish({ ok: false, reason: 'failed', message: error.message }, false);
-      const onExit = (code: number) => finish({ ok: false, reason: 'failed', message: `the backtest stopped unexpectedly (exit ${code})` }, false);
+      const onExit = (code: number) =>
+        finish({ ok: false, reason: 'failed', message: `the backtest stopped unexpectedly (exit ${code})` }, false);
       const timer = setTimeout(
-        () => finish({ ok: false, reason: 'timeout', message: `The backtest took longer than ${timeoutMs / 1000} s and was stopped; try a shorter range or one symbol` }, false),
+        () =>
+          finish(
+            {
+              ok: false,
+              reason: 'timeout',
+              message: `The backtest took longer than ${timeoutMs / 1000} s and was stopped; try a shorter range or one symbol`,
+            },
+            false,
+          ),
         timeoutMs,
       );
       worker.on('message', onMessage);
       worker.once('error', onError);
       worker.once('exit', onExit);
       const { columns } = job;
-      worker.postMessage(job, [columns.t.buffer, columns.symbol.buffer, columns.binance.buffer, columns.deriv.buffer, columns.minute.buffer] as ArrayBuffer[]);
+      worker.postMessage(job, [
+        columns.t.buffer,
+        columns.symbol.buffer,
+        columns.binance.buffer,
+        columns.deriv.buffer,
+        columns.minute.buffer,
+      ] as ArrayBuffer[]);
     });
   } finally {
     running -= 1;

@@ -8,7 +8,16 @@ import { AdminUserCommandQuery, AdminUsersQuery, CreateUserBody, IdParams } from
 import type { MessageResponse, UserResponse, UsersResponse } from '../../../contract/api';
 import { findCredentialsFor } from '../../db/repositories/credentials';
 import { revokeUserSessions } from '../../db/repositories/sessions';
-import { countOpenTrades, deleteUser, findUserById, listUsers, lockActiveAdmins, lockUser, setTradingEnabled, updateUser } from '../../db/repositories/users';
+import {
+  countOpenTrades,
+  deleteUser,
+  findUserById,
+  listUsers,
+  lockActiveAdmins,
+  lockUser,
+  setTradingEnabled,
+  updateUser,
+} from '../../db/repositories/users';
 import { API_ONLY_MESSAGE } from '../plugins/engine-port';
 import { badRequest, conflict, HttpError, notFound } from '../plugins/http-error';
 import { createAccount } from '../users/create-account';
@@ -32,7 +41,12 @@ export const openTradesMessage = (n: number, action: 'delete' | 'deactivate') =>
  * Before a user is removed or deactivated: refuses while trades are open, or with `closeTrades` stops the user's
  * trading and has the engine close them (cancelled), waiting a few seconds. Answers how many it closed.
  */
-async function settleOpenTrades(app: FastifyInstance, userId: string, closeTrades: boolean, action: 'delete' | 'deactivate'): Promise<number> {
+async function settleOpenTrades(
+  app: FastifyInstance,
+  userId: string,
+  closeTrades: boolean,
+  action: 'delete' | 'deactivate',
+): Promise<number> {
   const open = await countOpenTrades(app.db, userId);
   if (open === 0) return 0;
   if (!closeTrades) throw conflict(openTradesMessage(open, action));
@@ -41,7 +55,10 @@ async function settleOpenTrades(app: FastifyInstance, userId: string, closeTrade
   await setTradingEnabled(app.db, userId, false);
   const result = await app.engine.closeUserTrades(userId, `account ${action}d by an admin`, CLOSE_WAIT_MS);
   if ('ok' in result) throw new HttpError(503, result.message);
-  if (!result.closed) throw conflict(`Closing ${trades(open)} of this user; ${action} again in a moment, once ${open === 1 ? 'it is' : 'they are'} closed.`);
+  if (!result.closed)
+    throw conflict(
+      `Closing ${trades(open)} of this user; ${action} again in a moment, once ${open === 1 ? 'it is' : 'they are'} closed.`,
+    );
   return open;
 }
 
@@ -52,11 +69,22 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/users',
-    { preHandler: guard, schema: { tags: ['admin'], summary: 'List users; search by username, filter by role', querystring: AdminUsersQuery, response: { 200: UsersAnswer } } },
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['admin'],
+        summary: 'List users; search by username, filter by role',
+        querystring: AdminUsersQuery,
+        response: { 200: UsersAnswer },
+      },
+    },
     async (request): Promise<UsersResponse> => {
       const { search, role } = request.query;
       const rows = await listUsers(app.db, { ...(search && { search }), ...(role && { role }) });
-      const credentials = await findCredentialsFor(app.db, rows.map((row) => row.id));
+      const credentials = await findCredentialsFor(
+        app.db,
+        rows.map((row) => row.id),
+      );
       const users = rows.map((row) => toPublicUser(row, credentials.get(row.id) ?? null));
       return { success: true, users };
     },
@@ -64,10 +92,16 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/users',
-    { preHandler: guard, schema: { tags: ['admin'], summary: 'Create a user', body: CreateUserBody, response: { 201: UserAnswer } } },
+    {
+      preHandler: guard,
+      schema: { tags: ['admin'], summary: 'Create a user', body: CreateUserBody, response: { 201: UserAnswer } },
+    },
     async (request, reply): Promise<UserResponse> => {
       const user = await createAccount(app.db, request.body);
-      await audit(app, request, 'user_created', { subjectId: user.id, details: { role: user.role, email: user.email } });
+      await audit(app, request, 'user_created', {
+        subjectId: user.id,
+        details: { role: user.role, email: user.email },
+      });
       reply.code(201);
       return { success: true, user: await loadPublicUser(app.db, user), message: 'User created successfully' };
     },
@@ -79,7 +113,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: guard,
       schema: {
         tags: ['admin'],
-        summary: 'Delete a user and everything it owns; refused while trades are open unless closeTrades=true closes them',
+        summary:
+          'Delete a user and everything it owns; refused while trades are open unless closeTrades=true closes them',
         params: IdParams,
         querystring: AdminUserCommandQuery,
         response: { 200: MessageAnswer },
@@ -104,7 +139,11 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         await deleteUser(tx, id);
       });
       app.revocations$.next({ userId: id });
-      await audit(app, request, 'user_deleted', { subjectId: id, subjectName: victim.username, details: { email: victim.email, tradesClosed: closed } });
+      await audit(app, request, 'user_deleted', {
+        subjectId: id,
+        subjectName: victim.username,
+        details: { email: victim.email, tradesClosed: closed },
+      });
       return { success: true, message: `User deleted successfully${closedNote(closed)}` };
     },
   );
@@ -115,7 +154,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: guard,
       schema: {
         tags: ['admin'],
-        summary: 'Activate or deactivate a user; deactivating is refused while trades are open unless closeTrades=true closes them',
+        summary:
+          'Activate or deactivate a user; deactivating is refused while trades are open unless closeTrades=true closes them',
         params: IdParams,
         querystring: AdminUserCommandQuery,
         response: { 200: UserAnswer },
@@ -126,7 +166,9 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       if (id === request.user.id) throw badRequest(CANNOT_DEACTIVATE_SELF);
       const current = await findUserById(app.db, id);
       if (!current) throw notFound('User not found');
-      const closed = current.isActive ? await settleOpenTrades(app, id, request.query.closeTrades === 'true', 'deactivate') : 0;
+      const closed = current.isActive
+        ? await settleOpenTrades(app, id, request.query.closeTrades === 'true', 'deactivate')
+        : 0;
       const updated = await app.db.transaction(async (tx) => {
         const activeAdmins = await lockActiveAdmins(tx);
         const target = await lockUser(tx, id);
@@ -143,7 +185,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (!updated) throw notFound('User not found');
       if (!updated.isActive) app.revocations$.next({ userId: id });
-      await audit(app, request, updated.isActive ? 'user_activated' : 'user_deactivated', { subjectId: id, details: { tradesClosed: closed } });
+      await audit(app, request, updated.isActive ? 'user_activated' : 'user_deactivated', {
+        subjectId: id,
+        details: { tradesClosed: closed },
+      });
       return {
         success: true,
         user: await loadPublicUser(app.db, updated),

@@ -4,14 +4,22 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AuditQuery, OwnActivityQuery, type AuditResponse } from '../../../contract/guard';
 import { listAuditEvents, type AuditFilter } from '../../db/repositories/audit';
 
-const pagination = (page: number, limit: number, total: number) => ({ current: page, pages: Math.max(1, Math.ceil(total / limit)), total });
+const pagination = (page: number, limit: number, total: number) => ({
+  current: page,
+  pages: Math.max(1, Math.ceil(total / limit)),
+  total,
+});
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/audit',
     {
       preHandler: [app.authenticate, app.requireAdmin],
-      schema: { tags: ['admin'], summary: 'The audit log, newest first; filter by user name, action and date range', querystring: AuditQuery },
+      schema: {
+        tags: ['admin'],
+        summary: 'The audit log, newest first; filter by user name, action and date range',
+        querystring: AuditQuery,
+      },
     },
     async (request): Promise<AuditResponse> => {
       const q = request.query;
@@ -30,7 +38,14 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/auth/activity',
-    { preHandler: app.authenticate, schema: { tags: ['auth'], summary: "The caller's own recent activity from the audit log", querystring: OwnActivityQuery } },
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: "The caller's own recent activity from the audit log",
+        querystring: OwnActivityQuery,
+      },
+    },
     async (request): Promise<AuditResponse> => {
       const { page, limit } = request.query;
       const { events, total } = await listAuditEvents(app.db, { subjectId: request.user.id, page, limit });

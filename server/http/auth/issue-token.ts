@@ -4,7 +4,12 @@ import type { UserRow } from '../../db/schema';
 import { createSession, pruneEndedSessions } from '../../db/repositories/sessions';
 import type { Db } from '../../db/client';
 
-export async function issueToken(app: FastifyInstance, request: FastifyRequest, user: UserRow, db: Db = app.db): Promise<string> {
+export async function issueToken(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  user: UserRow,
+  db: Db = app.db,
+): Promise<string> {
   await pruneEndedSessions(db, user.id);
   const expiresAt = new Date(Date.now() + app.config.tokenTtlSeconds * 1000);
   const session = await createSession(db, {

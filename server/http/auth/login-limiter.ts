@@ -23,10 +23,20 @@ export interface LoginLimits {
   namespace?: string;
 }
 
-export const DEFAULT_LOGIN_LIMITS: LoginLimits = { freePerPair: 5, freePerAddress: 100, baseDelaySeconds: 1, maxDelaySeconds: 15 * 60, windowSeconds: 60 * 60 };
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
+  freePerPair: 5,
+  freePerAddress: 100,
+  baseDelaySeconds: 1,
+  maxDelaySeconds: 15 * 60,
+  windowSeconds: 60 * 60,
+};
 
 /** Seconds to wait after the `failures`-th failure of a run (0 while still within the free attempts). */
-export function delayAfter(failures: number, free: number, limits: Pick<LoginLimits, 'baseDelaySeconds' | 'maxDelaySeconds'>): number {
+export function delayAfter(
+  failures: number,
+  free: number,
+  limits: Pick<LoginLimits, 'baseDelaySeconds' | 'maxDelaySeconds'>,
+): number {
   if (failures < free) return 0;
   return Math.min(limits.baseDelaySeconds * 2 ** (failures - free), limits.maxDelaySeconds);
 }
@@ -40,7 +50,9 @@ export interface LoginLimiter {
 }
 
 export function createLoginLimiter(limits: LoginLimits, redisUrl?: string): LoginLimiter {
-  const redis = redisUrl ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
+  const redis = redisUrl
+    ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    : null;
   // A Redis outage must not lock everyone out nor crash the process: errors are swallowed here and counting
   // falls back to this instance's memory (insuranceLimiter).
   redis?.on('error', () => undefined);
@@ -67,9 +79,13 @@ export function createLoginLimiter(limits: LoginLimits, redisUrl?: string): Logi
   };
 
   return {
-    blockedFor: async (account, address) => Math.max(await waitLeft(pairKey(account, address)), await waitLeft(addressKey(address))),
+    blockedFor: async (account, address) =>
+      Math.max(await waitLeft(pairKey(account, address)), await waitLeft(addressKey(address))),
     recordFailure: async (account, address) => {
-      await Promise.all([fail(pairKey(account, address), limits.freePerPair), fail(addressKey(address), limits.freePerAddress)]);
+      await Promise.all([
+        fail(pairKey(account, address), limits.freePerPair),
+        fail(addressKey(address), limits.freePerAddress),
+      ]);
     },
     recordSuccess: async (account, address) => {
       const key = pairKey(account, address);

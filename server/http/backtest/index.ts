@@ -17,7 +17,8 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.authenticate,
       schema: {
         tags: ['backtest'],
-        summary: "Replays recorded prices through the engine's own decisions and paper fills with the given limits: trades, P&L, win rate, drawdown, exposure and an equity series",
+        summary:
+          "Replays recorded prices through the engine's own decisions and paper fills with the given limits: trades, P&L, win rate, drawdown, exposure and an equity series",
         body: BacktestBody,
       },
     },
@@ -28,16 +29,28 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
       if (from.getTime() >= to.getTime()) throw badRequest('The range must start in the past');
       const symbols: SymbolId[] = body.symbol === 'both' ? [...SYMBOLS] : [body.symbol];
       const series = await readReplayHistory(app.db, symbols, from, to);
-      const count = (minute: boolean) => series.filter((s) => s.minute === minute).reduce((sum, s) => sum + s.t.length, 0);
+      const count = (minute: boolean) =>
+        series.filter((s) => s.minute === minute).reduce((sum, s) => sum + s.t.length, 0);
       const [secondSamples, minuteSamples] = [count(false), count(true)];
-      if (secondSamples + minuteSamples === 0) throw badRequest('No prices were recorded in this range yet; pick a range the server was running in');
+      if (secondSamples + minuteSamples === 0)
+        throw badRequest('No prices were recorded in this range yet; pick a range the server was running in');
       const limits = { minSpread: body.minSpread, maxExposure: body.maxExposure, maxLoss: body.maxLoss };
       // The engine's own configured limits on holding time and quote freshness, as it trades with them.
-      const params = { maxHoldMs: app.config.tradeMaxHoldMs, quoteMaxAgeMs: app.config.quoteMaxAgeMs, quoteMaxSkewMs: app.config.quoteMaxSkewMs };
-      const answer = await backtestInWorker({ columns: mergeSeries(series), params, limits, from: from.getTime(), to: to.getTime() }, BACKTEST_TIMEOUT_MS);
+      const params = {
+        maxHoldMs: app.config.tradeMaxHoldMs,
+        quoteMaxAgeMs: app.config.quoteMaxAgeMs,
+        quoteMaxSkewMs: app.config.quoteMaxSkewMs,
+      };
+      const answer = await backtestInWorker(
+        { columns: mergeSeries(series), params, limits, from: from.getTime(), to: to.getTime() },
+        BACKTEST_TIMEOUT_MS,
+      );
       if (!answer.ok) {
         if (answer.reason === 'failed') request.log.error({ reason: answer.message }, 'backtest failed');
-        throw new HttpError(answer.reason === 'busy' ? 429 : 503, answer.reason === 'failed' ? 'The backtest could not be run; try again' : answer.message);
+        throw new HttpError(
+          answer.reason === 'busy' ? 429 : 503,
+          answer.reason === 'failed' ? 'The backtest could not be run; try again' : answer.message,
+        );
       }
       return {
         success: true,

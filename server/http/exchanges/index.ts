@@ -21,8 +21,10 @@ import { spreadRoutes } from './spreads';
 /** A venue's refusal as a 4xx the user can act on; an unreachable venue as 503. */
 function venueHttpError(error: unknown, exchange: VenueId): HttpError {
   if (error instanceof VenueError) {
-    if (error.kind === 'unavailable' || error.kind === 'unknown-outcome') return new HttpError(503, `${exchange} is not reachable right now: ${error.message}`);
-    if (error.kind === 'rate-limit') return new HttpError(429, `${exchange} is rate-limiting requests; try again shortly`);
+    if (error.kind === 'unavailable' || error.kind === 'unknown-outcome')
+      return new HttpError(503, `${exchange} is not reachable right now: ${error.message}`);
+    if (error.kind === 'rate-limit')
+      return new HttpError(429, `${exchange} is rate-limiting requests; try again shortly`);
     return badRequest(`${exchange}: ${error.message}`);
   }
   return new HttpError(503, `${exchange} could not be reached`);
@@ -53,7 +55,11 @@ export const exchangeRoutes: FastifyPluginAsyncZod = async (app) => {
     '/exchanges/test-connection',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['exchanges'], summary: 'Checks credentials with a venue (given ones, else the saved ones)', body: TestConnectionBody },
+      schema: {
+        tags: ['exchanges'],
+        summary: 'Checks credentials with a venue (given ones, else the saved ones)',
+        body: TestConnectionBody,
+      },
     },
     async (request): Promise<TestConnectionResponse> => {
       const { exchange, apiKey, secretKey, token, appId } = request.body;
@@ -63,13 +69,17 @@ export const exchangeRoutes: FastifyPluginAsyncZod = async (app) => {
         userId: request.user.id,
         credentials:
           exchange === 'binance'
-            ? { binanceApiKey: apiKey || saved.credentials.binanceApiKey, binanceSecretKey: secretKey || saved.credentials.binanceSecretKey }
+            ? {
+                binanceApiKey: apiKey || saved.credentials.binanceApiKey,
+                binanceSecretKey: secretKey || saved.credentials.binanceSecretKey,
+              }
             : { derivToken: token || saved.credentials.derivToken, derivAppId: appId || saved.credentials.derivAppId },
       };
       if (exchange === 'binance' && (!account.credentials.binanceApiKey || !account.credentials.binanceSecretKey)) {
         throw badRequest('Enter or save your Binance API key and secret first');
       }
-      if (exchange === 'deriv' && !account.credentials.derivToken) throw badRequest('Enter or save your Deriv API token first');
+      if (exchange === 'deriv' && !account.credentials.derivToken)
+        throw badRequest('Enter or save your Deriv API token first');
       if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
       try {
         const summary = await app.engine.venues[exchange].testConnection(account);

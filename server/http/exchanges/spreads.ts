@@ -12,7 +12,8 @@ export const spreadRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.authenticate,
       schema: {
         tags: ['exchanges'],
-        summary: "A symbol's recorded venue prices and spread over [from, to): one-second samples for short ranges, averaged buckets for long ones",
+        summary:
+          "A symbol's recorded venue prices and spread over [from, to): one-second samples for short ranges, averaged buckets for long ones",
         querystring: SpreadsQuery,
       },
     },
@@ -22,7 +23,10 @@ export const spreadRoutes: FastifyPluginAsyncZod = async (app) => {
       const to = new Date(request.query.to);
       const resolutionSeconds = spreadResolutionSeconds(from.getTime(), to.getTime(), Date.now());
       const points = await readSpreadSeries(app.db, symbol, from, to, resolutionSeconds);
-      return { success: true, series: { symbol, from: from.toISOString(), to: to.toISOString(), resolutionSeconds, points } };
+      return {
+        success: true,
+        series: { symbol, from: from.toISOString(), to: to.toISOString(), resolutionSeconds, points },
+      };
     },
   );
 };

@@ -20,19 +20,32 @@ export const FLATTEN_WAIT_MS = 15_000;
 /** More open trades than a user can have (one per symbol, plus any being recovered). */
 const OPEN_LIMIT = 100;
 
-const resultOf = (t: Trade): FlattenResult => ({ _id: t._id, tradeId: t.tradeId, symbol: t.symbol, status: t.status, actualProfit: t.actualProfit, reason: t.reason });
+const resultOf = (t: Trade): FlattenResult => ({
+  _id: t._id,
+  tradeId: t.tradeId,
+  symbol: t.symbol,
+  status: t.status,
+  actualProfit: t.actualProfit,
+  reason: t.reason,
+});
 
 export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
   // The kill switch's push goes out after the answer: a slow push service must not hold the trader's confirmation.
   const announce = (send: () => Promise<unknown>) =>
-    void send().catch((error: unknown) => app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'kill switch push not sent'));
+    void send().catch((error: unknown) =>
+      app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'kill switch push not sent'),
+    );
   const toUser = (userId: string, message: PushMessage) => announce(() => app.push.send(userId, message));
 
   app.post(
     '/exchanges/trading/stop-and-flatten',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['exchanges'], summary: "Kill switch: stops the caller's automated trading and closes every open trade, answering each one's result" },
+      schema: {
+        tags: ['exchanges'],
+        summary:
+          "Kill switch: stops the caller's automated trading and closes every open trade, answering each one's result",
+      },
     },
     async (request, reply): Promise<FlattenResponse> => {
       const userId = request.user.id;
@@ -58,7 +71,9 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
         };
       }
       await flattenDone(app.db, userId);
-      const trades = (await Promise.all(open.map((t) => getTrade(app.db, userId, t._id)))).filter((t): t is Trade => t !== null).map(resultOf);
+      const trades = (await Promise.all(open.map((t) => getTrade(app.db, userId, t._id))))
+        .filter((t): t is Trade => t !== null)
+        .map(resultOf);
       const stillClosing = trades.filter((t) => t.status === 'pending').length;
       const closed = trades.length - stillClosing;
       await audit(app, request, 'stop_and_flatten', { details: { open: open.length, closed, stillClosing } });
@@ -75,15 +90,24 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const change = async (request: FastifyRequest, halted: boolean, reason: string): Promise<HaltResponse> => {
     const admin = await findUserById(app.db, request.user.id);
-    const halt = await setTradingHalt(app.db, { halted, reason, by: { id: request.user.id, name: admin?.username ?? '' } });
+    const halt = await setTradingHalt(app.db, {
+      halted,
+      reason,
+      by: { id: request.user.id, name: admin?.username ?? '' },
+    });
     app.engine?.setGlobalHalt(halted);
     app.haltChanges$.next(halt);
-    await audit(app, request, halted ? 'global_halt' : 'global_resume', { details: halted && reason ? { reason } : {} });
-    if (halted) announce(() => app.push.broadcast(killSwitchMessage({ scope: 'global', closed: 0, failed: 0, by: 'an admin' })));
+    await audit(app, request, halted ? 'global_halt' : 'global_resume', {
+      details: halted && reason ? { reason } : {},
+    });
+    if (halted)
+      announce(() => app.push.broadcast(killSwitchMessage({ scope: 'global', closed: 0, failed: 0, by: 'an admin' })));
     return {
       success: true,
       halt,
-      message: halted ? 'Trading is halted for every user. Open trades close as usual; no new trades open.' : 'Trading resumed for every user.',
+      message: halted
+        ? 'Trading is halted for every user. Open trades close as usual; no new trades open.'
+        : 'Trading resumed for every user.',
     };
   };
 
@@ -91,14 +115,21 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/trading/halt',
     {
       preHandler: [app.authenticate, app.requireAdmin],
-      schema: { tags: ['admin'], summary: 'Global kill switch: no new trades for anyone (automated or manual) until an admin resumes', body: HaltBody },
+      schema: {
+        tags: ['admin'],
+        summary: 'Global kill switch: no new trades for anyone (automated or manual) until an admin resumes',
+        body: HaltBody,
+      },
     },
     (request) => change(request, true, request.body.reason?.trim() ?? ''),
   );
 
   app.post(
     '/admin/trading/resume',
-    { preHandler: [app.authenticate, app.requireAdmin], schema: { tags: ['admin'], summary: 'Lifts the global kill switch' } },
+    {
+      preHandler: [app.authenticate, app.requireAdmin],
+      schema: { tags: ['admin'], summary: 'Lifts the global kill switch' },
+    },
     (request) => change(request, false, ''),
   );
 };

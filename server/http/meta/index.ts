@@ -25,7 +25,11 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
     '/meta',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['meta'], summary: 'Which market this server trades on (live, or simulated with its profile), and whether an admin halted trading' },
+      schema: {
+        tags: ['meta'],
+        summary:
+          'Which market this server trades on (live, or simulated with its profile), and whether an admin halted trading',
+      },
     },
     async (): Promise<MetaResponse> => ({ success: true, market, halt: await readTradingHalt(app.db) }),
   );

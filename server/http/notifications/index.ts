@@ -11,7 +11,13 @@ import {
   type TestNotificationResponse,
   type VapidKeyResponse,
 } from '../../../contract/notifications';
-import { deviceCount, preferencesOf, removeSubscription, savePreferences, saveSubscription } from '../../db/repositories/push';
+import {
+  deviceCount,
+  preferencesOf,
+  removeSubscription,
+  savePreferences,
+  saveSubscription,
+} from '../../db/repositories/push';
 import { testMessage } from '../../notifications/messages';
 import type { PushService } from '../../notifications/push-service';
 import { conflict, HttpError } from '../plugins/http-error';
@@ -35,7 +41,11 @@ export const TEST_NOTIFICATIONS_PER_MINUTE = 5;
 
 export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['notifications'];
-  const testLimiter = new RateLimiterMemory({ points: TEST_NOTIFICATIONS_PER_MINUTE, duration: 60, keyPrefix: 'push-test' });
+  const testLimiter = new RateLimiterMemory({
+    points: TEST_NOTIFICATIONS_PER_MINUTE,
+    duration: 60,
+    keyPrefix: 'push-test',
+  });
 
   app.get(
     '/notifications/vapid-public-key',
@@ -45,10 +55,18 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/notifications/subscriptions',
-    { preHandler: app.authenticate, schema: { tags, summary: "Saves this device's push subscription for the caller", body: PushSubscriptionBody } },
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: "Saves this device's push subscription for the caller", body: PushSubscriptionBody },
+    },
     async (request, reply): Promise<MessageResponse> => {
       const { endpoint, keys } = request.body;
-      await saveSubscription(app.db, request.user.id, { endpoint, p256dh: keys.p256dh, auth: keys.auth, userAgent: userAgentOf(request.headers['user-agent']) });
+      await saveSubscription(app.db, request.user.id, {
+        endpoint,
+        p256dh: keys.p256dh,
+        auth: keys.auth,
+        userAgent: userAgentOf(request.headers['user-agent']),
+      });
       reply.code(201);
       return { success: true, message: 'Notifications are on for this device' };
     },
@@ -56,16 +74,25 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/notifications/subscriptions/remove',
-    { preHandler: app.authenticate, schema: { tags, summary: "Removes one of the caller's devices (by its endpoint)", body: PushUnsubscribeBody } },
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: "Removes one of the caller's devices (by its endpoint)", body: PushUnsubscribeBody },
+    },
     async (request): Promise<MessageResponse> => {
       const removed = await removeSubscription(app.db, request.user.id, request.body.endpoint);
-      return { success: true, message: removed ? 'Notifications are off for this device' : 'This device was not subscribed' };
+      return {
+        success: true,
+        message: removed ? 'Notifications are off for this device' : 'This device was not subscribed',
+      };
     },
   );
 
   app.get(
     '/notifications/preferences',
-    { preHandler: app.authenticate, schema: { tags, summary: "The caller's notification choices and how many devices receive them" } },
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: "The caller's notification choices and how many devices receive them" },
+    },
     async (request): Promise<NotificationPreferencesResponse> => ({
       success: true,
       preferences: await preferencesOf(app.db, request.user.id),
@@ -75,7 +102,10 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/notifications/preferences',
-    { preHandler: app.authenticate, schema: { tags, summary: "Changes some of the caller's notification choices", body: NotificationPreferencesBody } },
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: "Changes some of the caller's notification choices", body: NotificationPreferencesBody },
+    },
     async (request): Promise<NotificationPreferencesResponse> => ({
       success: true,
       preferences: await savePreferences(app.db, request.user.id, request.body),
@@ -86,13 +116,20 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/notifications/test',
-    { preHandler: app.authenticate, schema: { tags, summary: "Sends a test notification to every device of the caller's" } },
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: "Sends a test notification to every device of the caller's" },
+    },
     async (request): Promise<TestNotificationResponse> => {
       try {
         await testLimiter.consume(request.user.id);
       } catch (refusal) {
         const seconds = refusal instanceof RateLimiterRes ? Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) : 60;
-        throw new HttpError(429, `That is a lot of test notifications. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, { 'retry-after': String(seconds) });
+        throw new HttpError(
+          429,
+          `That is a lot of test notifications. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+          { 'retry-after': String(seconds) },
+        );
       }
       if ((await deviceCount(app.db, request.user.id)) === 0) {
         throw conflict('No device of yours receives notifications yet. Turn notifications on for this device first.');
@@ -106,7 +143,12 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       const devices = `${report.sent} device${report.sent === 1 ? '' : 's'}`;
-      return { success: true, sent: report.sent, removed: report.removed, message: `Test notification sent to ${devices}` };
+      return {
+        success: true,
+        sent: report.sent,
+        removed: report.removed,
+        message: `Test notification sent to ${devices}`,
+      };
     },
   );
 };

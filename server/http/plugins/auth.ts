@@ -54,7 +54,13 @@ export function registerAuth(app: FastifyInstance, authChanges?: AuthChangeFeed)
     // Deactivation also ends the user's sessions; a token from one of them is told the reason, not only that it ended.
     if (!live) return (await findUserById(app.db, claims.sub))?.isActive === false ? 'inactive' : null;
     if (!live.isActive) return 'inactive';
-    if (useCache) cache.put(generation, { userId: live.userId, role: live.role, sessionId: live.sessionId, expiresAt: live.expiresAt.getTime() });
+    if (useCache)
+      cache.put(generation, {
+        userId: live.userId,
+        role: live.role,
+        sessionId: live.sessionId,
+        expiresAt: live.expiresAt.getTime(),
+      });
     // The role comes from the database, not the token, so a role change applies at once.
     return { id: live.userId, role: live.role, sessionId: live.sessionId };
   }
@@ -87,6 +93,7 @@ export function registerAuth(app: FastifyInstance, authChanges?: AuthChangeFeed)
     request.user = { id: live.userId, role: live.role, sessionId: live.sessionId };
     if (request.user.role !== 'admin') throw forbidden('Admin access required');
     // ADMIN_REQUIRE_2FA: an admin without a second factor is sent to Profile to set one up first.
-    if (app.config.adminRequire2fa && !(await hasTwoFactor(app.db, request.user.id))) throw forbidden(TWO_FACTOR_MESSAGES.adminMustEnrol);
+    if (app.config.adminRequire2fa && !(await hasTwoFactor(app.db, request.user.id)))
+      throw forbidden(TWO_FACTOR_MESSAGES.adminMustEnrol);
   });
 }

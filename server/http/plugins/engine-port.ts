@@ -17,7 +17,11 @@ export interface TradingFacade {
   createManualTrade(userId: string, symbol: SymbolId, totalAmount: number): Promise<CommandResult>;
   cancelTrade(userId: string, id: string): Promise<CommandResult>;
   /** Closes every open trade of the user (an admin removing the account), waiting up to `waitMs` for them to end. */
-  closeUserTrades(userId: string, reason: string, waitMs: number): Promise<CloseUserTradesResult | { ok: false; message: string }>;
+  closeUserTrades(
+    userId: string,
+    reason: string,
+    waitMs: number,
+  ): Promise<CloseUserTradesResult | { ok: false; message: string }>;
   /** The admin's kill switch was just saved; this instance's engine applies it at once. */
   setGlobalHalt(halted: boolean): void;
 }

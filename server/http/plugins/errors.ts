@@ -22,7 +22,9 @@ const FASTIFY_MESSAGES: Record<string, (limit: number) => string> = {
  */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const reworded = FASTIFY_MESSAGES[error.code];
-  void reply.code(error.statusCode ?? 400).send({ success: false, message: reworded ? reworded(0) : 'The request is malformed.' } satisfies ErrorResponse);
+  void reply
+    .code(error.statusCode ?? 400)
+    .send({ success: false, message: reworded ? reworded(0) : 'The request is malformed.' } satisfies ErrorResponse);
 }
 
 /** Turns '/legs/0/price' or '' into 'legs.0.price' or undefined. */
@@ -31,15 +33,26 @@ function pathOf(instancePath: string | undefined): string | undefined {
   return path === '' ? undefined : path;
 }
 
-const PART_NAMES: Record<string, string> = { body: 'Request body', querystring: 'Query string', params: 'URL parameters', headers: 'Headers' };
+const PART_NAMES: Record<string, string> = {
+  body: 'Request body',
+  querystring: 'Query string',
+  params: 'URL parameters',
+  headers: 'Headers',
+};
 
-function validationAnswer(error: { validation: { instancePath?: string; message?: string }[]; validationContext?: string }): ErrorResponse {
+function validationAnswer(error: {
+  validation: { instancePath?: string; message?: string }[];
+  validationContext?: string;
+}): ErrorResponse {
   const part = PART_NAMES[error.validationContext ?? 'body'] ?? 'Request';
   const all: ErrorItem[] = error.validation.map((issue) => {
     const path = pathOf(issue.instancePath);
     let msg = issue.message ?? 'Invalid value';
     // zod's type errors ('Invalid input: expected string, received undefined') name no field; add it.
-    if (msg.startsWith('Invalid input')) msg = path ? `${path}: ${msg.replace('Invalid input: ', '')}` : `${part} is not valid: ${msg.replace('Invalid input: ', '')}`;
+    if (msg.startsWith('Invalid input'))
+      msg = path
+        ? `${path}: ${msg.replace('Invalid input: ', '')}`
+        : `${part} is not valid: ${msg.replace('Invalid input: ', '')}`;
     return path ? { msg, path } : { msg };
   });
   // One message per field, the first that failed: an empty username is 'required', not also 'too short'.
@@ -61,7 +74,10 @@ export function registerErrorHandling(app: FastifyInstance, clientFallback?: Cli
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send({ success: false, message: error.message } satisfies ErrorResponse);
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send({ success: false, message: error.message } satisfies ErrorResponse);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send(validationAnswer(error));
@@ -69,9 +85,13 @@ export function registerErrorHandling(app: FastifyInstance, clientFallback?: Cli
     const code = 'code' in error ? String(error.code) : '';
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     const reworded = FASTIFY_MESSAGES[code];
-    if (reworded) return reply.code(status).send({ success: false, message: reworded(bodyLimit) } satisfies ErrorResponse);
+    if (reworded)
+      return reply.code(status).send({ success: false, message: reworded(bodyLimit) } satisfies ErrorResponse);
     // A unique index caught a race between two writers of the same username or e-mail.
-    if (code === '23505') return reply.code(409).send({ success: false, message: 'That username or email is already in use' } satisfies ErrorResponse);
+    if (code === '23505')
+      return reply
+        .code(409)
+        .send({ success: false, message: 'That username or email is already in use' } satisfies ErrorResponse);
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ success: false, message: error.message } satisfies ErrorResponse);
     }
@@ -82,7 +102,11 @@ export function registerErrorHandling(app: FastifyInstance, clientFallback?: Cli
   // Unknown API paths answer JSON; everything else is the client's business (see server/process/pwa-serve.ts).
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
-    if (clientFallback && !isApi && (request.method === 'GET' || request.method === 'HEAD')) return clientFallback(request, reply);
-    return reply.code(404).send({ success: false, message: `Not found: ${request.method} ${request.url.split('?')[0]}` } satisfies ErrorResponse);
+    if (clientFallback && !isApi && (request.method === 'GET' || request.method === 'HEAD'))
+      return clientFallback(request, reply);
+    return reply.code(404).send({
+      success: false,
+      message: `Not found: ${request.method} ${request.url.split('?')[0]}`,
+    } satisfies ErrorResponse);
   });
 }

@@ -66,12 +66,18 @@ export async function registerSecurityHeaders(app: FastifyInstance, clientDir?: 
   const clientHashes = clientDir ? clientStyleHashes(clientDir) : () => [];
   // clientStyleHashes answers the same array until index.html changes, so identity tells when to rebuild the CSP.
   let hashes = clientHashes();
-  let headers = Object.entries({ ...STATIC_SECURITY_HEADERS, 'content-security-policy': contentSecurityPolicy(hashes) });
+  let headers = Object.entries({
+    ...STATIC_SECURITY_HEADERS,
+    'content-security-policy': contentSecurityPolicy(hashes),
+  });
   const current = () => {
     const now = clientHashes();
     if (now !== hashes) {
       hashes = now;
-      headers = Object.entries({ ...STATIC_SECURITY_HEADERS, 'content-security-policy': contentSecurityPolicy(hashes) });
+      headers = Object.entries({
+        ...STATIC_SECURITY_HEADERS,
+        'content-security-policy': contentSecurityPolicy(hashes),
+      });
     }
     return headers;
   };

@@ -6,13 +6,18 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The look of the server's own notice pages (process/pwa-serve.ts): one <style> element, allowed by its hash. */
-export const NOTICE_STYLE = '<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}</style>';
+export const NOTICE_STYLE =
+  '<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}</style>';
 
 /** CSP source expressions ('sha256-…') for every <style> element's content in `html`. */
 export function inlineStyleHashes(html: string): string[] {
   const hashes: string[] = [];
   for (const match of html.matchAll(/<style(?:\s[^>]*)?>([\s\S]*?)<\/style>/gi)) {
-    hashes.push(`'sha256-${createHash('sha256').update(match[1] ?? '', 'utf8').digest('base64')}'`);
+    hashes.push(
+      `'sha256-${createHash('sha256')
+        .update(match[1] ?? '', 'utf8')
+        .digest('base64')}'`,
+    );
   }
   return hashes;
 }

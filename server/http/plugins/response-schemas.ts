@@ -27,17 +27,33 @@ export const PublicUserSchema = z.object({
   minSpread: z.number().describe('Fraction, e.g. 0.002 = 0.2 %'),
   maxLoss: z.number().describe('USDT: the largest fall of realised P&L from its peak since trading was enabled'),
   tradingEnabled: z.boolean(),
-  tradingPausedAt: z.string().nullable().describe('When the engine turned trading off by itself (max loss, repeated refusals)'),
+  tradingPausedAt: z
+    .string()
+    .nullable()
+    .describe('When the engine turned trading off by itself (max loss, repeated refusals)'),
   tradingPauseReason: z.string().nullable(),
 }) satisfies z.ZodType<PublicUser>;
 
 const ok = z.literal(true);
 
-export const LoginAnswer = z.object({ success: ok, user: PublicUserSchema, token: z.string(), message: z.string().optional() });
+export const LoginAnswer = z.object({
+  success: ok,
+  user: PublicUserSchema,
+  token: z.string(),
+  message: z.string().optional(),
+});
 /** The password was right and the account has two-factor sign-in: the second step follows. */
-export const ChallengeAnswer = z.object({ success: ok, twoFactorRequired: z.literal(true), challenge: z.string(), message: z.string() });
+export const ChallengeAnswer = z.object({
+  success: ok,
+  twoFactorRequired: z.literal(true),
+  challenge: z.string(),
+  message: z.string(),
+});
 export const UserAnswer = z.object({ success: ok, user: PublicUserSchema, message: z.string().optional() });
 export const UsersAnswer = z.object({ success: ok, users: z.array(PublicUserSchema) });
 export const MessageAnswer = z.object({ success: ok, message: z.string() });
-export const RegistrationAnswer = z.object({ success: ok, open: z.boolean().describe('Whether POST /auth/register accepts new accounts (ALLOW_REGISTRATION)') });
+export const RegistrationAnswer = z.object({
+  success: ok,
+  open: z.boolean().describe('Whether POST /auth/register accepts new accounts (ALLOW_REGISTRATION)'),
+});
 export const TokenMessageAnswer = z.object({ success: ok, message: z.string(), token: z.string() });

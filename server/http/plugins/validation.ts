@@ -12,12 +12,20 @@ const PROVIDER_MARK = Symbol.for('ZodFastifySchemaValidationError');
 function validationItem(issue: $ZodIssue) {
   const { path, code, message, ...params } = issue;
   const joined = path.map(String).join('/');
-  return { [PROVIDER_MARK]: true, keyword: code, instancePath: `/${joined}`, schemaPath: `#/${joined}/${code}`, message, params };
+  return {
+    [PROVIDER_MARK]: true,
+    keyword: code,
+    instancePath: `/${joined}`,
+    schemaPath: `#/${joined}/${code}`,
+    message,
+    params,
+  };
 }
 
 function zodSchemaOf(schema: unknown): $ZodType {
   if (schema instanceof $ZodType) return schema;
-  if (schema && typeof schema === 'object' && 'properties' in schema && schema.properties instanceof $ZodType) return schema.properties;
+  if (schema && typeof schema === 'object' && 'properties' in schema && schema.properties instanceof $ZodType)
+    return schema.properties;
   throw new Error(`Not a zod schema: ${JSON.stringify(schema)}`);
 }
 

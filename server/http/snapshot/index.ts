@@ -15,7 +15,6 @@ import { twoFactorStatus } from '../two-factor';
 import { loadPublicUser } from '../users/load-public-user';
 import { SnapshotAnswer } from './schema';
 
-
 export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
   const market = marketInfo(app.config);
   const simulated = app.config.market === 'sim';
@@ -26,7 +25,8 @@ export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.authenticate,
       schema: {
         tags: ['meta'],
-        summary: "A signed-in client's first paint in one answer: profile, market and halt, prices, balances, statistics, recent trades, risk, two-factor status",
+        summary:
+          "A signed-in client's first paint in one answer: profile, market and halt, prices, balances, statistics, recent trades, risk, two-factor status",
         response: { 200: SnapshotAnswer },
       },
     },

@@ -1,8 +1,27 @@
 // The response schema of GET /snapshot: every figure in it has the shape of contract/entities.ts (each schema is checked
 // against its type), documented in OpenAPI and enforced by the serializer, so nothing undeclared leaves the server.
 import { z } from 'zod';
-import { CURRENCIES, LEG_SIDES, LEG_STATUSES, MARKET_KINDS, SIM_PROFILES, SYMBOLS, TRADE_ORIGINS, TRADE_STATUSES, VENUES } from '../../../contract/domain';
-import type { Balances, MarketInfo, Pagination, RiskSummary, Stats, SymbolPrice, Trade, VenueBalances } from '../../../contract/entities';
+import {
+  CURRENCIES,
+  LEG_SIDES,
+  LEG_STATUSES,
+  MARKET_KINDS,
+  SIM_PROFILES,
+  SYMBOLS,
+  TRADE_ORIGINS,
+  TRADE_STATUSES,
+  VENUES,
+} from '../../../contract/domain';
+import type {
+  Balances,
+  MarketInfo,
+  Pagination,
+  RiskSummary,
+  Stats,
+  SymbolPrice,
+  Trade,
+  VenueBalances,
+} from '../../../contract/entities';
 import type { TradingHaltState, TwoFactorStatus } from '../../../contract/guard';
 import { PublicUserSchema } from '../plugins/response-schemas';
 
@@ -46,9 +65,16 @@ const SymbolPriceSchema = z.object({
   ageMs: z.object({ binance: z.number().nullable(), deriv: z.number().nullable() }),
 }) satisfies z.ZodType<SymbolPrice>;
 // One optional key per symbol (a record over an enum would demand every symbol).
-const PricesSchema = z.object(Object.fromEntries(SYMBOLS.map((s) => [s, SymbolPriceSchema.optional()])) as Record<(typeof SYMBOLS)[number], z.ZodOptional<typeof SymbolPriceSchema>>);
+const PricesSchema = z.object(
+  Object.fromEntries(SYMBOLS.map((s) => [s, SymbolPriceSchema.optional()])) as Record<
+    (typeof SYMBOLS)[number],
+    z.ZodOptional<typeof SymbolPriceSchema>
+  >,
+);
 
-const VenueBalancesSchema = z.object(Object.fromEntries(CURRENCIES.map((c) => [c, z.number()])) as Record<(typeof CURRENCIES)[number], z.ZodNumber>) satisfies z.ZodType<VenueBalances>;
+const VenueBalancesSchema = z.object(
+  Object.fromEntries(CURRENCIES.map((c) => [c, z.number()])) as Record<(typeof CURRENCIES)[number], z.ZodNumber>,
+) satisfies z.ZodType<VenueBalances>;
 const BalancesSchema = z.object({
   binance: VenueBalancesSchema,
   deriv: VenueBalancesSchema,
@@ -77,7 +103,12 @@ const MarketSchema = z.object({
   tradeMaxHoldMs: z.number().optional(),
   costFloor: z.number().optional(),
 }) satisfies z.ZodType<MarketInfo>;
-const HaltSchema = z.object({ halted: z.boolean(), reason: z.string(), changedBy: z.string(), changedAt: z.string().nullable() }) satisfies z.ZodType<TradingHaltState>;
+const HaltSchema = z.object({
+  halted: z.boolean(),
+  reason: z.string(),
+  changedBy: z.string(),
+  changedAt: z.string().nullable(),
+}) satisfies z.ZodType<TradingHaltState>;
 const RiskSchema = z.object({
   state: z.enum(['running', 'off', 'paused', 'halted']),
   reason: z.string().nullable(),
@@ -90,18 +121,31 @@ const RiskSchema = z.object({
   maxExposure: z.number(),
   windowStart: z.string().nullable(),
 }) satisfies z.ZodType<RiskSummary>;
-const TwoFactorSchema = z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number(), required: z.boolean() }) satisfies z.ZodType<TwoFactorStatus>;
+const TwoFactorSchema = z.object({
+  enabled: z.boolean(),
+  recoveryCodesLeft: z.number(),
+  required: z.boolean(),
+}) satisfies z.ZodType<TwoFactorStatus>;
 
 export const SnapshotAnswer = z.object({
   success: z.literal(true),
   user: PublicUserSchema,
   market: MarketSchema,
   halt: HaltSchema,
-  prices: PricesSchema.nullable().describe('Null on an instance that runs no engine (API only): GET /exchanges/prices answers 503 there'),
+  prices: PricesSchema.nullable().describe(
+    'Null on an instance that runs no engine (API only): GET /exchanges/prices answers 503 there',
+  ),
   balance: BalancesSchema,
   stats: StatsSchema,
   recent: z
-    .object({ trades: z.array(TradeSchema), pagination: z.object({ current: z.number(), pages: z.number(), total: z.number() }) satisfies z.ZodType<Pagination> })
+    .object({
+      trades: z.array(TradeSchema),
+      pagination: z.object({
+        current: z.number(),
+        pages: z.number(),
+        total: z.number(),
+      }) satisfies z.ZodType<Pagination>,
+    })
     .describe('The newest trades, as GET /trades?page=1&limit=20 answers them'),
   risk: RiskSchema,
   twoFactor: TwoFactorSchema,

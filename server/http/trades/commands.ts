@@ -13,14 +13,20 @@ export const tradeCommandRoutes: FastifyPluginAsyncZod = async (app) => {
     '/trades',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['trades'], summary: 'Asks the engine for a manual trade of a notional on a symbol', body: CreateTradeBody },
+      schema: {
+        tags: ['trades'],
+        summary: 'Asks the engine for a manual trade of a notional on a symbol',
+        body: CreateTradeBody,
+      },
     },
     async (request, reply): Promise<TradeResponse> => {
       if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
       const { symbol, totalAmount } = request.body;
       const result = await app.engine.createManualTrade(request.user.id, symbol, totalAmount);
       await audit(app, request, 'manual_trade', {
-        details: result.ok ? { symbol, totalAmount, tradeId: result.trade.tradeId } : { symbol, totalAmount, refused: result.message },
+        details: result.ok
+          ? { symbol, totalAmount, tradeId: result.trade.tradeId }
+          : { symbol, totalAmount, refused: result.message },
       });
       if (!result.ok) throw new HttpError(result.status, result.message);
       reply.code(201);
@@ -32,7 +38,12 @@ export const tradeCommandRoutes: FastifyPluginAsyncZod = async (app) => {
     '/trades/:id/status',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['trades'], summary: "Cancels one of the caller's open trades (closes its legs)", params: IdParams, body: TradeStatusBody },
+      schema: {
+        tags: ['trades'],
+        summary: "Cancels one of the caller's open trades (closes its legs)",
+        params: IdParams,
+        body: TradeStatusBody,
+      },
     },
     async (request): Promise<TradeResponse> => {
       const trade = await getTrade(app.db, request.user.id, request.params.id);
@@ -40,7 +51,9 @@ export const tradeCommandRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.status !== 'cancelled' || trade.status !== 'pending') throw badRequest(ONLY_CANCEL_MESSAGE);
       if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
       const result = await app.engine.cancelTrade(request.user.id, trade._id);
-      await audit(app, request, 'trade_cancelled', { details: { tradeId: trade.tradeId, ...(!result.ok && { refused: result.message }) } });
+      await audit(app, request, 'trade_cancelled', {
+        details: { tradeId: trade.tradeId, ...(!result.ok && { refused: result.message }) },
+      });
       if (!result.ok) throw new HttpError(result.status, result.message);
       return { success: true, trade: result.trade, message: 'Cancelling: closing both legs' };
     },

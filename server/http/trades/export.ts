@@ -30,7 +30,12 @@ export const tradeExportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { status, symbol, from, to } = request.query;
-      const filter: TradeExportFilter = { status, symbol, from: from ? new Date(from) : undefined, to: to ? new Date(to) : undefined };
+      const filter: TradeExportFilter = {
+        status,
+        symbol,
+        from: from ? new Date(from) : undefined,
+        to: to ? new Date(to) : undefined,
+      };
       const stream = Readable.from(csvChunks(app.db, request.user.id, filter), { objectMode: false });
       // Headers are sent before the first row: a database failure later can only cut the file short, so it is
       // logged and the connection closed (a client sees an incomplete download, never a wrong one).

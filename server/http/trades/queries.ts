@@ -1,6 +1,13 @@
 // Reads of the caller's trades: the history page by page, one trade, the trading statistics and the risk figures.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParams, TradesQuery, type RiskResponse, type StatsResponse, type TradeResponse, type TradesResponse } from '../../../contract/api';
+import {
+  IdParams,
+  TradesQuery,
+  type RiskResponse,
+  type StatsResponse,
+  type TradeResponse,
+  type TradesResponse,
+} from '../../../contract/api';
 import { getTrade, listTrades } from '../../db/repositories/trades';
 import { userStats } from '../../engine/figures';
 import { userRisk } from '../../engine/risk';
@@ -39,7 +46,10 @@ export const tradeQueryRoutes: FastifyPluginAsyncZod = async (app) => {
     '/trades/stats/risk',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['trades'], summary: "The caller's risk figures: engine state, maxLoss drawdown, exposure against maxExposure" },
+      schema: {
+        tags: ['trades'],
+        summary: "The caller's risk figures: engine state, maxLoss drawdown, exposure against maxExposure",
+      },
     },
     async (request): Promise<RiskResponse> => {
       const risk = await userRisk(app.db, request.user.id);

@@ -22,7 +22,8 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = request.user.id;
       if (live) {
         const creds = await findCredentials(app.db, userId);
-        if (!creds?.binanceApiKeyEnc || !creds.binanceSecretKeyEnc || !creds.derivTokenEnc) throw badRequest(TRADING_KEYS_MISSING);
+        if (!creds?.binanceApiKeyEnc || !creds.binanceSecretKeyEnc || !creds.derivTokenEnc)
+          throw badRequest(TRADING_KEYS_MISSING);
       }
       await setTradingEnabled(app.db, userId, true);
       await app.engine?.addUser(userId);

@@ -8,7 +8,11 @@ import { acceptedStep, hashRecoveryCode, isTotpCode } from '../../security/totp'
 
 export type SecondFactor = 'totp' | 'recovery';
 
-export async function checkSecondFactor(app: FastifyInstance, row: TwoFactorRow, code: string): Promise<SecondFactor | null> {
+export async function checkSecondFactor(
+  app: FastifyInstance,
+  row: TwoFactorRow,
+  code: string,
+): Promise<SecondFactor | null> {
   if (isTotpCode(code)) {
     const secret = decryptSecret(app.secrets.encryptionKey, row.secretEnc);
     const step = acceptedStep(secret, code, row.lastStep === null ? null : Number(row.lastStep));

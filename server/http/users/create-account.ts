@@ -7,7 +7,8 @@ import type { UserRow } from '../../db/schema';
 import { hashPassword } from '../../security/passwords';
 import { conflict } from '../plugins/http-error';
 
-export const takenMessage = (field: UniqueField) => (field === 'username' ? 'Username is already taken' : 'Email is already in use');
+export const takenMessage = (field: UniqueField) =>
+  field === 'username' ? 'Username is already taken' : 'Email is already in use';
 
 export interface NewAccount {
   username: string;

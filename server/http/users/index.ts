@@ -24,7 +24,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users/:id',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['users'], summary: 'Save own trading settings (minSpread is a fraction)', params: IdParams, body: TradingSettingsBody, response: { 200: UserAnswer } },
+      schema: {
+        tags: ['users'],
+        summary: 'Save own trading settings (minSpread is a fraction)',
+        params: IdParams,
+        body: TradingSettingsBody,
+        response: { 200: UserAnswer },
+      },
     },
     async (request): Promise<UserResponse> => {
       const { id } = request.params;
@@ -43,7 +49,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.engine?.refreshUser(id);
       // Limits are not secrets: the values saved are recorded.
       await audit(app, request, 'trading_settings_saved', { details: { ...body } });
-      return { success: true, user: await loadPublicUser(app.db, user), message: 'Trading settings updated successfully' };
+      return {
+        success: true,
+        user: await loadPublicUser(app.db, user),
+        message: 'Trading settings updated successfully',
+      };
     },
   );
 

@@ -32,16 +32,29 @@ export function toVenueError(error: unknown, phase: CallPhase): VenueError {
       return new VenueError('binance', 'rate-limit', `Binance rate limit${banned}; retry later`, error.retryAfterMs);
     }
     return phase === 'order'
-      ? new VenueError('binance', 'unknown-outcome', `Binance answered ${error.status} while placing an order; its outcome is unknown`)
+      ? new VenueError(
+          'binance',
+          'unknown-outcome',
+          `Binance answered ${error.status} while placing an order; its outcome is unknown`,
+        )
       : new VenueError('binance', 'unavailable', `Binance answered ${error.status}`);
   }
   if (!(error instanceof Error)) return new VenueError('binance', 'rejected', String(error));
   const code = binanceCode(error);
   const message = binanceMessage(error);
-  if ((code !== null && AUTH_CODES.has(code)) || error instanceof ccxt.AuthenticationError || error instanceof ccxt.PermissionDenied) {
+  if (
+    (code !== null && AUTH_CODES.has(code)) ||
+    error instanceof ccxt.AuthenticationError ||
+    error instanceof ccxt.PermissionDenied
+  ) {
     return new VenueError('binance', 'auth', `Binance refused the credentials: ${message}`);
   }
-  if (code === -1021) return new VenueError('binance', 'rejected', `Binance refused the request time: ${message} Check the server clock.`);
+  if (code === -1021)
+    return new VenueError(
+      'binance',
+      'rejected',
+      `Binance refused the request time: ${message} Check the server clock.`,
+    );
   if ((code === -2010 && !isDuplicateOrder(error)) || error instanceof ccxt.InsufficientFunds) {
     return new VenueError('binance', 'insufficient-balance', `Binance: ${message}`);
   }

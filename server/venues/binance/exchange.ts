@@ -40,7 +40,8 @@ class BinanceClient extends ccxt.pro.binance {
     requestHeaders: unknown,
     requestBody: unknown,
   ): undefined {
-    if (code === 429 || code === 418 || code >= 500) throw new BinanceHttpError(code, retryAfterMs(headers), body ?? '');
+    if (code === 429 || code === 418 || code >= 500)
+      throw new BinanceHttpError(code, retryAfterMs(headers), body ?? '');
     return super.handleErrors(code, reason, url, method, headers, body, response, requestHeaders, requestBody);
   }
 }
@@ -53,7 +54,10 @@ function retryAfterMs(headers: Dict): number | undefined {
 
 export type BinanceExchange = InstanceType<typeof ccxt.pro.binance>;
 
-export async function createBinanceExchange(endpoints: BinanceEndpoints, credentials?: BinanceCredentials): Promise<BinanceExchange> {
+export async function createBinanceExchange(
+  endpoints: BinanceEndpoints,
+  credentials?: BinanceCredentials,
+): Promise<BinanceExchange> {
   const rest = endpoints.restUrl.replace(/\/+$/, '');
   const exchange = new BinanceClient({
     apiKey: credentials?.apiKey,

@@ -48,10 +48,19 @@ export function commissionInBase(symbol: SymbolId, fills: RawFill[]): Decimal {
  * the coin, while the commission's value is its fee. So the fee is counted once: the close sells exactly what is
  * held, and the profit (closing proceeds − cost − fees) does not charge the missing coins a second time.
  */
-export function toLegFill(symbol: SymbolId, order: RawOrder, fills: RawFill[], takerRate: string, role: 'open' | 'close'): LegFill {
+export function toLegFill(
+  symbol: SymbolId,
+  order: RawOrder,
+  fills: RawFill[],
+  takerRate: string,
+  role: 'open' | 'close',
+): LegFill {
   const executed = new Decimal(order.executedQty);
   if (executed.lte(0)) {
-    const why = order.status === 'EXPIRED' ? 'the price moved beyond the order\'s limit and it expired unfilled' : `status ${order.status}`;
+    const why =
+      order.status === 'EXPIRED'
+        ? "the price moved beyond the order's limit and it expired unfilled"
+        : `status ${order.status}`;
     throw new VenueError('binance', 'rejected', `Binance did not fill order ${order.clientOrderId}: ${why}`);
   }
   const price = new Decimal(order.cummulativeQuoteQty).dividedBy(executed).toDecimalPlaces(8, Decimal.ROUND_HALF_UP);

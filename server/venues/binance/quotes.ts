@@ -15,7 +15,10 @@ export interface QuoteStreamOptions {
 }
 
 /** `exchange` resolves null once the venue is closed, which completes the stream. */
-export function binanceQuoteStream(exchange: () => Promise<BinanceExchange | null>, options: QuoteStreamOptions = {}): Observable<Quote> {
+export function binanceQuoteStream(
+  exchange: () => Promise<BinanceExchange | null>,
+  options: QuoteStreamOptions = {},
+): Observable<Quote> {
   const symbols = [...SYMBOLS];
   return new Observable<Quote>((subscriber) => {
     let stopped = false;
@@ -41,7 +44,13 @@ export function binanceQuoteStream(exchange: () => Promise<BinanceExchange | nul
             if (sent.get(symbol) === fingerprint) continue;
             sent.set(symbol, fingerprint);
             // bookTicker carries no time of its own: stamp it on arrival.
-            subscriber.next({ venue: 'binance', symbol, bid: ticker.bid, ask: ticker.ask, ts: ticker.timestamp ?? Date.now() });
+            subscriber.next({
+              venue: 'binance',
+              symbol,
+              bid: ticker.bid,
+              ask: ticker.ask,
+              ts: ticker.timestamp ?? Date.now(),
+            });
           }
         } catch (error) {
           if (stopped) return;

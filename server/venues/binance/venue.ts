@@ -7,7 +7,17 @@ import { filter, shareReplay, type Observable } from 'rxjs';
 import type { Currency, SymbolId } from '../../../contract/domain';
 import type { BackoffOptions } from '../backoff';
 import { InFlight } from '../inflight';
-import { VenueError, type CloseOrder, type KnownOrder, type LegFill, type LegOrder, type Quote, type TradeRules, type Venue, type VenueAccount } from '../types';
+import {
+  VenueError,
+  type CloseOrder,
+  type KnownOrder,
+  type LegFill,
+  type LegOrder,
+  type Quote,
+  type TradeRules,
+  type Venue,
+  type VenueAccount,
+} from '../types';
 import { toVenueError, isDuplicateOrder } from './errors';
 import { createBinanceExchange, type BinanceEndpoints, type BinanceExchange } from './exchange';
 import { toLegFill, type RawFill, type RawOrder } from './fills';
@@ -43,7 +53,10 @@ export class BinanceVenue implements Venue {
   constructor(options: BinanceVenueOptions) {
     this.endpoints = options.endpoints;
     this.feeCacheMs = options.feeCacheMs ?? 5 * 60_000;
-    this.stream = binanceQuoteStream(() => (this.closed ? Promise.resolve(null) : this.publicExchange()), { backoff: options.backoff, onError: options.onStreamError });
+    this.stream = binanceQuoteStream(() => (this.closed ? Promise.resolve(null) : this.publicExchange()), {
+      backoff: options.backoff,
+      onError: options.onStreamError,
+    });
   }
 
   quotes(symbol: SymbolId): Observable<Quote> {
@@ -62,7 +75,9 @@ export class BinanceVenue implements Venue {
     const cached = this.feeCache.get(account.userId);
     if (cached && cached.until > Date.now()) return cached.rate;
     const info = await this.accountInfo(account);
-    const rate = info.commissionRates?.taker ?? (info.takerCommission !== undefined ? String(info.takerCommission / 10_000) : DEFAULT_TAKER_FEE);
+    const rate =
+      info.commissionRates?.taker ??
+      (info.takerCommission !== undefined ? String(info.takerCommission / 10_000) : DEFAULT_TAKER_FEE);
     const normalised = new Decimal(rate).toFixed();
     this.feeCache.set(account.userId, { rate: normalised, until: Date.now() + this.feeCacheMs });
     return normalised;
@@ -70,7 +85,8 @@ export class BinanceVenue implements Venue {
 
   async balances(account: VenueAccount): Promise<Record<Currency, string>> {
     const info = await this.accountInfo(account);
-    const free = (asset: Currency): string => new Decimal(info.balances?.find((b) => b.asset === asset)?.free ?? '0').toFixed();
+    const free = (asset: Currency): string =>
+      new Decimal(info.balances?.find((b) => b.asset === asset)?.free ?? '0').toFixed();
     return { USDT: free('USDT'), BTC: free('BTC'), ETH: free('ETH') };
   }
 
@@ -86,7 +102,8 @@ export class BinanceVenue implements Venue {
   async tradeRules(account: VenueAccount, symbol: SymbolId): Promise<TradeRules> {
     const client = await this.accountExchange(account);
     const market = client.market(symbol);
-    const text = (value: number | undefined): string | null => (value === undefined || value === null ? null : new Decimal(value).toFixed());
+    const text = (value: number | undefined): string | null =>
+      value === undefined || value === null ? null : new Decimal(value).toFixed();
     return {
       currency: 'USDT',
       minNotional: text(market.limits.cost?.min),
@@ -102,25 +119,35 @@ export class BinanceVenue implements Venue {
 
   private async open(account: VenueAccount, order: LegOrder): Promise<LegFill> {
     const notional = new Decimal(order.notional);
-    if (!notional.isFinite() || notional.lte(0)) throw new VenueError('binance', 'rejected', `Invalid notional: ${order.notional}`);
+    if (!notional.isFinite() || notional.lte(0))
+      throw new VenueError('binance', 'rejected', `Invalid notional: ${order.notional}`);
     const { protection } = order;
     return this.placeOnce(account, order.symbol, order.clientOrderId, 'open', (client) => {
       // quoteOrderQty spends (buy) or raises (sell) exactly this much USDT.
-      if (!protection) return client.createOrder(order.symbol, 'market', order.side, notional.toNumber(), undefined, { quoteOrderQty: notional.toFixed(), newClientOrderId: order.clientOrderId });
+      if (!protection)
+        return client.createOrder(order.symbol, 'market', order.side, notional.toNumber(), undefined, {
+          quoteOrderQty: notional.toFixed(),
+          newClientOrderId: order.clientOrderId,
+        });
       // Price protection: a limit at the decision's price plus the tolerance, filled at once or not at all (IOC).
       const decided = new Decimal(protection.price);
       const limit = decided.times(order.side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage);
       const amount = Number(client.amountToPrecision(order.symbol, notional.dividedBy(decided).toNumber()));
-      if (!(amount > 0)) throw new VenueError('binance', 'rejected', `${order.notional} USDT is below one step of ${order.symbol}`);
+      if (!(amount > 0))
+        throw new VenueError('binance', 'rejected', `${order.notional} USDT is below one step of ${order.symbol}`);
       const price = Number(client.priceToPrecision(order.symbol, limit.toNumber()));
-      return client.createOrder(order.symbol, 'limit', order.side, amount, price, { timeInForce: 'IOC', newClientOrderId: order.clientOrderId });
+      return client.createOrder(order.symbol, 'limit', order.side, amount, price, {
+        timeInForce: 'IOC',
+        newClientOrderId: order.clientOrderId,
+      });
     });
   }
 
   private async closePosition(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
     const closingSide = order.side === 'buy' ? 'sell' : 'buy';
     let quantity = new Decimal(order.quantity);
-    if (!quantity.isFinite() || quantity.lte(0)) throw new VenueError('binance', 'rejected', `Invalid quantity: ${order.quantity}`);
+    if (!quantity.isFinite() || quantity.lte(0))
+      throw new VenueError('binance', 'rejected', `Invalid quantity: ${order.quantity}`);
     return this.placeOnce(account, order.symbol, order.clientOrderId, 'close', async (client) => {
       if (closingSide === 'sell') {
         // A buyer paid its commission in the coin, so it holds a little less than it bought: sell what is there.
@@ -129,20 +156,35 @@ export class BinanceVenue implements Venue {
         quantity = Decimal.min(quantity, held);
       }
       const amount = Number(client.amountToPrecision(order.symbol, quantity.toNumber()));
-      if (!(amount > 0)) throw new VenueError('binance', 'insufficient-balance', `No ${order.symbol} quantity left to sell`);
-      return client.createOrder(order.symbol, 'market', closingSide, amount, undefined, { newClientOrderId: order.clientOrderId });
+      if (!(amount > 0))
+        throw new VenueError('binance', 'insufficient-balance', `No ${order.symbol} quantity left to sell`);
+      return client.createOrder(order.symbol, 'market', closingSide, amount, undefined, {
+        newClientOrderId: order.clientOrderId,
+      });
     });
   }
 
-  async findOrder(account: VenueAccount, symbol: SymbolId, clientOrderId: string, known?: KnownOrder): Promise<LegFill | null> {
+  async findOrder(
+    account: VenueAccount,
+    symbol: SymbolId,
+    clientOrderId: string,
+    known?: KnownOrder,
+  ): Promise<LegFill | null> {
     return this.lookUp(account, symbol, clientOrderId, known?.role ?? 'open');
   }
 
-  private async lookUp(account: VenueAccount, symbol: SymbolId, clientOrderId: string, role: 'open' | 'close'): Promise<LegFill | null> {
+  private async lookUp(
+    account: VenueAccount,
+    symbol: SymbolId,
+    clientOrderId: string,
+    role: 'open' | 'close',
+  ): Promise<LegFill | null> {
     const client = await this.accountExchange(account);
     let raw: RawOrder;
     try {
-      const order = await client.fetchOrder(undefined as unknown as string, symbol, { origClientOrderId: clientOrderId });
+      const order = await client.fetchOrder(undefined as unknown as string, symbol, {
+        origClientOrderId: clientOrderId,
+      });
       raw = order.info as RawOrder;
     } catch (error) {
       if (error instanceof ccxt.OrderNotFound) return null;
@@ -161,14 +203,17 @@ export class BinanceVenue implements Venue {
 
   async testConnection(account: VenueAccount): Promise<string> {
     const info = await this.accountInfo(account);
-    if (info.canTrade === false) throw new VenueError('binance', 'auth', 'The Binance API key cannot trade: enable Spot trading for it');
+    if (info.canTrade === false)
+      throw new VenueError('binance', 'auth', 'The Binance API key cannot trade: enable Spot trading for it');
     const fee = new Decimal(await this.takerFeeRate(account)).times(100).toFixed();
     return `Binance connected: spot trading enabled, taker fee ${fee} %`;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const clients = [this.publicClient, ...[...this.accountClients.values()].map((a) => a.client)].filter((c) => c !== null);
+    const clients = [this.publicClient, ...[...this.accountClients.values()].map((a) => a.client)].filter(
+      (c) => c !== null,
+    );
     this.publicClient = null;
     this.accountClients.clear();
     await Promise.all(clients.map(async (c) => (await c.catch(() => null))?.close()));
@@ -203,8 +248,17 @@ export class BinanceVenue implements Venue {
         throw mapped;
       }
       if (found) return found;
-      if (isDuplicateOrder(error)) throw new VenueError('binance', 'rejected', `Binance reports order ${clientOrderId} as a duplicate but has no fill for it`);
-      throw new VenueError('binance', 'unavailable', `Binance failed while placing order ${clientOrderId}; it was not executed (${mapped.message})`);
+      if (isDuplicateOrder(error))
+        throw new VenueError(
+          'binance',
+          'rejected',
+          `Binance reports order ${clientOrderId} as a duplicate but has no fill for it`,
+        );
+      throw new VenueError(
+        'binance',
+        'unavailable',
+        `Binance failed while placing order ${clientOrderId}; it was not executed (${mapped.message})`,
+      );
     }
   }
 

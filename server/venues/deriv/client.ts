@@ -95,8 +95,19 @@ export class DerivClient {
    * Subscribes now (when connected) and again after every reconnect. `onMessage` gets the first answer and every
    * update; `onError` gets a Deriv error that ends the subscription.
    */
-  subscribe(request: Json, onMessage: (message: Json) => void, onError: (error: Error) => void = () => undefined): DerivSubscription {
-    const state: SubscriptionState = { request: { ...request, subscribe: 1 }, onMessage, onError, reqId: null, subscriptionId: null, cancelled: false };
+  subscribe(
+    request: Json,
+    onMessage: (message: Json) => void,
+    onError: (error: Error) => void = () => undefined,
+  ): DerivSubscription {
+    const state: SubscriptionState = {
+      request: { ...request, subscribe: 1 },
+      onMessage,
+      onError,
+      reqId: null,
+      subscriptionId: null,
+      cancelled: false,
+    };
     this.subscriptions.add(state);
     this.connect().then(
       () => this.startSubscription(state),
@@ -176,7 +187,8 @@ export class DerivClient {
 
   private send(request: Json, reqId = this.nextReqId++): Promise<Json> {
     const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new DerivConnectionError('Not connected to Deriv'));
+    if (!socket || socket.readyState !== WebSocket.OPEN)
+      return Promise.reject(new DerivConnectionError('Not connected to Deriv'));
     const call = callName(request);
     return new Promise<Json>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -205,7 +217,8 @@ export class DerivClient {
     if (pending) {
       this.pending.delete(reqId);
       clearTimeout(pending.timer);
-      if (error) pending.reject(new DerivApiError(error.code ?? 'UnknownError', error.message ?? 'Deriv error', pending.call));
+      if (error)
+        pending.reject(new DerivApiError(error.code ?? 'UnknownError', error.message ?? 'Deriv error', pending.call));
       else pending.resolve(message);
     }
     const subscription = this.subscriptionsByReqId.get(reqId);

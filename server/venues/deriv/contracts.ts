@@ -61,7 +61,11 @@ export const MATCH_WINDOW_SECONDS = 120;
  * the attempt was written down (clocks differ) and within the window after it, not owned by another trade. When
  * several fit, the one bought closest to the attempt.
  */
-export function matchPlacement(placement: DerivPlacement, candidates: ContractCandidate[], claimed: ReadonlySet<string>): ContractCandidate | null {
+export function matchPlacement(
+  placement: DerivPlacement,
+  candidates: ContractCandidate[],
+  claimed: ReadonlySet<string>,
+): ContractCandidate | null {
   const fits = candidates.filter(
     (c) =>
       c.contractType === placement.contractType &&
@@ -79,7 +83,10 @@ export function matchPlacement(placement: DerivPlacement, candidates: ContractCa
 export function quantityOf(contract: OpenContract, fallbackMultiplier: number): Decimal {
   const entry = new Decimal(contract.entry_spot ?? contract.current_spot ?? 0);
   if (entry.lte(0)) return new Decimal(0);
-  return new Decimal(contract.buy_price).times(contract.multiplier ?? fallbackMultiplier).dividedBy(entry).toDecimalPlaces(8, Decimal.ROUND_DOWN);
+  return new Decimal(contract.buy_price)
+    .times(contract.multiplier ?? fallbackMultiplier)
+    .dividedBy(entry)
+    .toDecimalPlaces(8, Decimal.ROUND_DOWN);
 }
 
 /** Inverts Deriv's multiplier value: sold_for = stake + stake × multiplier × direction × (exit/entry − 1) − commission. */
@@ -89,12 +96,18 @@ export function impliedExitSpot(contract: OpenContract, soldFor: number): number
   const entry = new Decimal(contract.entry_spot ?? contract.current_spot ?? 0);
   if (exposure.lte(0) || entry.lte(0)) return entry.toNumber();
   const direction = contract.contract_type === 'MULTUP' ? 1 : -1;
-  const move = new Decimal(soldFor).minus(stake).plus(contract.commission ?? 0).dividedBy(exposure).times(direction);
+  const move = new Decimal(soldFor)
+    .minus(stake)
+    .plus(contract.commission ?? 0)
+    .dividedBy(exposure)
+    .times(direction);
   return entry.times(move.plus(1)).toDecimalPlaces(8).toNumber();
 }
 
 /** Why a contract the engine did not sell was sold, in the trader's words. */
 export function saleReason(contract: OpenContract): string {
   const value = contract.sell_price ?? contract.bid_price ?? 0;
-  return contract.status === 'lost' && value <= 0 ? 'Deriv stopped the contract out' : 'Deriv sold the contract (not ordered by the engine)';
+  return contract.status === 'lost' && value <= 0
+    ? 'Deriv stopped the contract out'
+    : 'Deriv sold the contract (not ordered by the engine)';
 }

@@ -5,7 +5,14 @@ import { DerivApiError, DerivConnectionError } from './client';
 /** 'order': the call may have changed state, so a lost answer leaves the outcome unknown; 'read': it cannot have. */
 export type CallPhase = 'order' | 'read';
 
-const AUTH_CODES = new Set(['InvalidToken', 'AuthorizationRequired', 'PermissionDenied', 'InvalidAppID', 'AccountDisabled', 'DisabledClient']);
+const AUTH_CODES = new Set([
+  'InvalidToken',
+  'AuthorizationRequired',
+  'PermissionDenied',
+  'InvalidAppID',
+  'AccountDisabled',
+  'DisabledClient',
+]);
 
 export function toVenueError(error: unknown, phase: CallPhase): VenueError {
   if (error instanceof VenueError) return error;

@@ -43,7 +43,9 @@ export function parseOffer(answer: Json): Offer {
 
 /** Stake bounds and commission rate from a proposal answer. */
 export function parseStakeTerms(proposal: Json, stake: number, multiplier: number): StakeTerms {
-  const bounds = ((proposal['validation_params'] as { stake?: { min?: string | number; max?: string | number } } | undefined)?.stake ?? {}) as {
+  const bounds = ((
+    proposal['validation_params'] as { stake?: { min?: string | number; max?: string | number } } | undefined
+  )?.stake ?? {}) as {
     min?: string | number;
     max?: string | number;
   };

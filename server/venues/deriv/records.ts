@@ -23,25 +23,46 @@ export async function openContracts(calls: AccountCalls): Promise<ContractCandid
   }>;
   return contracts
     .filter((c) => c.contract_type === 'MULTUP' || c.contract_type === 'MULTDOWN')
-    .map((c) => ({ contractId: c.contract_id, contractType: c.contract_type, underlying: c.underlying ?? c.symbol ?? '', buyPrice: c.buy_price, purchaseTime: c.purchase_time }));
+    .map((c) => ({
+      contractId: c.contract_id,
+      contractType: c.contract_type,
+      underlying: c.underlying ?? c.symbol ?? '',
+      buyPrice: c.buy_price,
+      purchaseTime: c.purchase_time,
+    }));
 }
 
 /**
  * The contract a written-down attempt bought: among the open ones first; then among those bought since the attempt
  * and already sold (a stop-out while the process was down), which only the statement still lists.
  */
-export async function findBought(calls: AccountCalls, placement: DerivPlacement, claimed: ReadonlySet<string>): Promise<ContractCandidate | null> {
+export async function findBought(
+  calls: AccountCalls,
+  placement: DerivPlacement,
+  claimed: ReadonlySet<string>,
+): Promise<ContractCandidate | null> {
   const open = await openContracts(calls);
   const found = matchPlacement(placement, open, claimed);
   if (found) return found;
   const answer = await calls.read({ statement: 1, description: 1, limit: 100, date_from: placement.at - 5 });
-  const buys = ((answer['statement'] as { transactions?: { action_type: string; contract_id: number }[] }).transactions ?? []).filter(
-    (t) => t.action_type === 'buy' && !claimed.has(String(t.contract_id)) && !open.some((c) => c.contractId === t.contract_id),
+  const buys = (
+    (answer['statement'] as { transactions?: { action_type: string; contract_id: number }[] }).transactions ?? []
+  ).filter(
+    (t) =>
+      t.action_type === 'buy' &&
+      !claimed.has(String(t.contract_id)) &&
+      !open.some((c) => c.contractId === t.contract_id),
   );
   const sold: ContractCandidate[] = [];
   for (const buy of buys) {
     const contract = await calls.contract(buy.contract_id);
-    sold.push({ contractId: contract.contract_id, contractType: contract.contract_type, underlying: contract.underlying, buyPrice: contract.buy_price, purchaseTime: contract.purchase_time ?? contract.date_start ?? 0 });
+    sold.push({
+      contractId: contract.contract_id,
+      contractType: contract.contract_type,
+      underlying: contract.underlying,
+      buyPrice: contract.buy_price,
+      purchaseTime: contract.purchase_time ?? contract.date_start ?? 0,
+    });
   }
   return matchPlacement(placement, sold, claimed);
 }

@@ -23,7 +23,14 @@ import {
   type VenuePosition,
 } from '../types';
 import { DerivClient, type Json } from './client';
-import { impliedExitSpot, placementOf, quantityOf, saleReason, type DerivPlacement, type OpenContract } from './contracts';
+import {
+  impliedExitSpot,
+  placementOf,
+  quantityOf,
+  saleReason,
+  type DerivPlacement,
+  type OpenContract,
+} from './contracts';
 import { toVenueError } from './errors';
 import { parseOffer, parseStakeTerms, type ContractType, type Offer, type StakeTerms } from './offers';
 import { findBought, openContracts, type AccountCalls } from './records';
@@ -55,7 +62,9 @@ export interface ContractUpdate {
 }
 
 const FORBIDDEN_SCOPES = ['payments', 'admin'];
-const SYMBOL_OF: Record<string, SymbolId> = Object.fromEntries(Object.entries(DERIV_SYMBOLS).map(([symbol, underlying]) => [underlying, symbol as SymbolId]));
+const SYMBOL_OF: Record<string, SymbolId> = Object.fromEntries(
+  Object.entries(DERIV_SYMBOLS).map(([symbol, underlying]) => [underlying, symbol as SymbolId]),
+);
 
 interface AccountState {
   token: string;
@@ -120,7 +129,8 @@ export class DerivVenue implements Venue {
     const offer = await this.offer(symbol);
     const multipliers = [offer.lowest.MULTUP, offer.lowest.MULTDOWN].filter((m): m is number => m !== null);
     const multiplier = multipliers.length > 0 ? Math.max(...multipliers) : null;
-    const terms = multiplier === null ? null : await this.stakeTerms(account, currency, symbol, multiplier, offer.defaultStake);
+    const terms =
+      multiplier === null ? null : await this.stakeTerms(account, currency, symbol, multiplier, offer.defaultStake);
     return {
       currency,
       minNotional: null,
@@ -147,10 +157,12 @@ export class DerivVenue implements Venue {
     const known = await this.findOrder(account, order.symbol, order.clientOrderId);
     if (known) return known;
     const notional = new Decimal(order.notional);
-    if (!notional.isFinite() || notional.lte(0)) throw new VenueError('deriv', 'rejected', `Invalid notional: ${order.notional}`);
+    if (!notional.isFinite() || notional.lte(0))
+      throw new VenueError('deriv', 'rejected', `Invalid notional: ${order.notional}`);
     const contractType: ContractType = order.side === 'buy' ? 'MULTUP' : 'MULTDOWN';
     const multiplier = (await this.offer(order.symbol)).lowest[contractType];
-    if (multiplier === null) throw new VenueError('deriv', 'rejected', `Deriv offers no ${contractType} multiplier for ${order.symbol}`);
+    if (multiplier === null)
+      throw new VenueError('deriv', 'rejected', `Deriv offers no ${contractType} multiplier for ${order.symbol}`);
     const stake = notional.dividedBy(multiplier).toDecimalPlaces(2, Decimal.ROUND_DOWN);
     const underlying = DERIV_SYMBOLS[order.symbol];
     const currency = this.currencyOf(state);
@@ -158,7 +170,15 @@ export class DerivVenue implements Venue {
     try {
       proposalAnswer = await this.call(
         account,
-        { proposal: 1, amount: stake.toNumber(), basis: 'stake', contract_type: contractType, currency, multiplier, symbol: underlying },
+        {
+          proposal: 1,
+          amount: stake.toNumber(),
+          basis: 'stake',
+          contract_type: contractType,
+          currency,
+          multiplier,
+          symbol: underlying,
+        },
         'read',
       );
     } catch (error) {
@@ -166,20 +186,42 @@ export class DerivVenue implements Venue {
       if (error instanceof VenueError && /multiplier/i.test(error.message)) this.offers.forget(order.symbol);
       throw error;
     }
-    const proposal = proposalAnswer['proposal'] as Json & { id: string; ask_price: number; spot?: number; commission?: number };
-    this.terms.set(`${currency}|${order.symbol}|${multiplier}`, parseStakeTerms(proposal, stake.toNumber(), multiplier));
+    const proposal = proposalAnswer['proposal'] as Json & {
+      id: string;
+      ask_price: number;
+      spot?: number;
+      commission?: number;
+    };
+    this.terms.set(
+      `${currency}|${order.symbol}|${multiplier}`,
+      parseStakeTerms(proposal, stake.toNumber(), multiplier),
+    );
     if (order.protection && proposal.spot !== undefined) refuseMovedSpot(order.side, proposal.spot, order.protection);
-    const placement: DerivPlacement = { contractType, underlying, stake: stake.toFixed(2), multiplier, at: nowSeconds() };
+    const placement: DerivPlacement = {
+      contractType,
+      underlying,
+      stake: stake.toFixed(2),
+      multiplier,
+      at: nowSeconds(),
+    };
     // Written down before the buy goes out: if it cannot be, nothing is bought.
     if (order.journal) {
       await order.journal({ kind: 'attempt', placement: { ...placement } }).catch((error: unknown) => {
-        throw new VenueError('deriv', 'unavailable', `the order could not be recorded before buying, so nothing was bought: ${error instanceof Error ? error.message : String(error)}`);
+        throw new VenueError(
+          'deriv',
+          'unavailable',
+          `the order could not be recorded before buying, so nothing was bought: ${error instanceof Error ? error.message : String(error)}`,
+        );
       });
     }
     state.attempts.set(order.clientOrderId, placement);
     let bought: { contract_id: number; buy_price: number; purchase_time?: number };
     try {
-      const answer = await this.call(account, { buy: proposal.id, price: proposal.ask_price, passthrough: { client_order_id: order.clientOrderId } }, 'order');
+      const answer = await this.call(
+        account,
+        { buy: proposal.id, price: proposal.ask_price, passthrough: { client_order_id: order.clientOrderId } },
+        'order',
+      );
       bought = answer['buy'] as typeof bought;
     } catch (error) {
       const mapped = toVenueError(error, 'order');
@@ -192,7 +234,11 @@ export class DerivVenue implements Venue {
       });
       if (found) return found;
       state.attempts.delete(order.clientOrderId);
-      throw new VenueError('deriv', 'unavailable', `Deriv failed while buying ${order.clientOrderId}; no contract was bought (${mapped.message})`);
+      throw new VenueError(
+        'deriv',
+        'unavailable',
+        `Deriv failed while buying ${order.clientOrderId}; no contract was bought (${mapped.message})`,
+      );
     }
     state.attempts.delete(order.clientOrderId);
     remember(state.opened, order.clientOrderId, bought.contract_id);
@@ -219,7 +265,12 @@ export class DerivVenue implements Venue {
   private async closePosition(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
     const state = await this.account(account);
     const contractId = Number(order.venueOrderId);
-    if (!order.venueOrderId || !Number.isInteger(contractId)) throw new VenueError('deriv', 'rejected', `Cannot close without a Deriv contract id (got ${order.venueOrderId ?? 'none'})`);
+    if (!order.venueOrderId || !Number.isInteger(contractId))
+      throw new VenueError(
+        'deriv',
+        'rejected',
+        `Cannot close without a Deriv contract id (got ${order.venueOrderId ?? 'none'})`,
+      );
     const current = await this.contract(account, contractId);
     if (current.is_sold) return this.closingFill(state, order, current);
     let soldFor: number;
@@ -234,13 +285,23 @@ export class DerivVenue implements Venue {
       });
       if (after.is_sold) return this.closingFill(state, order, after);
       throw mapped.kind === 'unknown-outcome'
-        ? new VenueError('deriv', 'unavailable', `Deriv failed while selling contract ${contractId}; it is still open (${mapped.message})`)
+        ? new VenueError(
+            'deriv',
+            'unavailable',
+            `Deriv failed while selling contract ${contractId}; it is still open (${mapped.message})`,
+          )
         : mapped;
     }
     const after = await this.contract(account, contractId).catch(() => null);
     if (after?.is_sold) return this.closingFill(state, order, after);
     // Sold, but its record could not be read: the price it sold for implies the exit spot.
-    return this.closingFill(state, order, { ...current, is_sold: 1, sell_price: soldFor, sell_spot: impliedExitSpot(current, soldFor), sell_time: Date.now() / 1000 });
+    return this.closingFill(state, order, {
+      ...current,
+      is_sold: 1,
+      sell_price: soldFor,
+      sell_spot: impliedExitSpot(current, soldFor),
+      sell_time: Date.now() / 1000,
+    });
   }
 
   /**
@@ -248,10 +309,16 @@ export class DerivVenue implements Venue {
    * engine recorded, or else by the attempt it wrote down before the buy, matched in the account's portfolio and
    * statement (contracts.ts, matchPlacement).
    */
-  async findOrder(account: VenueAccount, _symbol: SymbolId, clientOrderId: string, known?: KnownOrder): Promise<LegFill | null> {
+  async findOrder(
+    account: VenueAccount,
+    _symbol: SymbolId,
+    clientOrderId: string,
+    known?: KnownOrder,
+  ): Promise<LegFill | null> {
     const state = await this.account(account);
     const closedId = state.closed.get(clientOrderId);
-    if (closedId !== undefined) return this.closingFill(state, { clientOrderId, quantity: null }, await this.contract(account, closedId));
+    if (closedId !== undefined)
+      return this.closingFill(state, { clientOrderId, quantity: null }, await this.contract(account, closedId));
     if (known?.role === 'close') {
       if (!known.venueOrderId) return null;
       const contract = await this.contract(account, Number(known.venueOrderId));
@@ -272,7 +339,12 @@ export class DerivVenue implements Venue {
   }
 
   /** Emits once when Deriv sells the contract (a stop-out, or a sale from elsewhere), with the fill of that sale. */
-  watchPosition(account: VenueAccount, _symbol: SymbolId, venueOrderId: string, quantity: string): Observable<PositionClosed> {
+  watchPosition(
+    account: VenueAccount,
+    _symbol: SymbolId,
+    venueOrderId: string,
+    quantity: string,
+  ): Observable<PositionClosed> {
     return this.contractStream(account, venueOrderId).pipe(
       filter((contract) => Boolean(contract.is_sold)),
       take(1),
@@ -367,12 +439,26 @@ export class DerivVenue implements Venue {
   }
 
   /** Stake bounds and commission for a multiplier, from a proposal (a probe at Deriv's default stake when none yet). */
-  private stakeTerms(account: VenueAccount, currency: string, symbol: SymbolId, multiplier: number, defaultStake: number | null): Promise<StakeTerms> {
+  private stakeTerms(
+    account: VenueAccount,
+    currency: string,
+    symbol: SymbolId,
+    multiplier: number,
+    defaultStake: number | null,
+  ): Promise<StakeTerms> {
     return this.terms.get(`${currency}|${symbol}|${multiplier}`, async () => {
       const stake = defaultStake ?? 10;
       const answer = await this.call(
         account,
-        { proposal: 1, amount: stake, basis: 'stake', contract_type: 'MULTUP', currency, multiplier, symbol: DERIV_SYMBOLS[symbol] },
+        {
+          proposal: 1,
+          amount: stake,
+          basis: 'stake',
+          contract_type: 'MULTUP',
+          currency,
+          multiplier,
+          symbol: DERIV_SYMBOLS[symbol],
+        },
         'read',
       );
       return parseStakeTerms(answer['proposal'] as Json, stake, multiplier);
@@ -395,7 +481,11 @@ export class DerivVenue implements Venue {
   }
 
   /** The close of a multiplier: exit at the sell spot; the commission was charged once, at the open. */
-  private closingFill(state: AccountState, order: { clientOrderId: string; quantity: string | null }, contract: OpenContract): LegFill {
+  private closingFill(
+    state: AccountState,
+    order: { clientOrderId: string; quantity: string | null },
+    contract: OpenContract,
+  ): LegFill {
     remember(state.closed, order.clientOrderId, contract.contract_id);
     return {
       clientOrderId: order.clientOrderId,
@@ -409,7 +499,10 @@ export class DerivVenue implements Venue {
 
   /** This account's calls, for the lookups of records.ts. */
   private calls(account: VenueAccount): AccountCalls {
-    return { read: (request) => this.call(account, request, 'read'), contract: (contractId) => this.contract(account, contractId) };
+    return {
+      read: (request) => this.call(account, request, 'read'),
+      contract: (contractId) => this.contract(account, contractId),
+    };
   }
 
   private async contract(account: VenueAccount, contractId: number): Promise<OpenContract> {
@@ -453,7 +546,8 @@ export class DerivVenue implements Venue {
       await state.client.connect();
     } catch (error) {
       // A refused token is forgotten, so that a corrected one gets a fresh connection.
-      if (this.accounts.get(account.userId) === state && !(toVenueError(error, 'read').kind === 'unavailable')) this.accounts.delete(account.userId);
+      if (this.accounts.get(account.userId) === state && !(toVenueError(error, 'read').kind === 'unavailable'))
+        this.accounts.delete(account.userId);
       throw toVenueError(error, 'read');
     }
     return state;
@@ -485,7 +579,11 @@ function refuseMovedSpot(side: 'buy' | 'sell', spot: number, protection: NonNull
   const decided = new Decimal(protection.price);
   const limit = decided.times(side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage);
   if (side === 'buy' ? new Decimal(spot).gt(limit) : new Decimal(spot).lt(limit)) {
-    throw new VenueError('deriv', 'rejected', `Deriv's price moved: the proposal's spot is ${spot}, the decision's ${decided.toFixed()} (limit ${limit.toDecimalPlaces(8).toFixed()})`);
+    throw new VenueError(
+      'deriv',
+      'rejected',
+      `Deriv's price moved: the proposal's spot is ${spot}, the decision's ${decided.toFixed()} (limit ${limit.toDecimalPlaces(8).toFixed()})`,
+    );
   }
 }
 

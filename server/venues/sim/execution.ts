@@ -42,7 +42,13 @@ export function fillPrice(side: 'buy' | 'sell', bid: number, ask: number, slippa
 const usdt = (value: Decimal): Decimal => value.toDecimalPlaces(USDT_DP, Decimal.ROUND_HALF_UP);
 
 /** Spot order on Binance: buying moves USDT into the coin, selling the reverse; the fee is charged in USDT. */
-export function binanceSpot(side: 'buy' | 'sell', symbol: SymbolId, price: Decimal, quantity: Decimal, costs: ExecutionCosts): PaperExecution {
+export function binanceSpot(
+  side: 'buy' | 'sell',
+  symbol: SymbolId,
+  price: Decimal,
+  quantity: Decimal,
+  costs: ExecutionCosts,
+): PaperExecution {
   const quote = usdt(quantity.times(price));
   const fee = usdt(quote.times(costs.binanceTakerFee));
   const coin = baseCurrency(symbol);
@@ -93,10 +99,21 @@ export interface BookTop {
 }
 
 /** Price protection, as a limit order would apply it: a fill further than allowed from the decision is refused. */
-export function refuseBeyondProtection(venue: VenueId, side: 'buy' | 'sell', price: Decimal, protection: PriceProtection): void {
-  const limit = new Decimal(protection.price).times(side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage);
+export function refuseBeyondProtection(
+  venue: VenueId,
+  side: 'buy' | 'sell',
+  price: Decimal,
+  protection: PriceProtection,
+): void {
+  const limit = new Decimal(protection.price).times(
+    side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage,
+  );
   if (side === 'buy' ? price.gt(limit) : price.lt(limit)) {
-    throw new VenueError(venue, 'rejected', `price moved beyond the limit: it would fill at ${price.toFixed()}, limit ${limit.toDecimalPlaces(8).toFixed()}`);
+    throw new VenueError(
+      venue,
+      'rejected',
+      `price moved beyond the limit: it would fill at ${price.toFixed()}, limit ${limit.toDecimalPlaces(8).toFixed()}`,
+    );
   }
 }
 
@@ -113,8 +130,11 @@ export function paperOpen(
   const price = fillPrice(order.side, quote.bid, quote.ask, costs.slippage);
   if (order.protection) refuseBeyondProtection(venue, order.side, price, order.protection);
   const quantity = quantityForNotional(order.notional, price);
-  if (quantity.lte(0)) throw new VenueError(venue, 'rejected', `Notional ${order.notional.toFixed()} is below one unit of quantity`);
-  return venue === 'binance' ? binanceSpot(order.side, order.symbol, price, quantity, costs) : derivOpen(price, quantity, costs);
+  if (quantity.lte(0))
+    throw new VenueError(venue, 'rejected', `Notional ${order.notional.toFixed()} is below one unit of quantity`);
+  return venue === 'binance'
+    ? binanceSpot(order.side, order.symbol, price, quantity, costs)
+    : derivOpen(price, quantity, costs);
 }
 
 /**

@@ -1,6 +1,6 @@
 // The live simulated market: the model stepped on a clock, each venue publishing when the model says it quotes. The clock is an rxjs scheduler, so tests can drive it
 // with a VirtualTimeScheduler (or call step()) instead of waiting for real time.
-import type { Observable} from 'rxjs';
+import type { Observable } from 'rxjs';
 import { asyncScheduler, interval, ReplaySubject, type SchedulerLike, type Subscription } from 'rxjs';
 import { SYMBOLS, VENUES, type SymbolId, type VenueId } from '../../../contract/domain';
 import type { Quote } from '../types';
@@ -30,7 +30,8 @@ export class SimMarket {
     this.params = options.params ?? DEFAULT_SIM_PARAMS;
     this.scheduler = options.scheduler ?? asyncScheduler;
     this.state = createSimState(this.seed, this.params);
-    for (const venue of VENUES) for (const symbol of SYMBOLS) this.subjects.set(key(venue, symbol), new ReplaySubject<Quote>(1));
+    for (const venue of VENUES)
+      for (const symbol of SYMBOLS) this.subjects.set(key(venue, symbol), new ReplaySubject<Quote>(1));
     // Quote at once, so the first subscriber and the first order never wait for the clock.
     this.step();
   }

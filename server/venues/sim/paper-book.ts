@@ -61,5 +61,6 @@ export class InMemoryPaperBook implements PaperBook {
   }
 }
 
-const orderKey = (userId: string, venue: VenueId, clientOrderId: string): string => `${userId}|${venue}|${clientOrderId}`;
+const orderKey = (userId: string, venue: VenueId, clientOrderId: string): string =>
+  `${userId}|${venue}|${clientOrderId}`;
 const walletKey = (userId: string, venue: VenueId): string => `${userId}|${venue}`;

@@ -68,8 +68,19 @@ export class SimVenue implements Venue {
     if (first) return first;
     await this.latency();
     const quote = this.market.latest(this.id, order.symbol);
-    const execution = paperOpen(this.id, { side: order.side, symbol: order.symbol, notional, protection: order.protection }, quote, this.costs);
-    return this.record(account, order.symbol, order.clientOrderId, `${PAPER_ID_PREFIX}${order.clientOrderId}`, execution);
+    const execution = paperOpen(
+      this.id,
+      { side: order.side, symbol: order.symbol, notional, protection: order.protection },
+      quote,
+      this.costs,
+    );
+    return this.record(
+      account,
+      order.symbol,
+      order.clientOrderId,
+      `${PAPER_ID_PREFIX}${order.clientOrderId}`,
+      execution,
+    );
   }
 
   async closeLeg(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
@@ -79,13 +90,29 @@ export class SimVenue implements Venue {
     if (this.id === 'binance') {
       await this.latency();
       const quote = this.market.latest(this.id, order.symbol);
-      const execution = paperClose(this.id, { openSide: order.side, symbol: order.symbol, quantity }, quote, this.costs);
-      return this.record(account, order.symbol, order.clientOrderId, `${PAPER_ID_PREFIX}${order.clientOrderId}`, execution);
+      const execution = paperClose(
+        this.id,
+        { openSide: order.side, symbol: order.symbol, quantity },
+        quote,
+        this.costs,
+      );
+      return this.record(
+        account,
+        order.symbol,
+        order.clientOrderId,
+        `${PAPER_ID_PREFIX}${order.clientOrderId}`,
+        execution,
+      );
     }
     const opening = await this.openingFill(account, order);
     await this.latency();
     const quote = this.market.latest(this.id, order.symbol);
-    const execution = paperClose(this.id, { openSide: order.side, symbol: order.symbol, quantity, openingPrice: new Decimal(opening.price) }, quote, this.costs);
+    const execution = paperClose(
+      this.id,
+      { openSide: order.side, symbol: order.symbol, quantity, openingPrice: new Decimal(opening.price) },
+      quote,
+      this.costs,
+    );
     return this.record(account, order.symbol, order.clientOrderId, opening.venueOrderId, execution);
   }
 
@@ -102,13 +129,22 @@ export class SimVenue implements Venue {
   }
 
   private async openingFill(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
-    const openId = order.venueOrderId?.startsWith(PAPER_ID_PREFIX) ? order.venueOrderId.slice(PAPER_ID_PREFIX.length) : null;
+    const openId = order.venueOrderId?.startsWith(PAPER_ID_PREFIX)
+      ? order.venueOrderId.slice(PAPER_ID_PREFIX.length)
+      : null;
     const opening = openId ? await this.book.findOrder(account.userId, this.id, openId) : null;
-    if (!opening) throw new VenueError(this.id, 'rejected', `No open contract ${order.venueOrderId ?? '(none given)'} to close`);
+    if (!opening)
+      throw new VenueError(this.id, 'rejected', `No open contract ${order.venueOrderId ?? '(none given)'} to close`);
     return opening;
   }
 
-  private record(account: VenueAccount, symbol: SymbolId, clientOrderId: string, venueOrderId: string, execution: PaperExecution): Promise<LegFill> {
+  private record(
+    account: VenueAccount,
+    symbol: SymbolId,
+    clientOrderId: string,
+    venueOrderId: string,
+    execution: PaperExecution,
+  ): Promise<LegFill> {
     const fill: LegFill = {
       clientOrderId,
       venueOrderId,
@@ -128,7 +164,17 @@ export class SimVenue implements Venue {
 /** Binance spot's filters for our symbols (exchangeInfo: NOTIONAL min 5 USDT, LOT_SIZE steps) and the taker fee. */
 export function simBinanceRules(symbol: SymbolId, costs: ExecutionCosts): TradeRules {
   const step = symbol === 'BTC/USDT' ? '0.00001' : '0.0001';
-  return { currency: 'USDT', minNotional: '5', maxNotional: null, stepSize: step, minQuantity: step, multiplier: null, minStake: null, maxStake: null, feeRate: String(costs.binanceTakerFee) };
+  return {
+    currency: 'USDT',
+    minNotional: '5',
+    maxNotional: null,
+    stepSize: step,
+    minQuantity: step,
+    multiplier: null,
+    minStake: null,
+    maxStake: null,
+    feeRate: String(costs.binanceTakerFee),
+  };
 }
 
 /** Deriv's multiplier contract as the paper venue prices it: stake bounds as Deriv states them for crypto. */

@@ -24,7 +24,12 @@ export function AddUserModal({ onClose, onCreated }: { onClose: () => void; onCr
     if (hasErrors(found)) return;
     setBusy(true);
     try {
-      await actions.createUser({ username: v.username.trim(), email: v.email.trim(), password: v.password, role: v.role });
+      await actions.createUser({
+        username: v.username.trim(),
+        email: v.email.trim(),
+        password: v.password,
+        role: v.role,
+      });
       toast.success('User created successfully!');
       onCreated();
       onClose();
@@ -39,14 +44,32 @@ export function AddUserModal({ onClose, onCreated }: { onClose: () => void; onCr
   return (
     <Modal title="Add User" onClose={onClose}>
       <form onSubmit={submit} noValidate style={{ display: 'flex', flexDirection: 'column', gap: '16px' }}>
-        <TextField label="Username" value={v.username} onChange={set('username')} error={errors.username} autoComplete="off" required />
-        <TextField label="Email" type="email" value={v.email} onChange={set('email')} error={errors.email} autoComplete="off" required />
+        <TextField
+          label="Username"
+          value={v.username}
+          onChange={set('username')}
+          error={errors.username}
+          autoComplete="off"
+          required
+        />
+        <TextField
+          label="Email"
+          type="email"
+          value={v.email}
+          onChange={set('email')}
+          error={errors.email}
+          autoComplete="off"
+          required
+        />
         <TextField
           label="Password"
           type="password"
           value={v.password}
           onChange={set('password')}
-          error={errors.password ?? (v.password.length > 0 && v.password.length < 6 ? 'Password must be at least 6 characters long' : undefined)}
+          error={
+            errors.password ??
+            (v.password.length > 0 && v.password.length < 6 ? 'Password must be at least 6 characters long' : undefined)
+          }
           autoComplete="new-password"
           required
         />

@@ -58,13 +58,31 @@ export function UsersTable({
                 {formatRelative(u.lastLogin)}
               </td>
               <td className={`${ui.td} ${styles.cell.actions}`} style={{ textAlign: 'right' }}>
-                <Button small variant="secondary" onClick={() => onResetTwoFactor(u)} disabled={u._id === selfId} aria-label={`Reset 2FA of ${u.username}`}>
+                <Button
+                  small
+                  variant="secondary"
+                  onClick={() => onResetTwoFactor(u)}
+                  disabled={u._id === selfId}
+                  aria-label={`Reset 2FA of ${u.username}`}
+                >
                   Reset 2FA
                 </Button>{' '}
-                <Button small variant="secondary" onClick={() => onToggle(u)} disabled={u._id === selfId} aria-label={`${u.isActive ? 'Deactivate' : 'Activate'} ${u.username}`}>
+                <Button
+                  small
+                  variant="secondary"
+                  onClick={() => onToggle(u)}
+                  disabled={u._id === selfId}
+                  aria-label={`${u.isActive ? 'Deactivate' : 'Activate'} ${u.username}`}
+                >
                   {u.isActive ? 'Deactivate' : 'Activate'}
                 </Button>{' '}
-                <Button small variant="danger" onClick={() => onDelete(u)} disabled={u._id === selfId} aria-label={`Delete ${u.username}`}>
+                <Button
+                  small
+                  variant="danger"
+                  onClick={() => onDelete(u)}
+                  disabled={u._id === selfId}
+                  aria-label={`Delete ${u.username}`}
+                >
                   Delete
                 </Button>
               </td>

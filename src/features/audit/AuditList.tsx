@@ -7,7 +7,10 @@ function detailsText(details: Record<string, unknown>): string {
   return Object.entries(details)
     .map(([k, v]) => {
       if (Array.isArray(v)) return `${k}: ${v.join(', ')}`;
-      if (v && typeof v === 'object') return Object.entries(v as Record<string, unknown>).map(([kk, vv]) => `${kk} ${String(vv)}`).join(', ');
+      if (v && typeof v === 'object')
+        return Object.entries(v as Record<string, unknown>)
+          .map(([kk, vv]) => `${kk} ${String(vv)}`)
+          .join(', ');
       return `${k}: ${String(v)}`;
     })
     .join(' · ');
@@ -22,7 +25,7 @@ function whoText(e: AuditEvent): string {
 /** A short browser name from a user agent, so a row fits a phone; the full text is in the title. */
 function browserOf(userAgent: string): string {
   const m = /(Edg|Firefox|Chrome|Safari|HeadlessChrome)\/[\d.]+/.exec(userAgent);
-  return m ? m[0].split('.')[0] ?? m[0] : userAgent.slice(0, 40);
+  return m ? (m[0].split('.')[0] ?? m[0]) : userAgent.slice(0, 40);
 }
 
 export function AuditList({ events, showWho }: { events: AuditEvent[]; showWho: boolean }) {
@@ -35,7 +38,9 @@ export function AuditList({ events, showWho }: { events: AuditEvent[]; showWho: 
             {formatTradeDate(e.at)}
           </time>
           <span className={styles.meta}>
-            {[showWho ? whoText(e) : null, e.ip || null, e.userAgent ? browserOf(e.userAgent) : null].filter(Boolean).join(' · ')}
+            {[showWho ? whoText(e) : null, e.ip || null, e.userAgent ? browserOf(e.userAgent) : null]
+              .filter(Boolean)
+              .join(' · ')}
           </span>
           {Object.keys(e.details).length > 0 && <span className={styles.meta}>{detailsText(e.details)}</span>}
         </li>

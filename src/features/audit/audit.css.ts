@@ -12,5 +12,15 @@ export const item = style({
   selectors: { '&:last-child': { borderBottom: 'none' } },
 });
 export const action = style({ fontWeight: 650, overflowWrap: 'anywhere' });
-export const when = style({ fontSize: '12.5px', color: vars.color.textMuted, whiteSpace: 'nowrap', textAlign: 'right' });
-export const meta = style({ gridColumn: '1 / -1', fontSize: '12.5px', color: vars.color.textMuted, overflowWrap: 'anywhere' });
+export const when = style({
+  fontSize: '12.5px',
+  color: vars.color.textMuted,
+  whiteSpace: 'nowrap',
+  textAlign: 'right',
+});
+export const meta = style({
+  gridColumn: '1 / -1',
+  fontSize: '12.5px',
+  color: vars.color.textMuted,
+  overflowWrap: 'anywhere',
+});

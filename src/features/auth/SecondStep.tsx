@@ -8,7 +8,15 @@ import { TextField } from '../../ui/Field';
 const CODE = /^(\d{6}|[a-z0-9]{5}-?[a-z0-9]{5})$/i;
 
 /** Sign-in's second step: the code from the authenticator app, or one of the recovery codes. */
-export function SecondStep({ challenge, onDone, onRestart }: { challenge: string; onDone: (user: PublicUser) => unknown; onRestart: () => void }) {
+export function SecondStep({
+  challenge,
+  onDone,
+  onRestart,
+}: {
+  challenge: string;
+  onDone: (user: PublicUser) => unknown;
+  onRestart: () => void;
+}) {
   const { auth } = useSession();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();

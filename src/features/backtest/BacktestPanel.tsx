@@ -13,7 +13,16 @@ import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import * as styles from './backtest.css';
-import { bodyOf, currentLimits, formFromUser, limitsOf, RANGE_LABELS, sameLimits, type BacktestForm, type Limits } from './backtestForm';
+import {
+  bodyOf,
+  currentLimits,
+  formFromUser,
+  limitsOf,
+  RANGE_LABELS,
+  sameLimits,
+  type BacktestForm,
+  type Limits,
+} from './backtestForm';
 import { EquityChart, type EquityLine } from './EquityChart';
 
 interface Outcome {
@@ -29,7 +38,14 @@ const replayedText = (seconds: number, minutes: number): string =>
   minutes > 0
     ? `Replayed ${count(seconds)} one-second samples and ${count(minutes)} one-minute averages (older than a day: spikes shorter than a minute are smoothed away).`
     : `Replayed ${count(seconds)} one-second samples.`;
-const when = (iso: string) => new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  });
 
 export function BacktestPanel({ user }: { user: PublicUser }) {
   const services = useServices();
@@ -38,7 +54,8 @@ export function BacktestPanel({ user }: { user: PublicUser }) {
   const [running, setRunning] = useState(false);
   const [applying, setApplying] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const set = (k: keyof BacktestForm) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof BacktestForm) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
   const current = currentLimits(user);
 
   async function run(e: FormEvent) {
@@ -80,27 +97,64 @@ export function BacktestPanel({ user }: { user: PublicUser }) {
   return (
     <div className={styles.panel}>
       <p className={styles.intro}>
-        What would these limits have done? The engine's own decisions and paper fills are replayed over the prices the server recorded.
+        What would these limits have done? The engine's own decisions and paper fills are replayed over the prices the
+        server recorded.
       </p>
       <form className={styles.panel} onSubmit={run} aria-label="Backtest">
         <fieldset className={styles.ranges}>
           <legend className={styles.rangeLegend}>Range</legend>
           {(Object.keys(BACKTEST_RANGES) as BacktestRange[]).map((range) => (
             <label key={range} className={styles.rangeOption}>
-              <input className={styles.visuallyHidden} type="radio" name="range" value={range} checked={form.range === range} onChange={() => setForm((f) => ({ ...f, range }))} />
+              <input
+                className={styles.visuallyHidden}
+                type="radio"
+                name="range"
+                value={range}
+                checked={form.range === range}
+                onChange={() => setForm((f) => ({ ...f, range }))}
+              />
               {RANGE_LABELS[range]}
             </label>
           ))}
         </fieldset>
         <div className={styles.fields}>
-          <SelectField label="Symbol" value={form.symbol} onChange={(e) => setForm((f) => ({ ...f, symbol: e.target.value as BacktestSymbol }))}>
+          <SelectField
+            label="Symbol"
+            value={form.symbol}
+            onChange={(e) => setForm((f) => ({ ...f, symbol: e.target.value as BacktestSymbol }))}
+          >
             <option value="both">Both</option>
             <option value="BTC/USDT">BTC/USDT</option>
             <option value="ETH/USDT">ETH/USDT</option>
           </SelectField>
-          <TextField label="Max Exposure (USDT)" type="number" min={0} step={100} value={form.maxExposure} onChange={set('maxExposure')} required />
-          <TextField label="Min Spread (%)" type="number" min={0} max={10} step={0.01} value={form.minSpreadPercent} onChange={set('minSpreadPercent')} required />
-          <TextField label="Max Loss (USDT)" type="number" min={0} step={10} value={form.maxLoss} onChange={set('maxLoss')} required />
+          <TextField
+            label="Max Exposure (USDT)"
+            type="number"
+            min={0}
+            step={100}
+            value={form.maxExposure}
+            onChange={set('maxExposure')}
+            required
+          />
+          <TextField
+            label="Min Spread (%)"
+            type="number"
+            min={0}
+            max={10}
+            step={0.01}
+            value={form.minSpreadPercent}
+            onChange={set('minSpreadPercent')}
+            required
+          />
+          <TextField
+            label="Max Loss (USDT)"
+            type="number"
+            min={0}
+            step={10}
+            value={form.maxLoss}
+            onChange={set('maxLoss')}
+            required
+          />
         </div>
         <div className={styles.actions}>
           <Button type="submit" disabled={running || !online}>
@@ -109,19 +163,48 @@ export function BacktestPanel({ user }: { user: PublicUser }) {
           {!online && <span className={styles.offline}>You're offline: a backtest runs on the server.</span>}
         </div>
       </form>
-      {outcome && <Results outcome={outcome} current={current} applied={applied} applying={applying} online={online} onApply={apply} />}
+      {outcome && (
+        <Results
+          outcome={outcome}
+          current={current}
+          applied={applied}
+          applying={applying}
+          online={online}
+          onApply={apply}
+        />
+      )}
     </div>
   );
 }
 
-function Results({ outcome, current, applied, applying, online, onApply }: { outcome: Outcome; current: Limits; applied: boolean; applying: boolean; online: boolean; onApply: () => void }) {
+function Results({
+  outcome,
+  current,
+  applied,
+  applying,
+  online,
+  onApply,
+}: {
+  outcome: Outcome;
+  current: Limits;
+  applied: boolean;
+  applying: boolean;
+  online: boolean;
+  onApply: () => void;
+}) {
   const { tried, current: mine } = outcome;
-  const rows: Array<{ label: string; cell: (r: BacktestResult, l: Limits) => { text: string; className?: string | undefined } }> = [
+  const rows: Array<{
+    label: string;
+    cell: (r: BacktestResult, l: Limits) => { text: string; className?: string | undefined };
+  }> = [
     { label: 'Min spread', cell: (_, l) => ({ text: formatSpread(l.minSpread) }) },
     { label: 'Max exposure', cell: (_, l) => ({ text: formatUsd(l.maxExposure) }) },
     { label: 'Max loss', cell: (_, l) => ({ text: formatUsd(l.maxLoss) }) },
     { label: 'Trades', cell: (r) => ({ text: count(r.figures.trades) }) },
-    { label: 'Net P&L', cell: (r) => ({ text: formatUsd(r.figures.netProfit), className: signed(r.figures.netProfit) }) },
+    {
+      label: 'Net P&L',
+      cell: (r) => ({ text: formatUsd(r.figures.netProfit), className: signed(r.figures.netProfit) }),
+    },
     { label: 'Win rate', cell: (r) => ({ text: formatWinRate(r.figures.winRate) }) },
     { label: 'Max drawdown', cell: (r) => ({ text: formatUsd(r.figures.maxDrawdown) }) },
     { label: 'Exposure used', cell: (r) => ({ text: formatUsd(r.figures.exposureUsed) }) },
@@ -146,8 +229,12 @@ function Results({ outcome, current, applied, applying, online, onApply }: { out
             <th className={styles.compareHead} scope="col">
               <span className={styles.visuallyHidden}>Figure</span>
             </th>
-            <th className={styles.compareHead} scope="col">Tried limits</th>
-            <th className={styles.compareHead} scope="col">Current settings</th>
+            <th className={styles.compareHead} scope="col">
+              Tried limits
+            </th>
+            <th className={styles.compareHead} scope="col">
+              Current settings
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -156,7 +243,9 @@ function Results({ outcome, current, applied, applying, online, onApply }: { out
             const b = row.cell(mine, current);
             return (
               <tr key={row.label}>
-                <th scope="row" className={styles.compareLabel}>{row.label}</th>
+                <th scope="row" className={styles.compareLabel}>
+                  {row.label}
+                </th>
                 <td className={[styles.compareCell, a.className ?? ''].join(' ')}>{a.text}</td>
                 <td className={[styles.compareCell, b.className ?? ''].join(' ')}>{b.text}</td>
               </tr>
@@ -166,14 +255,18 @@ function Results({ outcome, current, applied, applying, online, onApply }: { out
       </table>
       {tried.stopped && (
         <p className={styles.stopped} role="status">
-          With the tried limits the engine would have stopped trading at {new Date(tried.stopped.at).toLocaleString()}: {tried.stopped.reason}.
+          With the tried limits the engine would have stopped trading at {new Date(tried.stopped.at).toLocaleString()}:{' '}
+          {tried.stopped.reason}.
         </p>
       )}
       <EquityChart from={Date.parse(tried.from)} to={Date.parse(tried.to)} lines={lines} />
       <p className={styles.note}>
-        {replayedText(secondSamples, minuteSamples)} Fills pay each venue's quoted spread, fees and slippage as paper trading does
-        {tried.openAtEnd > 0 ? `; ${count(tried.openAtEnd)} ${tried.openAtEnd === 1 ? 'trade' : 'trades'} still open at the end ${tried.openAtEnd === 1 ? 'is' : 'are'} not counted` : ''}.
-        Past prices do not promise future results.
+        {replayedText(secondSamples, minuteSamples)} Fills pay each venue's quoted spread, fees and slippage as paper
+        trading does
+        {tried.openAtEnd > 0
+          ? `; ${count(tried.openAtEnd)} ${tried.openAtEnd === 1 ? 'trade' : 'trades'} still open at the end ${tried.openAtEnd === 1 ? 'is' : 'are'} not counted`
+          : ''}
+        . Past prices do not promise future results.
       </p>
       <div className={styles.actions}>
         <Button onClick={onApply} disabled={applied || applying || !online}>

@@ -33,8 +33,15 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
       .then(({ createChart, LineSeries, LineType, ColorType }) => {
         if (disposed) return;
         const themed = () => ({
-          layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: tokenValue(vars.color.textMuted), attributionLogo: false },
-          grid: { vertLines: { color: tokenValue(vars.color.border) }, horzLines: { color: tokenValue(vars.color.border) } },
+          layout: {
+            background: { type: ColorType.Solid, color: 'transparent' },
+            textColor: tokenValue(vars.color.textMuted),
+            attributionLogo: false,
+          },
+          grid: {
+            vertLines: { color: tokenValue(vars.color.border) },
+            horzLines: { color: tokenValue(vars.color.border) },
+          },
           rightPriceScale: { borderColor: tokenValue(vars.color.border) },
           timeScale: { borderColor: tokenValue(vars.color.border), timeVisible: true, secondsVisible: false },
         });
@@ -54,7 +61,8 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
         // The theme class on <html> changes when the user switches light/dark (or the OS does).
         const observer = new MutationObserver(() => {
           chart.applyOptions(themed());
-          for (const { s, line } of series) s.applyOptions({ color: tokenValue(line.tone === 'primary' ? vars.color.primary : vars.color.textMuted) });
+          for (const { s, line } of series)
+            s.applyOptions({ color: tokenValue(line.tone === 'primary' ? vars.color.primary : vars.color.textMuted) });
         });
         observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
         cleanup = () => {
@@ -74,7 +82,12 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
 
   return (
     <figure className={styles.chartFigure}>
-      <div ref={host} className={styles.chart} role="img" aria-label={`Equity curve: ${lines.map((l) => l.label).join(' and ')}, realised P&L in USDT over the range`} />
+      <div
+        ref={host}
+        className={styles.chart}
+        role="img"
+        aria-label={`Equity curve: ${lines.map((l) => l.label).join(' and ')}, realised P&L in USDT over the range`}
+      />
       {failed && <p className={styles.note}>The chart could not be loaded; the figures above are complete.</p>}
       <figcaption className={styles.legend}>
         {lines.map((l) => (

@@ -6,7 +6,13 @@ const user = { _id: 'u1', maxExposure: 2500, minSpread: 0.0045, maxLoss: 40 } as
 
 describe('backtest form', () => {
   it('starts from the current settings, min spread in percent, the last day, both symbols', () => {
-    expect(formFromUser(user)).toEqual({ range: 'day', symbol: 'both', maxExposure: '2500', minSpreadPercent: '0.45', maxLoss: '40' });
+    expect(formFromUser(user)).toEqual({
+      range: 'day',
+      symbol: 'both',
+      maxExposure: '2500',
+      minSpreadPercent: '0.45',
+      maxLoss: '40',
+    });
     expect(currentLimits(user)).toEqual({ maxExposure: 2500, minSpread: 0.0045, maxLoss: 40 });
   });
 

@@ -1,6 +1,11 @@
 // The Backtest tab's form: the range picked, the limits as typed (min spread in percent, as the settings form shows
 // it) and the request they make. Pure, so the conversions are tested without a screen.
-import { BACKTEST_RANGES, type BacktestBody, type BacktestRange, type BacktestSymbol } from '../../../contract/backtest';
+import {
+  BACKTEST_RANGES,
+  type BacktestBody,
+  type BacktestRange,
+  type BacktestSymbol,
+} from '../../../contract/backtest';
 import { TRADING_DEFAULTS } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
 
@@ -34,16 +39,26 @@ export interface Limits {
 }
 
 export function limitsOf(form: Pick<BacktestForm, 'maxExposure' | 'minSpreadPercent' | 'maxLoss'>): Limits {
-  return { maxExposure: Number(form.maxExposure), minSpread: Number((Number(form.minSpreadPercent) / 100).toFixed(6)), maxLoss: Number(form.maxLoss) };
+  return {
+    maxExposure: Number(form.maxExposure),
+    minSpread: Number((Number(form.minSpreadPercent) / 100).toFixed(6)),
+    maxLoss: Number(form.maxLoss),
+  };
 }
 
 export function currentLimits(user: PublicUser): Limits {
   return limitsOf(formFromUser(user));
 }
 
-export const sameLimits = (a: Limits, b: Limits): boolean => a.maxExposure === b.maxExposure && a.minSpread === b.minSpread && a.maxLoss === b.maxLoss;
+export const sameLimits = (a: Limits, b: Limits): boolean =>
+  a.maxExposure === b.maxExposure && a.minSpread === b.minSpread && a.maxLoss === b.maxLoss;
 
 /** The request for the range ending now. */
 export function bodyOf(form: BacktestForm, limits: Limits, now: number): BacktestBody {
-  return { symbol: form.symbol, from: new Date(now - BACKTEST_RANGES[form.range]).toISOString(), to: new Date(now).toISOString(), ...limits };
+  return {
+    symbol: form.symbol,
+    from: new Date(now - BACKTEST_RANGES[form.range]).toISOString(),
+    to: new Date(now).toISOString(),
+    ...limits,
+  };
 }

@@ -3,7 +3,16 @@ import { equityGrid } from './equityGrid';
 
 describe('equity grid', () => {
   it('puts the curve on evenly spaced times, so the axis reads as time', () => {
-    const grid = equityGrid([{ t: 0, equity: 0 }, { t: 55_000, equity: 2 }, { t: 60_000, equity: 2 }], 0, 60_000, 6);
+    const grid = equityGrid(
+      [
+        { t: 0, equity: 0 },
+        { t: 55_000, equity: 2 },
+        { t: 60_000, equity: 2 },
+      ],
+      0,
+      60_000,
+      6,
+    );
     expect(grid).toEqual([
       { time: 0, value: 0 },
       { time: 10, value: 0 },
@@ -18,7 +27,12 @@ describe('equity grid', () => {
   });
 
   it('keeps a dip that recovered within one cell, and ends on the final equity', () => {
-    const points = [{ t: 0, equity: 0 }, { t: 12_000, equity: -5 }, { t: 13_000, equity: 1 }, { t: 59_000, equity: 3 }];
+    const points = [
+      { t: 0, equity: 0 },
+      { t: 12_000, equity: -5 },
+      { t: 13_000, equity: 1 },
+      { t: 59_000, equity: 3 },
+    ];
     const grid = equityGrid(points, 0, 60_000, 3);
     expect(grid).toEqual([
       { time: 0, value: 0 },
@@ -29,7 +43,15 @@ describe('equity grid', () => {
   });
 
   it('never repeats a second, however short the range', () => {
-    const grid = equityGrid([{ t: 0, equity: 0 }, { t: 1500, equity: 1 }], 0, 3000, 240);
+    const grid = equityGrid(
+      [
+        { t: 0, equity: 0 },
+        { t: 1500, equity: 1 },
+      ],
+      0,
+      3000,
+      240,
+    );
     const times = grid.map((p) => p.time);
     expect(times).toEqual([...new Set(times)].sort((a, b) => a - b));
     expect(grid.at(-1)).toEqual({ time: 3, value: 1 });

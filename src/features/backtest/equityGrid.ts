@@ -7,7 +7,12 @@ import type { BacktestEquityPoint } from '../../../contract/backtest';
  * trades dipped below where the cell both started and ended shows the dip, so a drawdown the figures report is drawn.
  * The last point is the final equity. Times in whole seconds, strictly increasing, as the chart wants them.
  */
-export function equityGrid(points: readonly BacktestEquityPoint[], from: number, to: number, cells = 240): { time: number; value: number }[] {
+export function equityGrid(
+  points: readonly BacktestEquityPoint[],
+  from: number,
+  to: number,
+  cells = 240,
+): { time: number; value: number }[] {
   const sorted = [...points].sort((a, b) => a.t - b.t);
   const step = Math.max(1000, Math.max(1, to - from) / cells);
   const out: { time: number; value: number }[] = [];

@@ -5,7 +5,17 @@ import { Card } from '../../ui/Card';
 import { usdValue } from './portfolio';
 import * as styles from './balances.css';
 
-export function VenuePanel({ title, balances, prices, testId }: { title: string; balances: VenueBalances | null; prices: Prices; testId: string }) {
+export function VenuePanel({
+  title,
+  balances,
+  prices,
+  testId,
+}: {
+  title: string;
+  balances: VenueBalances | null;
+  prices: Prices;
+  testId: string;
+}) {
   return (
     <Card title={title} data-testid={testId}>
       <ul className={styles.holdings}>
@@ -23,7 +33,9 @@ export function VenuePanel({ title, balances, prices, testId }: { title: string;
                     <div className={styles.amountMain}>
                       {formatCoins(amount)} {c}
                     </div>
-                    <div className={styles.amountSub}>{value === null ? 'Price data unavailable' : formatUsd(value)}</div>
+                    <div className={styles.amountSub}>
+                      {value === null ? 'Price data unavailable' : formatUsd(value)}
+                    </div>
                   </>
                 )}
               </span>

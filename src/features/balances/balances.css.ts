@@ -15,7 +15,12 @@ export const coin = style({ fontWeight: 700 });
 export const amounts = style({ textAlign: 'right', fontVariantNumeric: 'tabular-nums' });
 export const amountMain = style({ fontWeight: 650 });
 export const amountSub = style({ fontSize: '13px', color: vars.color.textMuted });
-export const statsList = style({ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: space.md, margin: 0 });
+export const statsList = style({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))',
+  gap: space.md,
+  margin: 0,
+});
 export const statsItem = style({ display: 'flex', flexDirection: 'column', gap: '2px' });
 export const statsTerm = style({ fontSize: '12.5px', color: vars.color.textMuted, fontWeight: 600 });
 export const statsValue = style({ margin: 0, fontSize: '20px', fontWeight: 700, fontVariantNumeric: 'tabular-nums' });

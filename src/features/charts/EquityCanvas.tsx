@@ -13,9 +13,17 @@ export default function EquityCanvas({ points, colors }: { points: EquityPoint[]
 
   useEffect(() => {
     if (!box.current) return;
-    const c = createChart(box.current, { autoSize: true, layout: { attributionLogo: false, fontSize: 11 }, timeScale: { timeVisible: true }, rightPriceScale: { borderVisible: false } });
+    const c = createChart(box.current, {
+      autoSize: true,
+      layout: { attributionLogo: false, fontSize: 11 },
+      timeScale: { timeVisible: true },
+      rightPriceScale: { borderVisible: false },
+    });
     chart.current = c;
-    series.current = c.addSeries(AreaSeries, { lineWidth: 2, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
+    series.current = c.addSeries(AreaSeries, {
+      lineWidth: 2,
+      priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
+    });
     return () => {
       c.remove();
       chart.current = null;
@@ -24,7 +32,10 @@ export default function EquityCanvas({ points, colors }: { points: EquityPoint[]
   }, []);
 
   useEffect(() => {
-    chart.current?.applyOptions({ layout: { background: { color: 'transparent' }, textColor: colors.muted }, grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } } });
+    chart.current?.applyOptions({
+      layout: { background: { color: 'transparent' }, textColor: colors.muted },
+      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+    });
     const last = points[points.length - 1]?.equity ?? 0;
     const line = last >= 0 ? colors.profit : colors.loss;
     series.current?.applyOptions({ lineColor: line, topColor: `${line}55`, bottomColor: `${line}08` });

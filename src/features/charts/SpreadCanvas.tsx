@@ -1,6 +1,16 @@
 // The spread chart's drawing, with the chart library: this module is loaded on its own (React.lazy), so only the
 // screens that draw a chart download the library.
-import { createChart, createSeriesMarkers, LineSeries, LineStyle, type AutoscaleInfo, type IChartApi, type ISeriesApi, type SeriesMarker, type UTCTimestamp } from 'lightweight-charts';
+import {
+  createChart,
+  createSeriesMarkers,
+  LineSeries,
+  LineStyle,
+  type AutoscaleInfo,
+  type IChartApi,
+  type ISeriesApi,
+  type SeriesMarker,
+  type UTCTimestamp,
+} from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import type { SpreadPoint } from '../../../contract/entities';
 import { toSeconds, type TradeMark } from './chartData';
@@ -36,7 +46,11 @@ export default function SpreadCanvas({ points, marks, minSpread, costFloor, show
       handleScroll: { vertTouchDrag: false },
     });
     chart.current = c;
-    spread.current = c.addSeries(LineSeries, { lineWidth: 2, priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(3)}%`, minMove: 0.001 }, title: 'spread' });
+    spread.current = c.addSeries(LineSeries, {
+      lineWidth: 2,
+      priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(3)}%`, minMove: 0.001 },
+      title: 'spread',
+    });
     return () => {
       c.remove();
       chart.current = null;
@@ -62,7 +76,15 @@ export default function SpreadCanvas({ points, marks, minSpread, costFloor, show
     s.setData(data.map((p) => ({ time: p.time as UTCTimestamp, value: pct(p.spread) })));
     for (const line of s.priceLines()) s.removePriceLine(line);
     const level = (value: number, title: string, color: string) => {
-      for (const sign of [1, -1]) s.createPriceLine({ price: pct(sign * value), color, lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: sign === 1, title: sign === 1 ? title : '' });
+      for (const sign of [1, -1])
+        s.createPriceLine({
+          price: pct(sign * value),
+          color,
+          lineWidth: 1,
+          lineStyle: LineStyle.Dashed,
+          axisLabelVisible: sign === 1,
+          title: sign === 1 ? title : '',
+        });
     };
     if (minSpread !== null) level(minSpread, 'min spread', colors.warning);
     if (costFloor !== null) level(costFloor, 'cost floor', colors.loss);
@@ -72,7 +94,13 @@ export default function SpreadCanvas({ points, marks, minSpread, costFloor, show
       autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => {
         const base = original();
         if (!base?.priceRange || reach === 0) return base;
-        return { ...base, priceRange: { minValue: Math.min(base.priceRange.minValue, -reach), maxValue: Math.max(base.priceRange.maxValue, reach) } };
+        return {
+          ...base,
+          priceRange: {
+            minValue: Math.min(base.priceRange.minValue, -reach),
+            maxValue: Math.max(base.priceRange.maxValue, reach),
+          },
+        };
       },
     });
     const first = data[0]?.time ?? Infinity;
@@ -99,7 +127,14 @@ export default function SpreadCanvas({ points, marks, minSpread, costFloor, show
     if (!showVenues) return;
     const data = toSeconds(points);
     const add = (key: 'binance' | 'deriv', color: string, title: string) => {
-      const v = c.addSeries(LineSeries, { priceScaleId: 'left', color, lineWidth: 1, title, priceLineVisible: false, lastValueVisible: true });
+      const v = c.addSeries(LineSeries, {
+        priceScaleId: 'left',
+        color,
+        lineWidth: 1,
+        title,
+        priceLineVisible: false,
+        lastValueVisible: true,
+      });
       v.setData(data.map((p) => ({ time: p.time as UTCTimestamp, value: p[key] })));
       venues.current.push(v);
     };

@@ -39,14 +39,26 @@ export function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
       <div className={styles.controls}>
         <div role="group" aria-label="Pair" className={styles.controls} style={{ margin: 0 }}>
           {SYMBOLS.map((s) => (
-            <Button key={s} small variant={s === symbol ? 'primary' : 'secondary'} aria-pressed={s === symbol} onClick={() => setSymbol(s)}>
+            <Button
+              key={s}
+              small
+              variant={s === symbol ? 'primary' : 'secondary'}
+              aria-pressed={s === symbol}
+              onClick={() => setSymbol(s)}
+            >
               {s}
             </Button>
           ))}
         </div>
         <div role="group" aria-label="Range" className={styles.controls} style={{ margin: 0 }}>
           {SPREAD_RANGES.map((r) => (
-            <Button key={r.id} small variant={r.id === rangeId ? 'primary' : 'secondary'} aria-pressed={r.id === rangeId} onClick={() => setRangeId(r.id)}>
+            <Button
+              key={r.id}
+              small
+              variant={r.id === rangeId ? 'primary' : 'secondary'}
+              aria-pressed={r.id === rangeId}
+              onClick={() => setRangeId(r.id)}
+            >
               {r.label}
             </Button>
           ))}
@@ -59,7 +71,14 @@ export function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
         <div className={styles.placeholder}>No spread history for this range yet</div>
       ) : !canDrawCharts() ? null : (
         <Suspense fallback={<div className={styles.placeholder}>Loading chart…</div>}>
-          <SpreadCanvas points={points} marks={marks} minSpread={minSpread} costFloor={costFloor} showVenues={showVenues} colors={colors} />
+          <SpreadCanvas
+            points={points}
+            marks={marks}
+            minSpread={minSpread}
+            costFloor={costFloor}
+            showVenues={showVenues}
+            colors={colors}
+          />
         </Suspense>
       )}
       <div className={styles.legend} aria-hidden="true">

@@ -8,7 +8,10 @@ export function canDrawCharts(): boolean {
     try {
       // jsdom's canvas has getContext but no implementation behind it; a real browser's prototype is native code.
       const proto = typeof HTMLCanvasElement === 'undefined' ? undefined : HTMLCanvasElement.prototype;
-      supported = proto !== undefined && /\[native code\]/.test(Function.prototype.toString.call(proto.getContext)) && document.createElement('canvas').getContext('2d') !== null;
+      supported =
+        proto !== undefined &&
+        /\[native code\]/.test(Function.prototype.toString.call(proto.getContext)) &&
+        document.createElement('canvas').getContext('2d') !== null;
     } catch {
       supported = false;
     }

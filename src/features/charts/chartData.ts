@@ -20,7 +20,12 @@ export const CHART_MAX_POINTS = 1200;
  * The points from `fromMs` on, at most `maxPoints`: consecutive points are grouped into equal time buckets, each drawn
  * as the average spread and prices of its points, with the group's lowest and highest spread kept. Oldest first.
  */
-export function bucketPoints(points: readonly SpreadPoint[], fromMs: number, toMs: number, maxPoints = CHART_MAX_POINTS): SpreadPoint[] {
+export function bucketPoints(
+  points: readonly SpreadPoint[],
+  fromMs: number,
+  toMs: number,
+  maxPoints = CHART_MAX_POINTS,
+): SpreadPoint[] {
   const inRange = points.filter((p) => p.t >= fromMs && p.t <= toMs);
   if (inRange.length <= maxPoints) return inRange;
   const width = Math.ceil((toMs - fromMs) / maxPoints / 1000) * 1000;
@@ -31,7 +36,14 @@ export function bucketPoints(points: readonly SpreadPoint[], fromMs: number, toM
     if (group.length === 0) return;
     const n = group.length;
     const avg = (f: (p: SpreadPoint) => number) => group.reduce((s, p) => s + f(p), 0) / n;
-    out.push({ t: start, binance: avg((p) => p.binance), deriv: avg((p) => p.deriv), spread: avg((p) => p.spread), spreadLow: Math.min(...group.map((p) => p.spreadLow)), spreadHigh: Math.max(...group.map((p) => p.spreadHigh)) });
+    out.push({
+      t: start,
+      binance: avg((p) => p.binance),
+      deriv: avg((p) => p.deriv),
+      spread: avg((p) => p.spread),
+      spreadLow: Math.min(...group.map((p) => p.spreadLow)),
+      spreadHigh: Math.max(...group.map((p) => p.spreadHigh)),
+    });
     group = [];
   };
   for (const p of inRange) {

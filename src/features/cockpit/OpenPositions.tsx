@@ -31,7 +31,11 @@ export function OpenPositions({ trades, prices, maxExposure, maxHoldMs, onClose,
         Exposure {formatUsd(used)}
         {maxExposure !== null && ` of ${formatUsd(maxExposure)} max`}
       </p>
-      {open.length === 0 && <div className={ui.empty}>No open positions. The engine opens one when a spread beats your min spread and the costs.</div>}
+      {open.length === 0 && (
+        <div className={ui.empty}>
+          No open positions. The engine opens one when a spread beats your min spread and the costs.
+        </div>
+      )}
       {open.length > 0 && (
         <ul className={styles.list}>
           {open.map((t) => {
@@ -46,22 +50,36 @@ export function OpenPositions({ trades, prices, maxExposure, maxHoldMs, onClose,
                   <span className={styles.stripSub}>{formatUsd(t.totalAmount)}</span>
                 </div>
                 <div className={styles.rowRight}>
-                  <span className={`${ui.numeric} ${pnl === null ? ui.muted : ui.tone[profitTone(pnl)]}`} data-testid="position-pnl">
+                  <span
+                    className={`${ui.numeric} ${pnl === null ? ui.muted : ui.tone[profitTone(pnl)]}`}
+                    data-testid="position-pnl"
+                  >
                     {pnl === null ? 'P&L —' : `${pnl >= 0 ? '+' : ''}${formatUsd(pnl)}`}
                   </span>
                 </div>
                 <div className={styles.legs}>
                   {t.legs.map((leg) => (
                     <div key={leg.venue} className={styles.leg}>
-                      {VENUE_NAMES[leg.venue]} {leg.side === 'buy' ? 'long' : 'short'} · {leg.open ? `in at ${formatPrice(leg.open.price)}` : leg.status}
+                      {VENUE_NAMES[leg.venue]} {leg.side === 'buy' ? 'long' : 'short'} ·{' '}
+                      {leg.open ? `in at ${formatPrice(leg.open.price)}` : leg.status}
                       <br />
                       <span className={ui.muted}>now {formatPrice(prices[t.symbol]?.[leg.venue])}</span>
                     </div>
                   ))}
                 </div>
-                <div className={styles.rowMeta}>{left !== null && <span data-testid="position-time-left">Closes in {formatCountdown(left)} at the latest</span>}</div>
+                <div className={styles.rowMeta}>
+                  {left !== null && (
+                    <span data-testid="position-time-left">Closes in {formatCountdown(left)} at the latest</span>
+                  )}
+                </div>
                 <div className={styles.rowRight}>
-                  <Button small variant="secondary" disabled={closing.has(t._id)} onClick={() => onClose(t)} aria-label={`Close position ${t.tradeId}`}>
+                  <Button
+                    small
+                    variant="secondary"
+                    disabled={closing.has(t._id)}
+                    onClick={() => onClose(t)}
+                    aria-label={`Close position ${t.tradeId}`}
+                  >
                     {closing.has(t._id) ? 'Closing…' : 'Close'}
                   </Button>
                 </div>

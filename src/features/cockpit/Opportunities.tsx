@@ -20,13 +20,23 @@ const OUTCOME_TEXT: Record<OpportunityOutcomeKind, string> = {
   pretrade_failed: 'Pre-trade check failed',
   backing_off: 'Backing off',
 };
-const toneOf = (o: OpportunityOutcomeKind): Tone => (o === 'taken' ? 'profit' : o === 'below_min_spread' ? 'neutral' : 'warning');
+const toneOf = (o: OpportunityOutcomeKind): Tone =>
+  o === 'taken' ? 'profit' : o === 'below_min_spread' ? 'neutral' : 'warning';
 
 const SHOWN = 8;
-const time = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const time = (iso: string) =>
+  new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** Recent opportunities per pair with the spread, the user's threshold and what the engine did about each (a Dashboard panel). */
-export function Opportunities({ outcomes, minSpread, trades }: { outcomes: OpportunityOutcome[]; minSpread: number | null; trades: Trade[] }) {
+export function Opportunities({
+  outcomes,
+  minSpread,
+  trades,
+}: {
+  outcomes: OpportunityOutcome[];
+  minSpread: number | null;
+  trades: Trade[];
+}) {
   // An outcome names its trade by the readable tradeId; the detail screen is reached by the trade's _id.
   const idOf = new Map(trades.map((t) => [t.tradeId, t._id]));
   const [pair, setPair] = useState<SymbolId | 'all'>('all');
@@ -35,17 +45,32 @@ export function Opportunities({ outcomes, minSpread, trades }: { outcomes: Oppor
     <Card title="Opportunities" data-testid="opportunities">
       <div className={styles.filters} role="group" aria-label="Pair">
         {(['all', ...SYMBOLS] as const).map((p) => (
-          <Button key={p} small variant={pair === p ? 'primary' : 'secondary'} aria-pressed={pair === p} onClick={() => setPair(p)}>
+          <Button
+            key={p}
+            small
+            variant={pair === p ? 'primary' : 'secondary'}
+            aria-pressed={pair === p}
+            onClick={() => setPair(p)}
+          >
             {p === 'all' ? 'Both pairs' : p}
           </Button>
         ))}
       </div>
-      <p className={styles.exposure}>Your threshold: {minSpread === null ? '—' : formatSpread(minSpread)} either way (and the costs).</p>
-      {shown.length === 0 && <div className={ui.empty}>No opportunities seen yet. They appear here as the engine evaluates them.</div>}
+      <p className={styles.exposure}>
+        Your threshold: {minSpread === null ? '—' : formatSpread(minSpread)} either way (and the costs).
+      </p>
+      {shown.length === 0 && (
+        <div className={ui.empty}>No opportunities seen yet. They appear here as the engine evaluates them.</div>
+      )}
       {shown.length > 0 && (
         <ul className={styles.list}>
           {shown.map((o) => (
-            <li key={`${o.symbol}-${o.at}-${o.outcome}`} className={styles.row} data-testid="opportunity" data-outcome={o.outcome}>
+            <li
+              key={`${o.symbol}-${o.at}-${o.outcome}`}
+              className={styles.row}
+              data-testid="opportunity"
+              data-outcome={o.outcome}
+            >
               <div className={styles.rowMain}>
                 <span>{o.symbol}</span>
                 <Badge tone={toneOf(o.outcome)}>{OUTCOME_TEXT[o.outcome]}</Badge>

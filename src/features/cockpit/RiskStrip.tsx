@@ -3,15 +3,28 @@ import type { Prices, RiskSummary, SymbolPrice } from '../../../contract/entitie
 import { formatAge, formatUsd } from '../../lib/format';
 import * as styles from './cockpit.css';
 
-const STATE_TEXT: Record<RiskSummary['state'], string> = { running: 'Running', off: 'Off', paused: 'Paused', halted: 'Halted' };
+const STATE_TEXT: Record<RiskSummary['state'], string> = {
+  running: 'Running',
+  off: 'Off',
+  paused: 'Paused',
+  halted: 'Halted',
+};
 
 /** Tone of a used/limit ratio: amber from 75 %, red at the limit. */
-const toneOf = (used: number, limit: number) => (limit <= 0 ? (used > 0 ? 'loss' : 'ok') : used >= limit ? 'loss' : used / limit >= 0.75 ? 'warning' : 'ok');
+const toneOf = (used: number, limit: number) =>
+  limit <= 0 ? (used > 0 ? 'loss' : 'ok') : used >= limit ? 'loss' : used / limit >= 0.75 ? 'warning' : 'ok';
 
 function Meter({ used, limit, label }: { used: number; limit: number; label: string }) {
   const pct = limit > 0 ? Math.min(100, Math.max(0, (used / limit) * 100)) : used > 0 ? 100 : 0;
   return (
-    <div className={styles.meter} role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={limit} aria-valuenow={Math.min(used, Math.max(limit, 0))}>
+    <div
+      className={styles.meter}
+      role="meter"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={limit}
+      aria-valuenow={Math.min(used, Math.max(limit, 0))}
+    >
       <div className={styles.meterFill} data-tone={toneOf(used, limit)} style={{ width: `${pct}%` }} />
     </div>
   );
@@ -20,7 +33,9 @@ function Meter({ used, limit, label }: { used: number; limit: number; label: str
 /** The oldest quote of a venue over both pairs: what the engine would trade on. */
 function venueAge(prices: Prices, venue: (typeof VENUES)[number]): number | null {
   // A price cached by an older version may carry no ages.
-  const ages = SYMBOLS.map((s) => (prices[s]?.ageMs as SymbolPrice['ageMs'] | undefined)?.[venue]).filter((a): a is number => typeof a === 'number');
+  const ages = SYMBOLS.map((s) => (prices[s]?.ageMs as SymbolPrice['ageMs'] | undefined)?.[venue]).filter(
+    (a): a is number => typeof a === 'number',
+  );
   return ages.length ? Math.max(...ages) : null;
 }
 
@@ -31,12 +46,16 @@ export function RiskStrip({ risk, prices }: { risk: RiskSummary | null; prices: 
     <section className={styles.strip} aria-label="Risk" data-testid="risk-strip">
       <div className={styles.stripItem} data-testid="risk-drawdown">
         <span className={styles.stripLabel}>Drawdown / max loss</span>
-        <span className={styles.stripValue}>{risk ? `${formatUsd(risk.drawdown)} of ${formatUsd(risk.maxLoss)}` : '—'}</span>
+        <span className={styles.stripValue}>
+          {risk ? `${formatUsd(risk.drawdown)} of ${formatUsd(risk.maxLoss)}` : '—'}
+        </span>
         {risk && <Meter used={risk.drawdown} limit={risk.maxLoss} label="Drawdown against max loss" />}
       </div>
       <div className={styles.stripItem} data-testid="risk-exposure">
         <span className={styles.stripLabel}>Exposure / max</span>
-        <span className={styles.stripValue}>{risk ? `${formatUsd(risk.exposure)} of ${formatUsd(risk.maxExposure)}` : '—'}</span>
+        <span className={styles.stripValue}>
+          {risk ? `${formatUsd(risk.exposure)} of ${formatUsd(risk.maxExposure)}` : '—'}
+        </span>
         {risk && <Meter used={risk.exposure} limit={risk.maxExposure} label="Exposure against max exposure" />}
       </div>
       <div className={styles.stripItem} data-testid="risk-engine">

@@ -22,7 +22,9 @@ describe('trade detail figures', () => {
     // Decided at 0.4 %, filled at 0.3 %: 0.1 % of the edge lost.
     expect(entrySlippage({ legs, arbitrageSpread: 0.004 })).toBeCloseTo(0.001, 10);
     // The mirror case: decided at −0.4 %, filled at −0.5 %: the entry was better by 0.1 %.
-    expect(entrySlippage({ legs: [leg('binance', 100, 0), leg('deriv', 99.5, 0)], arbitrageSpread: -0.004 })).toBeCloseTo(-0.001, 10);
+    expect(
+      entrySlippage({ legs: [leg('binance', 100, 0), leg('deriv', 99.5, 0)], arbitrageSpread: -0.004 }),
+    ).toBeCloseTo(-0.001, 10);
     expect(entrySlippage({ legs: [leg('binance', 100, 0)], arbitrageSpread: 0.004 })).toBeNull();
   });
 });

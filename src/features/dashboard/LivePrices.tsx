@@ -17,10 +17,20 @@ export function LivePrices({ prices }: { prices: Prices }) {
           const stale = p?.stale === true;
           const profitable = !stale && p?.arbitrage.profitable === true;
           return (
-            <div key={symbol} className={styles.priceCard} data-profitable={profitable} data-stale={stale} data-testid={`price-${symbol}`}>
+            <div
+              key={symbol}
+              className={styles.priceCard}
+              data-profitable={profitable}
+              data-stale={stale}
+              data-testid={`price-${symbol}`}
+            >
               <div className={styles.priceHead}>
                 <span className={styles.priceSymbol}>{symbol}</span>
-                {stale ? <Badge tone="warning">Stale prices</Badge> : <span className={styles.priceName}>{NAMES[symbol]}</span>}
+                {stale ? (
+                  <Badge tone="warning">Stale prices</Badge>
+                ) : (
+                  <span className={styles.priceName}>{NAMES[symbol]}</span>
+                )}
               </div>
               <div className={styles.priceRows}>
                 <span>Binance</span>

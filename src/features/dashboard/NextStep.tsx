@@ -17,11 +17,13 @@ export function NextStep({ user, stats }: { user: PublicUser | null; stats: Stat
         </>
       ) : !user.tradingEnabled ? (
         <>
-          No trades yet. <Link to="/settings">Turn on automated trading</Link> or place a manual trade on <Link to="/trades">Trades</Link>.
+          No trades yet. <Link to="/settings">Turn on automated trading</Link> or place a manual trade on{' '}
+          <Link to="/trades">Trades</Link>.
         </>
       ) : (
         <>
-          No trades yet: the engine trades when a spread beats your minimum. You can also place a manual trade on <Link to="/trades">Trades</Link>.
+          No trades yet: the engine trades when a spread beats your minimum. You can also place a manual trade on{' '}
+          <Link to="/trades">Trades</Link>.
         </>
       )}
     </p>

@@ -10,9 +10,28 @@ export const tradeRow = style({
   borderBottom: `1px solid ${vars.color.border}`,
   selectors: { '&:last-child': { borderBottom: 'none' } },
 });
-export const tradeMain = style({ display: 'flex', alignItems: 'center', gap: space.sm, flexWrap: 'wrap', fontWeight: 650 });
-export const tradeMeta = style({ fontSize: '13px', color: vars.color.textMuted, display: 'flex', gap: space.md, flexWrap: 'wrap', fontVariantNumeric: 'tabular-nums' });
-export const tradeRight = style({ textAlign: 'right', display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: '2px' });
+export const tradeMain = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: space.sm,
+  flexWrap: 'wrap',
+  fontWeight: 650,
+});
+export const tradeMeta = style({
+  fontSize: '13px',
+  color: vars.color.textMuted,
+  display: 'flex',
+  gap: space.md,
+  flexWrap: 'wrap',
+  fontVariantNumeric: 'tabular-nums',
+});
+export const tradeRight = style({
+  textAlign: 'right',
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'flex-end',
+  gap: '2px',
+});
 export const priceGrid = style({ display: 'grid', gap: space.md });
 export const priceCard = style({
   border: `1px solid ${vars.color.border}`,
@@ -22,10 +41,21 @@ export const priceCard = style({
   transition: 'background 200ms ease, border-color 200ms ease',
   selectors: { '&[data-profitable="true"]': { borderColor: vars.color.profit, background: vars.color.highlight } },
 });
-export const priceHead = style({ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline', marginBottom: space.sm, gap: space.sm });
+export const priceHead = style({
+  display: 'flex',
+  justifyContent: 'space-between',
+  alignItems: 'baseline',
+  marginBottom: space.sm,
+  gap: space.sm,
+});
 export const priceSymbol = style({ fontWeight: 700, fontSize: '16px' });
 export const priceName = style({ fontSize: '13px', color: vars.color.textMuted });
-export const priceRows = style({ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: `4px ${space.md}`, fontSize: '14px' });
+export const priceRows = style({
+  display: 'grid',
+  gridTemplateColumns: 'auto 1fr',
+  gap: `4px ${space.md}`,
+  fontSize: '14px',
+});
 export const priceValue = style({ textAlign: 'right', fontVariantNumeric: 'tabular-nums', fontWeight: 600 });
 
 /**
@@ -46,10 +76,14 @@ export const cockpit = style({
     },
   },
 });
-const area = (name: string) => style({ minWidth: 0, '@media': { 'screen and (min-width: 1100px)': { gridArea: name } } });
+const area = (name: string) =>
+  style({ minWidth: 0, '@media': { 'screen and (min-width: 1100px)': { gridArea: name } } });
 export const areaRisk = area('risk');
 export const areaStats = area('stats');
-export const areaSpread = style([area('spread'), { '@media': { 'screen and (min-width: 1100px)': { alignSelf: 'stretch' } } }]);
+export const areaSpread = style([
+  area('spread'),
+  { '@media': { 'screen and (min-width: 1100px)': { alignSelf: 'stretch' } } },
+]);
 export const areaPrices = area('prices');
 export const areaPositions = area('positions');
 export const areaEquity = area('equity');

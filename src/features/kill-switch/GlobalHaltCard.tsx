@@ -44,7 +44,12 @@ export function GlobalHaltCard() {
         </p>
         {!halted && (
           <div style={{ flex: '1 1 200px' }}>
-            <TextField label="Reason (optional)" value={reason} maxLength={HALT_REASON_MAX} onChange={(e) => setReason(e.target.value)} />
+            <TextField
+              label="Reason (optional)"
+              value={reason}
+              maxLength={HALT_REASON_MAX}
+              onChange={(e) => setReason(e.target.value)}
+            />
           </div>
         )}
         <Button variant={halted ? 'primary' : 'danger'} onClick={() => setAsking(true)} disabled={busy}>
@@ -54,7 +59,11 @@ export function GlobalHaltCard() {
       {asking && (
         <ConfirmDialog
           title={halted ? 'Resume trading' : 'Halt all trading'}
-          text={halted ? 'Trading resumes for every user within their own settings. Continue?' : 'No new trades will open for any user until an admin resumes. Open trades close as usual. Continue?'}
+          text={
+            halted
+              ? 'Trading resumes for every user within their own settings. Continue?'
+              : 'No new trades will open for any user until an admin resumes. Open trades close as usual. Continue?'
+          }
           confirmLabel="Confirm"
           busy={busy}
           onConfirm={() => void apply()}

@@ -7,7 +7,8 @@ export function HaltBanner() {
   if (!halt?.halted) return null;
   return (
     <div className={styles.banner} role="alert" data-testid="halt-banner">
-      Trading is halted by an admin{halt.reason ? `: ${halt.reason}` : ''}. No new trades open until an admin resumes it; open trades close as usual.
+      Trading is halted by an admin{halt.reason ? `: ${halt.reason}` : ''}. No new trades open until an admin resumes
+      it; open trades close as usual.
     </div>
   );
 }

@@ -54,7 +54,11 @@ export function StopAndFlatten() {
         />
       )}
       {result && (
-        <Modal title="Stop & flatten" onClose={() => setResult(null)} footer={<Button onClick={() => setResult(null)}>Done</Button>}>
+        <Modal
+          title="Stop & flatten"
+          onClose={() => setResult(null)}
+          footer={<Button onClick={() => setResult(null)}>Done</Button>}
+        >
           <p style={{ margin: 0 }}>{result.message}</p>
           {result.trades.length > 0 && (
             <ul className={styles.results} data-testid="flatten-results">
@@ -62,7 +66,8 @@ export function StopAndFlatten() {
                 <li key={t._id} className={styles.result}>
                   <span>{t.symbol}</span>
                   <span>
-                    <Badge tone={tone(t.status)}>{t.status === 'pending' ? 'closing' : t.status}</Badge> {t.status === 'pending' ? '' : formatUsd(t.actualProfit)}
+                    <Badge tone={tone(t.status)}>{t.status === 'pending' ? 'closing' : t.status}</Badge>{' '}
+                    {t.status === 'pending' ? '' : formatUsd(t.actualProfit)}
                   </span>
                 </li>
               ))}

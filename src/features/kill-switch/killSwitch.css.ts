@@ -11,7 +11,26 @@ export const banner = style({
   borderBottom: `1px solid ${vars.color.loss}`,
   overflowWrap: 'anywhere',
 });
-export const row = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: space.md, flexWrap: 'wrap' });
+export const row = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: space.md,
+  flexWrap: 'wrap',
+});
 export const text = style({ margin: 0, color: vars.color.textMuted, fontSize: '14px', flex: '1 1 220px' });
-export const results = style({ listStyle: 'none', margin: `${space.md} 0 0`, padding: 0, display: 'flex', flexDirection: 'column', gap: space.xs });
-export const result = style({ display: 'flex', justifyContent: 'space-between', gap: space.md, fontSize: '14px', overflowWrap: 'anywhere' });
+export const results = style({
+  listStyle: 'none',
+  margin: `${space.md} 0 0`,
+  padding: 0,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: space.xs,
+});
+export const result = style({
+  display: 'flex',
+  justifyContent: 'space-between',
+  gap: space.md,
+  fontSize: '14px',
+  overflowWrap: 'anywhere',
+});

@@ -6,7 +6,12 @@ import type { FlattenResponse, TradingHaltState } from '../../../contract/guard'
 import type { ServerEvent } from '../../services/realtime/socketLink';
 import { renderApp, testUser } from '../../../tests/setup/renderApp';
 
-const halted: TradingHaltState = { halted: true, reason: 'venue incident', changedBy: 'admin', changedAt: '2026-11-24T00:00:00.000Z' };
+const halted: TradingHaltState = {
+  halted: true,
+  reason: 'venue incident',
+  changedBy: 'admin',
+  changedAt: '2026-11-24T00:00:00.000Z',
+};
 
 describe('kill switches on screen', () => {
   it('shows the halt banner from /meta and removes it when the trading_halt event says resumed', async () => {
@@ -14,9 +19,14 @@ describe('kill switches on screen', () => {
     renderApp('/dashboard', {
       user: testUser(),
       events,
-      handler: (m, p) => (m === 'GET' && p === '/api/meta' ? { body: { success: true, market: { kind: 'sim', simProfile: 'calibrated' }, halt: halted } } : undefined),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/meta'
+          ? { body: { success: true, market: { kind: 'sim', simProfile: 'calibrated' }, halt: halted } }
+          : undefined,
     });
-    expect((await screen.findByTestId('halt-banner')).textContent).toContain('Trading is halted by an admin: venue incident.');
+    expect((await screen.findByTestId('halt-banner')).textContent).toContain(
+      'Trading is halted by an admin: venue incident.',
+    );
     events.next({ name: 'trading_halt', payload: { ...halted, halted: false, reason: '' } });
     await waitFor(() => expect(screen.queryByTestId('halt-banner')).toBeNull());
   });
@@ -28,11 +38,21 @@ describe('kill switches on screen', () => {
       message: 'Automated trading stopped and 1 open trade closed.',
       closed: 1,
       stillClosing: 0,
-      trades: [{ _id: 't1', tradeId: 'T1', symbol: 'BTC/USDT', status: 'cancelled', actualProfit: -0.42, reason: 'stop & flatten' }],
+      trades: [
+        {
+          _id: 't1',
+          tradeId: 'T1',
+          symbol: 'BTC/USDT',
+          status: 'cancelled',
+          actualProfit: -0.42,
+          reason: 'stop & flatten',
+        },
+      ],
     };
     const { calls } = renderApp('/dashboard', {
       user: testUser({ tradingEnabled: true }),
-      handler: (m, p) => (m === 'POST' && p === '/api/exchanges/trading/stop-and-flatten' ? { body: answer } : undefined),
+      handler: (m, p) =>
+        m === 'POST' && p === '/api/exchanges/trading/stop-and-flatten' ? { body: answer } : undefined,
     });
     await ui.click(await screen.findByRole('button', { name: 'Stop & flatten' }));
     expect(calls.some((c) => c.path === '/api/exchanges/trading/stop-and-flatten')).toBe(false);

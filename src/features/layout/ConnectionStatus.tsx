@@ -4,8 +4,20 @@ import { Button } from '../../ui/Button';
 import { vars } from '../../styles/theme.css';
 import * as styles from './layout.css';
 
-const LABEL = { idle: 'Not connected', connecting: 'Connecting…', connected: 'Live', retrying: 'Reconnecting…', 'gave-up': 'Disconnected' } as const;
-const COLOUR = { idle: vars.color.neutral, connecting: vars.color.warning, connected: vars.color.profit, retrying: vars.color.warning, 'gave-up': vars.color.loss } as const;
+const LABEL = {
+  idle: 'Not connected',
+  connecting: 'Connecting…',
+  connected: 'Live',
+  retrying: 'Reconnecting…',
+  'gave-up': 'Disconnected',
+} as const;
+const COLOUR = {
+  idle: vars.color.neutral,
+  connecting: vars.color.warning,
+  connected: vars.color.profit,
+  retrying: vars.color.warning,
+  'gave-up': vars.color.loss,
+} as const;
 
 export function ConnectionDot() {
   const state = useConnectionState();

@@ -4,12 +4,21 @@ import type { MarketInfo } from '../../../contract/entities';
 import { createUserCache } from '../../cache/db';
 import { renderApp, testUser } from '../../../tests/setup/renderApp';
 
-const answering = (market: MarketInfo) => (m: string, p: string) => (m === 'GET' && p === '/api/meta' ? { body: { success: true, market } } : undefined);
+const answering = (market: MarketInfo) => (m: string, p: string) =>
+  m === 'GET' && p === '/api/meta' ? { body: { success: true, market } } : undefined;
 
 describe('the market label in the app layout', () => {
   it.each([
-    { market: { kind: 'sim', simProfile: 'calibrated' } as MarketInfo, text: 'Simulated market — calibrated', tone: 'calibrated' },
-    { market: { kind: 'sim', simProfile: 'demo' } as MarketInfo, text: 'Simulated market — demo: opportunities are exaggerated', tone: 'demo' },
+    {
+      market: { kind: 'sim', simProfile: 'calibrated' } as MarketInfo,
+      text: 'Simulated market — calibrated',
+      tone: 'calibrated',
+    },
+    {
+      market: { kind: 'sim', simProfile: 'demo' } as MarketInfo,
+      text: 'Simulated market — demo: opportunities are exaggerated',
+      tone: 'demo',
+    },
     { market: { kind: 'live', simProfile: null } as MarketInfo, text: 'Live market', tone: 'live' },
   ])('says "$text" on every screen', async ({ market, text, tone }) => {
     renderApp('/dashboard', { user: testUser(), handler: answering(market) });
@@ -26,7 +35,13 @@ describe('the market label in the app layout', () => {
     await expect.poll(async () => (await cache.readSnapshot<MarketInfo>('market'))?.data.simProfile).toBe('demo');
     cache.close();
     first.unmount();
-    renderApp('/trades', { user: testUser(), handler: (_m, p) => (p === '/api/meta' ? { status: 503, body: { success: false, message: 'unreachable' } } : undefined) });
-    expect((await screen.findByTestId('market-label')).textContent).toBe('Simulated market — demo: opportunities are exaggerated');
+    renderApp('/trades', {
+      user: testUser(),
+      handler: (_m, p) =>
+        p === '/api/meta' ? { status: 503, body: { success: false, message: 'unreachable' } } : undefined,
+    });
+    expect((await screen.findByTestId('market-label')).textContent).toBe(
+      'Simulated market — demo: opportunities are exaggerated',
+    );
   });
 });

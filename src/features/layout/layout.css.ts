@@ -19,10 +19,26 @@ export const sidebar = style({
     },
   },
 });
-export const brand = style({ display: 'flex', alignItems: 'center', gap: space.sm, padding: `${space.lg} ${space.lg}`, fontWeight: 750, fontSize: '18px', textDecoration: 'none', color: vars.color.text });
+export const brand = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: space.sm,
+  padding: `${space.lg} ${space.lg}`,
+  fontWeight: 750,
+  fontSize: '18px',
+  textDecoration: 'none',
+  color: vars.color.text,
+});
 export const logo = style([brandMark, { width: '30px', height: '30px', borderRadius: radius.sm, fontSize: '15px' }]);
 export const nav = style({ display: 'flex', flexDirection: 'column', gap: '2px', padding: `0 ${space.sm}`, flex: 1 });
-export const navSection = style({ padding: `${space.lg} ${space.md} ${space.xs}`, fontSize: '11px', fontWeight: 700, textTransform: 'uppercase', letterSpacing: '0.06em', color: vars.color.textMuted });
+export const navSection = style({
+  padding: `${space.lg} ${space.md} ${space.xs}`,
+  fontSize: '11px',
+  fontWeight: 700,
+  textTransform: 'uppercase',
+  letterSpacing: '0.06em',
+  color: vars.color.textMuted,
+});
 export const navLink = style({
   display: 'flex',
   alignItems: 'center',
@@ -37,7 +53,13 @@ export const navLink = style({
     '&[data-status="active"]': { background: vars.color.primarySoft, color: vars.color.primary },
   },
 });
-export const sidebarFooter = style({ display: 'flex', alignItems: 'center', gap: space.sm, padding: space.lg, borderTop: `1px solid ${vars.color.border}` });
+export const sidebarFooter = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: space.sm,
+  padding: space.lg,
+  borderTop: `1px solid ${vars.color.border}`,
+});
 export const avatar = style({
   width: '34px',
   height: '34px',
@@ -50,7 +72,13 @@ export const avatar = style({
   flexShrink: 0,
   textTransform: 'uppercase',
 });
-export const footerName = style({ fontWeight: 600, fontSize: '14px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' });
+export const footerName = style({
+  fontWeight: 600,
+  fontSize: '14px',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+});
 export const footerRole = style({ fontSize: '12px', color: vars.color.textMuted, textTransform: 'capitalize' });
 export const main = style({ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' });
 export const topbar = style({
@@ -65,9 +93,23 @@ export const topbar = style({
   background: vars.color.surface,
   borderBottom: `1px solid ${vars.color.border}`,
 });
-export const topbarTitle = style({ fontWeight: 700, fontSize: '17px', flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' });
+export const topbarTitle = style({
+  fontWeight: 700,
+  fontSize: '17px',
+  flex: 1,
+  minWidth: 0,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+});
 export const hamburger = style({ '@media': { [media.md]: { display: 'none' } } });
-export const content = style({ padding: space.lg, width: '100%', maxWidth: '1320px', margin: '0 auto', '@media': { [media.md]: { padding: space.xl } } });
+export const content = style({
+  padding: space.lg,
+  width: '100%',
+  maxWidth: '1320px',
+  margin: '0 auto',
+  '@media': { [media.md]: { padding: space.xl } },
+});
 export const menuWrap = style({ position: 'relative' });
 export const menu = style({
   position: 'absolute',
@@ -94,7 +136,11 @@ export const mobileMenu = style({
   flexDirection: 'column',
   '@media': { [media.md]: { display: 'none' } },
 });
-export const menuHeader = style({ padding: `${space.sm} ${space.md}`, borderBottom: `1px solid ${vars.color.border}`, marginBottom: space.xs });
+export const menuHeader = style({
+  padding: `${space.sm} ${space.md}`,
+  borderBottom: `1px solid ${vars.color.border}`,
+  marginBottom: space.xs,
+});
 export const menuItem = style({
   display: 'block',
   width: '100%',
@@ -125,8 +171,23 @@ export const userButton = style({
  * alice') must contain its visible text (WCAG 2.5.3, axe label-content-name-mismatch), and 'aalice' would not be.
  */
 export const avatarInitial = style([avatar, { selectors: { '&::before': { content: 'attr(data-initial)' } } }]);
-export const userButtonName = style({ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontWeight: 600, fontSize: '14px', display: 'none', '@media': { [media.md]: { display: 'inline' } } });
-export const connection = style({ display: 'inline-flex', alignItems: 'center', gap: '6px', fontSize: '12.5px', color: vars.color.textMuted, whiteSpace: 'nowrap' });
+export const userButtonName = style({
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  fontWeight: 600,
+  fontSize: '14px',
+  display: 'none',
+  '@media': { [media.md]: { display: 'inline' } },
+});
+export const connection = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '6px',
+  fontSize: '12.5px',
+  color: vars.color.textMuted,
+  whiteSpace: 'nowrap',
+});
 export const dot = style({ width: '8px', height: '8px', borderRadius: '50%', display: 'inline-block' });
 export const banner = style({
   display: 'flex',

@@ -14,8 +14,12 @@ describe('offline texts', () => {
 
   it('the trades note says how far back the local copy reaches', () => {
     const oldest = new Date(2026, 10, 20, 14, 3).toISOString();
-    expect(coverageText({ count: 1000, oldest, complete: false })).toBe('Offline copy: your 1,000 most recent trades, back to Nov 20, 14:03.');
-    expect(coverageText({ count: 42, oldest, complete: true })).toBe('Offline copy: all 42 of your trades, back to Nov 20, 14:03.');
+    expect(coverageText({ count: 1000, oldest, complete: false })).toBe(
+      'Offline copy: your 1,000 most recent trades, back to Nov 20, 14:03.',
+    );
+    expect(coverageText({ count: 42, oldest, complete: true })).toBe(
+      'Offline copy: all 42 of your trades, back to Nov 20, 14:03.',
+    );
     expect(coverageText(null)).toBe('No trades are saved on this device yet.');
   });
 });

@@ -5,7 +5,9 @@ const when = (at: number | string) => format(new Date(at), 'MMM dd, HH:mm');
 
 /** The banner: 'Offline — showing data from {time}'. */
 export function offlineBannerText(dataFrom: number | null): string {
-  return dataFrom === null ? 'Offline — no data saved on this device yet' : `Offline — showing data from ${when(dataFrom)}`;
+  return dataFrom === null
+    ? 'Offline — no data saved on this device yet'
+    : `Offline — showing data from ${when(dataFrom)}`;
 }
 
 /** Under the Trades table while offline: how far back the local copy reaches. */

@@ -39,9 +39,31 @@ export function ChangePasswordModal({ onClose }: { onClose: () => void }) {
   return (
     <Modal title="Change Password" onClose={onClose}>
       <form onSubmit={submit} noValidate style={{ display: 'flex', flexDirection: 'column', gap: '16px' }}>
-        <TextField label="Current Password" type="password" autoComplete="current-password" value={v.currentPassword} onChange={set('currentPassword')} error={errors.currentPassword} />
-        <TextField label="New Password" type="password" autoComplete="new-password" value={v.newPassword} onChange={set('newPassword')} error={errors.newPassword} hint="At least 8 characters" />
-        <TextField label="Confirm New Password" type="password" autoComplete="new-password" value={v.confirmPassword} onChange={set('confirmPassword')} error={errors.confirmPassword} />
+        <TextField
+          label="Current Password"
+          type="password"
+          autoComplete="current-password"
+          value={v.currentPassword}
+          onChange={set('currentPassword')}
+          error={errors.currentPassword}
+        />
+        <TextField
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          value={v.newPassword}
+          onChange={set('newPassword')}
+          error={errors.newPassword}
+          hint="At least 8 characters"
+        />
+        <TextField
+          label="Confirm New Password"
+          type="password"
+          autoComplete="new-password"
+          value={v.confirmPassword}
+          onChange={set('confirmPassword')}
+          error={errors.confirmPassword}
+        />
         <div style={{ display: 'flex', justifyContent: 'flex-end', gap: '8px' }}>
           <Button variant="secondary" onClick={onClose}>
             Cancel

@@ -15,7 +15,15 @@ export const bigAvatar = style({
   textTransform: 'uppercase',
 });
 export const name = style({ fontSize: '20px', fontWeight: 700 });
-export const meta = style({ display: 'flex', gap: space.md, flexWrap: 'wrap', alignItems: 'center', color: vars.color.textMuted, fontSize: '13.5px', marginTop: space.xs });
+export const meta = style({
+  display: 'flex',
+  gap: space.md,
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  color: vars.color.textMuted,
+  fontSize: '13.5px',
+  marginTop: space.xs,
+});
 export const grid = style({
   display: 'grid',
   gap: space.lg,

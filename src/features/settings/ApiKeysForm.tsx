@@ -8,7 +8,8 @@ import { TextField } from '../../ui/Field';
 import { useServices } from '../../hooks/services';
 import * as styles from './settings.css';
 
-const savedHint = (has: boolean, masked: string) => (has ? `Saved (${masked}). Leave empty to keep it.` : 'Not saved yet');
+const savedHint = (has: boolean, masked: string) =>
+  has ? `Saved (${masked}). Leave empty to keep it.` : 'Not saved yet';
 
 /** Secrets are write-only: fields start empty; an empty field leaves the saved value unchanged. */
 export function ApiKeysForm({ user }: { user: PublicUser }) {
@@ -20,9 +21,15 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
   const [busy, setBusy] = useState<'keys' | 'token' | null>(null);
 
   async function save(which: 'keys' | 'token', body: ApiKeysBody) {
-    const filled = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined && v !== '')) as ApiKeysBody;
+    const filled = Object.fromEntries(
+      Object.entries(body).filter(([, v]) => v !== undefined && v !== ''),
+    ) as ApiKeysBody;
     if (Object.keys(filled).length === 0) {
-      toast.error(which === 'keys' ? 'Enter the Binance API key and secret key to save' : 'Enter the Deriv API token or app ID to save');
+      toast.error(
+        which === 'keys'
+          ? 'Enter the Binance API key and secret key to save'
+          : 'Enter the Deriv API token or app ID to save',
+      );
       return;
     }
     setBusy(which);
@@ -69,8 +76,24 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
       <form className={styles.section} onSubmit={onKeys} aria-label="Binance keys" noValidate>
         <h2 className={styles.sectionTitle}>Binance</h2>
         <div className={styles.formGrid}>
-          <TextField label="Binance API Key" type="password" autoComplete="off" value={binanceApiKey} onChange={(e) => setApiKey(e.target.value)} hint={savedHint(user.hasBinanceApiKey, user.binanceApiKey)} placeholder={user.binanceApiKey || 'Enter API key'} />
-          <TextField label="Binance Secret Key" type="password" autoComplete="off" value={binanceSecretKey} onChange={(e) => setSecret(e.target.value)} hint={savedHint(user.hasBinanceSecretKey, user.binanceSecretKey)} placeholder={user.binanceSecretKey || 'Enter secret key'} />
+          <TextField
+            label="Binance API Key"
+            type="password"
+            autoComplete="off"
+            value={binanceApiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+            hint={savedHint(user.hasBinanceApiKey, user.binanceApiKey)}
+            placeholder={user.binanceApiKey || 'Enter API key'}
+          />
+          <TextField
+            label="Binance Secret Key"
+            type="password"
+            autoComplete="off"
+            value={binanceSecretKey}
+            onChange={(e) => setSecret(e.target.value)}
+            hint={savedHint(user.hasBinanceSecretKey, user.binanceSecretKey)}
+            placeholder={user.binanceSecretKey || 'Enter secret key'}
+          />
         </div>
         <div className={styles.actions}>
           <Button variant="secondary" onClick={() => void test('binance')} disabled={testing !== null}>
@@ -84,8 +107,22 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
       <form className={styles.section} onSubmit={onToken} aria-label="Deriv token" noValidate>
         <h2 className={styles.sectionTitle}>Deriv</h2>
         <div className={styles.formGrid}>
-          <TextField label="Deriv API Token" type="password" autoComplete="off" value={derivToken} onChange={(e) => setToken(e.target.value)} hint={savedHint(user.hasDerivToken, user.derivToken)} placeholder={user.derivToken || 'Enter API token'} />
-          <TextField label="Deriv App ID" inputMode="numeric" value={derivAppId} onChange={(e) => setAppId(e.target.value)} placeholder="e.g. 1089" />
+          <TextField
+            label="Deriv API Token"
+            type="password"
+            autoComplete="off"
+            value={derivToken}
+            onChange={(e) => setToken(e.target.value)}
+            hint={savedHint(user.hasDerivToken, user.derivToken)}
+            placeholder={user.derivToken || 'Enter API token'}
+          />
+          <TextField
+            label="Deriv App ID"
+            inputMode="numeric"
+            value={derivAppId}
+            onChange={(e) => setAppId(e.target.value)}
+            placeholder="e.g. 1089"
+          />
         </div>
         <div className={styles.actions}>
           <Button variant="secondary" onClick={() => void test('deriv')} disabled={testing !== null}>

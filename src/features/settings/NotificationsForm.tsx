@@ -1,7 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import type { PublicUser } from '../../../contract/entities';
-import { NOTIFICATION_KINDS, NOTIFICATION_LABELS, type NotificationKind, type NotificationPreferences } from '../../../contract/notifications';
+import {
+  NOTIFICATION_KINDS,
+  NOTIFICATION_LABELS,
+  type NotificationKind,
+  type NotificationPreferences,
+} from '../../../contract/notifications';
 import { useServices } from '../../hooks/services';
 import { messageOf } from '../../services/http';
 import { PushSetupError, type DeviceState } from '../../services/notifications/pushDevice';
@@ -9,11 +14,13 @@ import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Field';
 import * as styles from './settings.css';
 
-const errorText = (err: unknown, fallback: string) => (err instanceof PushSetupError ? err.message : messageOf(err, fallback));
+const errorText = (err: unknown, fallback: string) =>
+  err instanceof PushSetupError ? err.message : messageOf(err, fallback);
 
 function deviceText(device: DeviceState | null): string {
   if (!device) return 'Checking this device...';
-  if (!device.supported) return 'This browser cannot receive notifications. On iPhone and iPad, add the app to the Home Screen first.';
+  if (!device.supported)
+    return 'This browser cannot receive notifications. On iPhone and iPad, add the app to the Home Screen first.';
   if (device.permission === 'denied') return 'Notifications are blocked for this site in the browser’s settings.';
   return device.subscribed ? 'Notifications are on for this device.' : 'Notifications are off for this device.';
 }
@@ -90,7 +97,8 @@ export function NotificationsForm({ user }: { user: PublicUser }) {
         </h2>
         <p className={styles.note} role="status" data-testid="push-device-state">
           {deviceText(device)}
-          {devices !== null && ` ${devices === 0 ? 'No device of yours' : devices === 1 ? 'One device of yours' : `${devices} devices of yours`} receive${devices <= 1 ? 's' : ''} notifications.`}
+          {devices !== null &&
+            ` ${devices === 0 ? 'No device of yours' : devices === 1 ? 'One device of yours' : `${devices} devices of yours`} receive${devices <= 1 ? 's' : ''} notifications.`}
         </p>
         <div className={styles.actions}>
           <Button variant="secondary" onClick={() => void sendTest()} disabled={busy}>
@@ -108,7 +116,11 @@ export function NotificationsForm({ user }: { user: PublicUser }) {
         {prefs &&
           NOTIFICATION_KINDS.map((kind) => (
             <div key={kind}>
-              <Checkbox label={NOTIFICATION_LABELS[kind].label} checked={prefs[kind]} onChange={(e) => void choose(kind, e.target.checked)} />
+              <Checkbox
+                label={NOTIFICATION_LABELS[kind].label}
+                checked={prefs[kind]}
+                onChange={(e) => void choose(kind, e.target.checked)}
+              />
               <p className={styles.note}>{NOTIFICATION_LABELS[kind].hint}</p>
             </div>
           ))}

@@ -7,7 +7,13 @@ import { Checkbox, TextField } from '../../ui/Field';
 import { useServices } from '../../hooks/services';
 import { TRADING_LIMITS } from '../../../contract/domain';
 import { ApiError } from '../../services/http';
-import { bodyFromForm, formFromUser, validateTradingForm, type TradingForm, type TradingFormErrors } from './tradingForm';
+import {
+  bodyFromForm,
+  formFromUser,
+  validateTradingForm,
+  type TradingForm,
+  type TradingFormErrors,
+} from './tradingForm';
 import * as styles from './settings.css';
 
 export function TradingSettingsForm({ user }: { user: PublicUser }) {
@@ -35,7 +41,11 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
       auth.updateUser(res.user);
     } catch (err) {
       // The server's refusal names its field: shown under that field as well as in the toast.
-      const fieldOf: Record<string, keyof TradingFormErrors> = { maxExposure: 'maxExposure', minSpread: 'minSpreadPercent', maxLoss: 'maxLoss' };
+      const fieldOf: Record<string, keyof TradingFormErrors> = {
+        maxExposure: 'maxExposure',
+        minSpread: 'minSpreadPercent',
+        maxLoss: 'maxLoss',
+      };
       if (err instanceof ApiError) {
         const marked: TradingFormErrors = {};
         for (const item of err.errors ?? []) {
@@ -116,7 +126,11 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
           Trading stopped: {user.tradingPauseReason ?? 'by the engine'}. Save with automated trading enabled to resume.
         </p>
       )}
-      <Checkbox label="Enable Automated Trading" checked={form.tradingEnabled} onChange={(e) => setForm((f) => ({ ...f, tradingEnabled: e.target.checked }))} />
+      <Checkbox
+        label="Enable Automated Trading"
+        checked={form.tradingEnabled}
+        onChange={(e) => setForm((f) => ({ ...f, tradingEnabled: e.target.checked }))}
+      />
       <div className={styles.actions}>
         <Button type="submit" disabled={busy}>
           {busy ? 'Saving...' : 'Save Settings'}

@@ -1,7 +1,13 @@
 import { style } from '@vanilla-extract/css';
 import { media, radius, space, vars } from '../../styles/theme.css';
 
-export const tabs = style({ display: 'flex', gap: space.xs, borderBottom: `1px solid ${vars.color.border}`, marginBottom: space.lg, overflowX: 'auto' });
+export const tabs = style({
+  display: 'flex',
+  gap: space.xs,
+  borderBottom: `1px solid ${vars.color.border}`,
+  marginBottom: space.lg,
+  overflowX: 'auto',
+});
 export const tab = style({
   border: 'none',
   background: 'transparent',
@@ -27,5 +33,13 @@ export const section = style({ display: 'flex', flexDirection: 'column', gap: sp
 export const sectionTitle = style({ fontSize: '15px', fontWeight: 650 });
 export const actions = style({ display: 'flex', gap: space.sm, justifyContent: 'flex-end', flexWrap: 'wrap' });
 export const saved = style({ fontSize: '12.5px', color: vars.color.profit, fontWeight: 600 });
-export const paused = style({ margin: 0, padding: `${space.sm} ${space.md}`, borderRadius: radius.sm, background: vars.color.warningSoft, color: vars.color.warning, fontSize: '13px', fontWeight: 600 });
+export const paused = style({
+  margin: 0,
+  padding: `${space.sm} ${space.md}`,
+  borderRadius: radius.sm,
+  background: vars.color.warningSoft,
+  color: vars.color.warning,
+  fontSize: '13px',
+  fontWeight: 600,
+});
 export const note = style({ margin: 0, fontSize: '13px', color: vars.color.textMuted, overflowWrap: 'anywhere' });

@@ -29,7 +29,12 @@ export function formFromUser(u: PublicUser | null): TradingForm {
   };
 }
 
-export function bodyFromForm(f: TradingForm): { maxExposure: number; minSpread: number; maxLoss: number; tradingEnabled: boolean } {
+export function bodyFromForm(f: TradingForm): {
+  maxExposure: number;
+  minSpread: number;
+  maxLoss: number;
+  tradingEnabled: boolean;
+} {
   return {
     maxExposure: Number(f.maxExposure),
     minSpread: Number((Number(f.minSpreadPercent) / 100).toFixed(6)),
@@ -49,7 +54,14 @@ const grouped = (n: number) => n.toLocaleString('en-US');
  */
 export function validateTradingForm(f: TradingForm): TradingFormErrors {
   const errors: TradingFormErrors = {};
-  const check = (key: keyof TradingFormErrors, label: string, raw: string, min: number, max: number, maxText: string) => {
+  const check = (
+    key: keyof TradingFormErrors,
+    label: string,
+    raw: string,
+    min: number,
+    max: number,
+    maxText: string,
+  ) => {
     if (raw.trim() === '') errors[key] = `${label} is required`;
     else if (!Number.isFinite(Number(raw))) errors[key] = `${label} must be a number`;
     else if (Number(raw) < min) errors[key] = `${label} must be ${min} or more`;
@@ -57,7 +69,14 @@ export function validateTradingForm(f: TradingForm): TradingFormErrors {
   };
   const { maxExposure, minSpread, maxLoss } = TRADING_LIMITS;
   check('maxExposure', 'Max exposure', f.maxExposure, maxExposure.min, maxExposure.max, grouped(maxExposure.max));
-  check('minSpreadPercent', 'Min spread', f.minSpreadPercent, minSpread.min * 100, minSpread.max * 100, `${minSpread.max * 100}%`);
+  check(
+    'minSpreadPercent',
+    'Min spread',
+    f.minSpreadPercent,
+    minSpread.min * 100,
+    minSpread.max * 100,
+    `${minSpread.max * 100}%`,
+  );
   check('maxLoss', 'Max loss', f.maxLoss, maxLoss.min, maxLoss.max, grouped(maxLoss.max));
   return errors;
 }

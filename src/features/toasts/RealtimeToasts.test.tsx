@@ -27,7 +27,14 @@ const trade = (n: number, patch: Partial<Trade> = {}): Trade => ({
 const toasts = () => Array.from(document.querySelectorAll('.Toastify__toast'));
 const opportunity = (pair: 'BTC/USDT' | 'ETH/USDT'): ServerEvent => ({
   name: 'arbitrage_opportunity',
-  payload: { pair, spread: 0.004, binance: 100, deriv: 100.4, direction: 'deriv-rich', timestamp: '2026-11-21T10:00:00.000Z' },
+  payload: {
+    pair,
+    spread: 0.004,
+    binance: 100,
+    deriv: 100.4,
+    direction: 'deriv-rich',
+    timestamp: '2026-11-21T10:00:00.000Z',
+  },
 });
 
 describe('realtime toasts', () => {
@@ -44,7 +51,8 @@ describe('realtime toasts', () => {
 
     // Five other trades fail at once: three toasts show, the rest wait their turn.
     act(() => {
-      for (let n = 2; n <= 6; n++) events.next({ name: 'new_trade', payload: trade(n, { symbol: 'ETH/USDT', status: 'failed' }) });
+      for (let n = 2; n <= 6; n++)
+        events.next({ name: 'new_trade', payload: trade(n, { symbol: 'ETH/USDT', status: 'failed' }) });
     });
     await waitFor(() => expect(toasts().length).toBe(3));
   });

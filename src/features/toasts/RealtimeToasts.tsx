@@ -26,7 +26,12 @@ export function RealtimeToasts() {
         break;
       case SERVER_EVENTS.tradeUpdated:
         if (e.payload.status === 'failed') showTradeToast(e.payload._id, `Trade failed: ${e.payload.symbol}`, 'error');
-        else showTradeToast(e.payload._id, `Trade updated: ${e.payload.symbol} - ${e.payload.status}`, e.payload.status === 'completed' ? 'success' : 'info');
+        else
+          showTradeToast(
+            e.payload._id,
+            `Trade updated: ${e.payload.symbol} - ${e.payload.status}`,
+            e.payload.status === 'completed' ? 'success' : 'info',
+          );
         break;
       case SERVER_EVENTS.arbitrageOpportunity: {
         if (!opportunityToasts) break;
@@ -34,7 +39,9 @@ export function RealtimeToasts() {
         const last = lastOpportunityToast.current.get(e.payload.pair) ?? 0;
         if (now - last < OPPORTUNITY_TOAST_EVERY_MS) break;
         lastOpportunityToast.current.set(e.payload.pair, now);
-        toast.info(`Arbitrage opportunity: ${e.payload.pair} (${formatSpread(e.payload.spread)})`, { toastId: `opportunity:${e.payload.pair}` });
+        toast.info(`Arbitrage opportunity: ${e.payload.pair} (${formatSpread(e.payload.spread)})`, {
+          toastId: `opportunity:${e.payload.pair}`,
+        });
         break;
       }
       case SERVER_EVENTS.notice:

@@ -11,6 +11,19 @@ export const MAX_VISIBLE_TOASTS = 3;
  */
 export function ToastHost() {
   // Toasts take the app's theme at start (a quieter look than the saturated 'colored' one).
-  const toastTheme = typeof document !== 'undefined' && document.documentElement.classList.contains(darkTheme) ? 'dark' : 'light';
-  return <ToastContainer limit={MAX_VISIBLE_TOASTS} position="top-right" autoClose={5000} closeButton pauseOnHover draggable newestOnTop transition={Bounce} theme={toastTheme} />;
+  const toastTheme =
+    typeof document !== 'undefined' && document.documentElement.classList.contains(darkTheme) ? 'dark' : 'light';
+  return (
+    <ToastContainer
+      limit={MAX_VISIBLE_TOASTS}
+      position="top-right"
+      autoClose={5000}
+      closeButton
+      pauseOnHover
+      draggable
+      newestOnTop
+      transition={Bounce}
+      theme={toastTheme}
+    />
+  );
 }

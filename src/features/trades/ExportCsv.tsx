@@ -27,7 +27,15 @@ function save(result: ExportResult) {
  * "Export CSV" under the trade list: the list's status and pair filters plus a range of days. Online the server
  * streams the file; offline it is built from the trades kept on this device, and the note says how far back they go.
  */
-export function ExportCsv({ status, symbol, offline }: { status: TradeStatus | ''; symbol: SymbolId | ''; offline: boolean }) {
+export function ExportCsv({
+  status,
+  symbol,
+  offline,
+}: {
+  status: TradeStatus | '';
+  symbol: SymbolId | '';
+  offline: boolean;
+}) {
   const { tradesExport } = useServices();
   const { user } = useAuth();
   const coverage = useLocalCoverage(offline);
@@ -51,7 +59,11 @@ export function ExportCsv({ status, symbol, offline }: { status: TradeStatus | '
     try {
       const result = await tradesExport.exportCsv(user._id, { status, symbol, ...range }, !offline);
       save(result);
-      toast.success(result.source === 'device' ? `CSV exported from this device. ${coverageText(result.coverage ?? null)}` : 'CSV exported');
+      toast.success(
+        result.source === 'device'
+          ? `CSV exported from this device. ${coverageText(result.coverage ?? null)}`
+          : 'CSV exported',
+      );
     } catch (err) {
       toast.error(messageOf(err, 'Failed to export trades'));
     } finally {
@@ -63,10 +75,23 @@ export function ExportCsv({ status, symbol, offline }: { status: TradeStatus | '
     <form onSubmit={submit} aria-label="Export trades as CSV" noValidate>
       <div className={common.toolbar}>
         <div className={common.toolbarItem}>
-          <TextField label="From (day)" type="date" value={fromDay} max={toDay || undefined} onChange={(e) => setFromDay(e.target.value)} />
+          <TextField
+            label="From (day)"
+            type="date"
+            value={fromDay}
+            max={toDay || undefined}
+            onChange={(e) => setFromDay(e.target.value)}
+          />
         </div>
         <div className={common.toolbarItem}>
-          <TextField label="To (day)" type="date" value={toDay} min={fromDay || undefined} onChange={(e) => setToDay(e.target.value)} aria-invalid={error ? true : undefined} />
+          <TextField
+            label="To (day)"
+            type="date"
+            value={toDay}
+            min={fromDay || undefined}
+            onChange={(e) => setToDay(e.target.value)}
+            aria-invalid={error ? true : undefined}
+          />
         </div>
         <Button type="submit" variant="secondary" disabled={busy}>
           {busy ? 'Exporting...' : offline ? 'Export CSV (this device)' : 'Export CSV'}

@@ -46,7 +46,14 @@ export function ManualTradeForm() {
         </SelectField>
       </div>
       <div className={common.toolbarItem}>
-        <TextField label="Amount (USDT)" type="number" min={1} step="any" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        <TextField
+          label="Amount (USDT)"
+          type="number"
+          min={1}
+          step="any"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+        />
       </div>
       <Button type="submit" disabled={busy}>
         {busy ? 'Placing...' : 'Place Trade'}

@@ -14,11 +14,23 @@ export function Pagination({ info, limit, onPage }: { info: PageInfo; limit: num
           Previous
         </Button>
         {pageWindow(info.current, info.pages).map((n) => (
-          <Button key={n} small variant="secondary" className={n === info.current ? styles.currentPage : ''} aria-current={n === info.current ? 'page' : undefined} onClick={() => onPage(n)}>
+          <Button
+            key={n}
+            small
+            variant="secondary"
+            className={n === info.current ? styles.currentPage : ''}
+            aria-current={n === info.current ? 'page' : undefined}
+            onClick={() => onPage(n)}
+          >
             {n}
           </Button>
         ))}
-        <Button small variant="secondary" disabled={info.current >= info.pages} onClick={() => onPage(info.current + 1)}>
+        <Button
+          small
+          variant="secondary"
+          disabled={info.current >= info.pages}
+          onClick={() => onPage(info.current + 1)}
+        >
           Next
         </Button>
       </div>

@@ -41,7 +41,12 @@ export function Spread({ trade }: { trade: Trade }) {
 /** The trade's pair as a link to its detail screen (/trades/$id), from every list that shows trades. */
 export function TradeLink({ trade }: { trade: Trade }) {
   return (
-    <Link to="/trades/$id" params={{ id: trade._id }} title={`Trade ${trade.tradeId}: legs, fills and fees`} data-testid="trade-link">
+    <Link
+      to="/trades/$id"
+      params={{ id: trade._id }}
+      title={`Trade ${trade.tradeId}: legs, fills and fees`}
+      data-testid="trade-link"
+    >
       {trade.symbol}
     </Link>
   );

@@ -17,7 +17,17 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
 ];
 
 /** A table on wide screens; below `md` every row is a card (pair, status, amount, spread, profit, date, Cancel). */
-export function TradesTable({ trades, sort, onSort, onCancel }: { trades: Trade[]; sort: Sort; onSort: (key: SortKey) => void; onCancel?: (t: Trade) => void }) {
+export function TradesTable({
+  trades,
+  sort,
+  onSort,
+  onCancel,
+}: {
+  trades: Trade[];
+  sort: Sort;
+  onSort: (key: SortKey) => void;
+  onCancel?: (t: Trade) => void;
+}) {
   return (
     <div className={ui.tableWrap}>
       <table className={`${ui.table} ${cards.cardTable}`} data-testid="trades-table">
@@ -26,7 +36,11 @@ export function TradesTable({ trades, sort, onSort, onCancel }: { trades: Trade[
             {COLUMNS.map((c) => {
               const active = sort.key === c.key;
               return (
-                <th key={c.key} className={`${ui.th} ${c.numeric ? cards.alignEnd : ''}`} aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+                <th
+                  key={c.key}
+                  className={`${ui.th} ${c.numeric ? cards.alignEnd : ''}`}
+                  aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+                >
                   <button type="button" className={styles.sortButton} onClick={() => onSort(c.key)}>
                     {c.label}
                     <span aria-hidden="true">{active ? (sort.dir === 'asc' ? '↑' : '↓') : '↕'}</span>
@@ -50,7 +64,10 @@ export function TradesTable({ trades, sort, onSort, onCancel }: { trades: Trade[
               <td className={`${ui.td} ${styles.cell.status}`}>
                 <StatusBadge status={t.status} />
               </td>
-              <td className={`${ui.td} ${ui.numeric} ${cards.alignEnd} ${cards.startOnCard} ${styles.cell.amount}`} data-label="Amount">
+              <td
+                className={`${ui.td} ${ui.numeric} ${cards.alignEnd} ${cards.startOnCard} ${styles.cell.amount}`}
+                data-label="Amount"
+              >
                 {formatUsd(t.totalAmount)}
               </td>
               <td className={`${ui.td} ${cards.alignEnd} ${cards.endOnCard} ${styles.cell.spread}`} data-label="Spread">
@@ -59,11 +76,18 @@ export function TradesTable({ trades, sort, onSort, onCancel }: { trades: Trade[
               <td className={`${ui.td} ${cards.alignEnd} ${cards.endOnCard} ${styles.cell.profit}`}>
                 <Profit trade={t} />
               </td>
-              <td className={`${ui.td} ${ui.numeric} ${ui.muted} ${cards.endOnCard} ${styles.cell.date}`}>{formatTradeDate(t.createdAt)}</td>
+              <td className={`${ui.td} ${ui.numeric} ${ui.muted} ${cards.endOnCard} ${styles.cell.date}`}>
+                {formatTradeDate(t.createdAt)}
+              </td>
               {onCancel && (
                 <td className={`${ui.td} ${styles.cell.actions}`}>
                   {t.status === 'pending' && (
-                    <Button small variant="secondary" onClick={() => onCancel(t)} aria-label={`Cancel trade ${t.tradeId}`}>
+                    <Button
+                      small
+                      variant="secondary"
+                      onClick={() => onCancel(t)}
+                      aria-label={`Cancel trade ${t.tradeId}`}
+                    >
                       Cancel
                     </Button>
                   )}

@@ -7,11 +7,25 @@ export const sortButton = style({
   display: 'inline-flex',
   alignItems: 'center',
   gap: '4px',
-  selectors: { '&:focus-visible': { outline: `2px solid ${vars.color.focus}`, outlineOffset: '2px' }, '&:hover': { color: vars.color.text } },
+  selectors: {
+    '&:focus-visible': { outline: `2px solid ${vars.color.focus}`, outlineOffset: '2px' },
+    '&:hover': { color: vars.color.text },
+  },
 });
-export const pagination = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: space.md, flexWrap: 'wrap', paddingTop: space.lg });
+export const pagination = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: space.md,
+  flexWrap: 'wrap',
+  paddingTop: space.lg,
+});
 export const pages = style({ display: 'flex', gap: space.xs, flexWrap: 'wrap' });
-export const currentPage = style({ background: vars.color.primary, color: vars.color.primaryText, borderColor: vars.color.primary });
+export const currentPage = style({
+  background: vars.color.primary,
+  color: vars.color.primaryText,
+  borderColor: vars.color.primary,
+});
 
 // The trade card on phones (ui/cardTable.css.ts): pair and profit first, then status and date, amount and spread,
 // and the actions across the bottom.

@@ -15,7 +15,9 @@ export function EnrolReminder({ isAdmin }: { isAdmin: boolean }) {
     if (!isAdmin || !userId) return;
     let live = true;
     // From the first paint's shared snapshot when there is one to join, else asked on its own.
-    const status = domain.firstPaint.join(userId)?.then((s) => s.twoFactor) ?? actions.twoFactorStatus().then((res) => res.twoFactor);
+    const status =
+      domain.firstPaint.join(userId)?.then((s) => s.twoFactor) ??
+      actions.twoFactorStatus().then((res) => res.twoFactor);
     status.then(
       (twoFactor) => live && setNeeded(twoFactor.required && !twoFactor.enabled),
       () => undefined,
@@ -27,7 +29,8 @@ export function EnrolReminder({ isAdmin }: { isAdmin: boolean }) {
   if (!needed) return null;
   return (
     <div className={styles.reminder} role="note" data-testid="enrol-reminder">
-      This server requires admins to use two-factor sign-in. <Link to="/profile">Set it up in Profile</Link> to open the admin tools.
+      This server requires admins to use two-factor sign-in. <Link to="/profile">Set it up in Profile</Link> to open the
+      admin tools.
     </div>
   );
 }

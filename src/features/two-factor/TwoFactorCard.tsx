@@ -9,7 +9,11 @@ import { Card } from '../../ui/Card';
 import { TextField } from '../../ui/Field';
 import * as styles from './twoFactor.css';
 
-type Step = { kind: 'idle' } | { kind: 'enrolling'; setup: TwoFactorSetupResponse } | { kind: 'codes'; codes: string[] } | { kind: 'disabling' };
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'enrolling'; setup: TwoFactorSetupResponse }
+  | { kind: 'codes'; codes: string[] }
+  | { kind: 'disabling' };
 
 /** Profile's two-factor sign-in: set up (QR code, secret, confirm with a code, recovery codes once) or turn off. */
 export function TwoFactorCard() {
@@ -83,13 +87,26 @@ export function TwoFactorCard() {
     <Card
       title="Two-factor sign-in"
       data-testid="two-factor"
-      action={status && <Badge tone={status.enabled ? 'profit' : status.required ? 'warning' : 'neutral'}>{status.enabled ? 'on' : 'off'}</Badge>}
+      action={
+        status && (
+          <Badge tone={status.enabled ? 'profit' : status.required ? 'warning' : 'neutral'}>
+            {status.enabled ? 'on' : 'off'}
+          </Badge>
+        )
+      }
     >
       <div className={styles.stack}>
-        {status?.required && !status.enabled && <p className={styles.text}>This server requires admins to use two-factor sign-in. Admin tools stay closed until you set it up.</p>}
+        {status?.required && !status.enabled && (
+          <p className={styles.text}>
+            This server requires admins to use two-factor sign-in. Admin tools stay closed until you set it up.
+          </p>
+        )}
         {step.kind === 'codes' ? (
           <>
-            <p className={styles.text}>Save these recovery codes somewhere safe. Each signs you in once if you lose your phone. They are shown only now.</p>
+            <p className={styles.text}>
+              Save these recovery codes somewhere safe. Each signs you in once if you lose your phone. They are shown
+              only now.
+            </p>
             <ul className={styles.codes} data-testid="recovery-codes">
               {step.codes.map((c) => (
                 <li key={c}>{c}</li>
@@ -101,7 +118,9 @@ export function TwoFactorCard() {
           </>
         ) : step.kind === 'enrolling' ? (
           <form onSubmit={submit} noValidate className={styles.stack}>
-            <p className={styles.text}>Scan the QR code with an authenticator app (or type the secret), then enter the 6-digit code it shows.</p>
+            <p className={styles.text}>
+              Scan the QR code with an authenticator app (or type the secret), then enter the 6-digit code it shows.
+            </p>
             <img className={styles.qr} src={step.setup.qrDataUrl} alt="QR code for your authenticator app" />
             <div>
               <div className={styles.text}>Secret</div>
@@ -138,7 +157,10 @@ export function TwoFactorCard() {
             </p>
             {!status.required && (
               <div className={styles.actions}>
-                <Button variant="secondary" onClick={() => (setStep({ kind: 'disabling' }), setCode(''), setError(undefined))}>
+                <Button
+                  variant="secondary"
+                  onClick={() => (setStep({ kind: 'disabling' }), setCode(''), setError(undefined))}
+                >
                   Turn off two-factor sign-in
                 </Button>
               </div>

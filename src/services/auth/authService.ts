@@ -1,4 +1,10 @@
-import type { LoginResponse, MessageResponse, RegisterBody, RegistrationStatusResponse, UserResponse } from '../../../contract/api';
+import type {
+  LoginResponse,
+  MessageResponse,
+  RegisterBody,
+  RegistrationStatusResponse,
+  UserResponse,
+} from '../../../contract/api';
 import type { PublicUser } from '../../../contract/entities';
 import type { TwoFactorChallengeResponse } from '../../../contract/guard';
 import { ApiError, type Http } from '../http';
@@ -24,7 +30,9 @@ export interface AuthService {
    * Spec section 7's registration call: POST /auth/register; signed in on success. The failure message is the
    * server's, else 'Registration failed' (spec section 8).
    */
-  register(body: RegisterBody): Promise<{ ok: true; user: PublicUser } | { ok: false; message: string; errors: { msg: string; path?: string }[] }>;
+  register(
+    body: RegisterBody,
+  ): Promise<{ ok: true; user: PublicUser } | { ok: false; message: string; errors: { msg: string; path?: string }[] }>;
   /** Whether this server accepts registrations (GET /auth/registration); false when it cannot be asked. */
   registrationOpen(): Promise<boolean>;
   logout(): Promise<void>;
@@ -87,7 +95,10 @@ export function createAuthService(deps: AuthDeps): AuthService {
     async login(email, password) {
       dispatch({ type: 'loginStart' });
       try {
-        const res = await deps.http.post<LoginResponse | TwoFactorChallengeResponse>('/auth/login', { username: email.trim(), password });
+        const res = await deps.http.post<LoginResponse | TwoFactorChallengeResponse>('/auth/login', {
+          username: email.trim(),
+          password,
+        });
         if ('twoFactorRequired' in res) {
           dispatch({ type: 'loginFailure', message: '' });
           return { ok: 'challenge', challenge: res.challenge };

@@ -19,9 +19,21 @@ export type AuthAction =
   | { type: 'userUpdated'; patch: Partial<PublicUser> }
   | { type: 'tokenRenewed'; token: string };
 
-export const initialAuthState: AuthState = { loading: true, isAuthenticated: false, user: null, token: null, error: null };
+export const initialAuthState: AuthState = {
+  loading: true,
+  isAuthenticated: false,
+  user: null,
+  token: null,
+  error: null,
+};
 
-const signedOut = (error: string | null = null): AuthState => ({ loading: false, isAuthenticated: false, user: null, token: null, error });
+const signedOut = (error: string | null = null): AuthState => ({
+  loading: false,
+  isAuthenticated: false,
+  user: null,
+  token: null,
+  error,
+});
 
 export function authReducer(state: AuthState, action: AuthAction): AuthState {
   switch (action.type) {

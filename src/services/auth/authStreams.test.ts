@@ -7,7 +7,13 @@ import type { SessionStore } from './sessionStorage';
 import type { Http } from '../http';
 
 const user = { _id: 'u1', username: 'ann' } as PublicUser;
-const memoryStore = (token: string | null): SessionStore => ({ read: () => ({ token, user: token ? user : null }), write() {}, writeUser() {}, writeToken() {}, clear() {} });
+const memoryStore = (token: string | null): SessionStore => ({
+  read: () => ({ token, user: token ? user : null }),
+  write() {},
+  writeUser() {},
+  writeToken() {},
+  clear() {},
+});
 
 describe('the auth service without RxJS, and its streams', () => {
   it('ready() waits for the restore; subscribers hear every change', async () => {

@@ -22,7 +22,12 @@ export function createBalancesService(deps: DomainDeps): BalancesService {
         initial: null,
         cached: cachedSnapshot<Balances>(cache, 'balances'),
         // A reload (after a sync with the venues) asks GET /balances itself.
-        snapshot: sharedOrOwn(deps.firstPaint, cache.userId, (s) => s.balance, async () => (await deps.http.get<BalancesResponse>('/balances')).balance),
+        snapshot: sharedOrOwn(
+          deps.firstPaint,
+          cache.userId,
+          (s) => s.balance,
+          async () => (await deps.http.get<BalancesResponse>('/balances')).balance,
+        ),
         events$: eventsOf(deps.events$, SERVER_EVENTS.balanceUpdated),
         resync$: resyncs(deps.reconnected$, reloads$),
         fold: (state, delta) => reduceBalances(state, { type: 'delta', value: delta }),

@@ -41,7 +41,12 @@ export function cockpitOf(app: AppServices): CockpitServices {
       detail: (id) => tradeDetail(domain, id),
       equity$: equity$(domain, app.trades.recent$),
       spreadRange: (symbol, rangeMs) =>
-        withLivePrices(spreadRange$(domain.http, app.spreads.history$(symbol), symbol, rangeMs), eventsOf(domain.events$, SERVER_EVENTS.priceUpdate), symbol, () => Date.now() - rangeMs),
+        withLivePrices(
+          spreadRange$(domain.http, app.spreads.history$(symbol), symbol, rangeMs),
+          eventsOf(domain.events$, SERVER_EVENTS.priceUpdate),
+          symbol,
+          () => Date.now() - rangeMs,
+        ),
     };
     built.set(app, c);
   }

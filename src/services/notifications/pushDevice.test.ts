@@ -17,10 +17,19 @@ function fakes(permission: NotificationPermission = 'granted') {
     };
     return current;
   });
-  const registration = { pushManager: { subscribe, getSubscription: async () => current } } as unknown as ServiceWorkerRegistration;
-  const platform: PushPlatform = { registration: async () => registration, permission: () => permission, requestPermission: async () => permission };
+  const registration = {
+    pushManager: { subscribe, getSubscription: async () => current },
+  } as unknown as ServiceWorkerRegistration;
+  const platform: PushPlatform = {
+    registration: async () => registration,
+    permission: () => permission,
+    requestPermission: async () => permission,
+  };
   const posts: Array<[string, unknown]> = [];
-  const http = { get: async () => ({ success: true, publicKey: KEY }), post: async (p: string, b: unknown) => void posts.push([p, b]) } as unknown as Http;
+  const http = {
+    get: async () => ({ success: true, publicKey: KEY }),
+    post: async (p: string, b: unknown) => void posts.push([p, b]),
+  } as unknown as Http;
   let owner: string | null = null;
   const owners: OwnerStore = { read: () => owner, write: (u) => void (owner = u) };
   return { platform, http, posts, subscribe, owners, current: () => current };
@@ -51,14 +60,24 @@ describe('push on this device', () => {
     expect(await device.disable()).toMatchObject({ subscribed: false });
     expect(f.posts[1]).toEqual(['/notifications/subscriptions/remove', { endpoint: 'https://push.example/device-1' }]);
     const denied = fakes('denied');
-    await expect(createPushDevice(denied.http, denied.platform, denied.owners).enable('alice')).rejects.toThrow(new PushSetupError(MESSAGES.denied));
+    await expect(createPushDevice(denied.http, denied.platform, denied.owners).enable('alice')).rejects.toThrow(
+      new PushSetupError(MESSAGES.denied),
+    );
     await expect(createPushDevice(f.http, null, f.owners).enable('alice')).rejects.toThrow(MESSAGES.unsupported);
   });
 
   it('gives up with a clear message when the browser never reaches its push service', async () => {
     const f = fakes();
-    const stuck = { ...f.platform, registration: async () => ({ pushManager: { subscribe: () => new Promise(() => undefined), getSubscription: async () => null } }) as unknown as ServiceWorkerRegistration };
-    await expect(createPushDevice(f.http, stuck, f.owners, 20).enable('alice')).rejects.toThrow(new PushSetupError(MESSAGES.subscribeFailed));
+    const stuck = {
+      ...f.platform,
+      registration: async () =>
+        ({
+          pushManager: { subscribe: () => new Promise(() => undefined), getSubscription: async () => null },
+        }) as unknown as ServiceWorkerRegistration,
+    };
+    await expect(createPushDevice(f.http, stuck, f.owners, 20).enable('alice')).rejects.toThrow(
+      new PushSetupError(MESSAGES.subscribeFailed),
+    );
     expect(f.posts).toEqual([]);
   });
 

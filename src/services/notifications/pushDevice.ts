@@ -23,7 +23,13 @@ export interface PushPlatform {
 }
 
 export const browserPushPlatform = (): PushPlatform | null => {
-  if (typeof window === 'undefined' || !('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) return null;
+  if (
+    typeof window === 'undefined' ||
+    !('serviceWorker' in navigator) ||
+    !('PushManager' in window) ||
+    !('Notification' in window)
+  )
+    return null;
   return {
     registration: async () => (await navigator.serviceWorker.getRegistration()) ?? null,
     permission: () => Notification.permission,
@@ -42,7 +48,10 @@ export const MESSAGES = {
 
 /** base64url (the server's VAPID public key) → bytes, as pushManager.subscribe wants its applicationServerKey. */
 export function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
-  const base64 = base64url.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(base64url.length / 4) * 4, '=');
+  const base64 = base64url
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(base64url.length / 4) * 4, '=');
   const raw = atob(base64);
   const bytes = new Uint8Array(new ArrayBuffer(raw.length));
   for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
@@ -111,14 +120,20 @@ export function createPushDevice(
     const applicationServerKey = keyBytes(publicKey);
     let subscription: PushSubscription;
     try {
-      subscription = await within(registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }), subscribeTimeoutMs);
+      subscription = await within(
+        registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }),
+        subscribeTimeoutMs,
+      );
     } catch (error) {
       if (error instanceof PushSetupError) throw error;
       // A subscription made with another server key (the keys were replaced) must go before a new one can be made.
       const old = await registration.pushManager.getSubscription();
       if (!old) throw new PushSetupError(MESSAGES.subscribeFailed);
       await old.unsubscribe();
-      subscription = await within(registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }), subscribeTimeoutMs).catch(() => {
+      subscription = await within(
+        registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }),
+        subscribeTimeoutMs,
+      ).catch(() => {
         throw new PushSetupError(MESSAGES.subscribeFailed);
       });
     }
@@ -134,7 +149,9 @@ export function createPushDevice(
   async function disable(): Promise<DeviceState> {
     const subscription = await subscriptionNow().catch(() => null);
     if (subscription) {
-      const told = http.post<MessageResponse>('/notifications/subscriptions/remove', { endpoint: subscription.endpoint });
+      const told = http.post<MessageResponse>('/notifications/subscriptions/remove', {
+        endpoint: subscription.endpoint,
+      });
       try {
         await told;
       } finally {
@@ -162,7 +179,8 @@ export function createPushDevice(
       await (await subscriptionNow().catch(() => null))?.unsubscribe().catch(() => false);
     },
     preferences: () => http.get<NotificationPreferencesResponse>('/notifications/preferences'),
-    savePreferences: (patch: Partial<NotificationPreferences>) => http.put<NotificationPreferencesResponse>('/notifications/preferences', patch),
+    savePreferences: (patch: Partial<NotificationPreferences>) =>
+      http.put<NotificationPreferencesResponse>('/notifications/preferences', patch),
     sendTest: () => http.post<TestNotificationResponse>('/notifications/test'),
   };
 }

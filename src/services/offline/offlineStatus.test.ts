@@ -10,7 +10,9 @@ describe('offlineStatus', () => {
     const prices$ = new Subject<number | null>();
     const stats$ = new Subject<number | null>();
     const seen: OfflineStatus[] = [];
-    const sub = offlineStatus({ online$, connection$: link$, updatedAt$: [prices$, stats$] }).subscribe((s) => seen.push(s));
+    const sub = offlineStatus({ online$, connection$: link$, updatedAt$: [prices$, stats$] }).subscribe((s) =>
+      seen.push(s),
+    );
     const last = () => seen[seen.length - 1];
 
     expect(last()).toEqual({ offline: false, dataFrom: null });
@@ -28,7 +30,16 @@ describe('offlineStatus', () => {
     link$.next('connected');
     expect(last()).toEqual({ offline: false, dataFrom: 200 });
     // No duplicates: each emission is a change.
-    expect(seen.map((s) => `${s.offline}:${s.dataFrom}`)).toEqual(['false:null', 'false:100', 'false:150', 'false:200', 'true:200', 'false:200', 'true:200', 'false:200']);
+    expect(seen.map((s) => `${s.offline}:${s.dataFrom}`)).toEqual([
+      'false:null',
+      'false:100',
+      'false:150',
+      'false:200',
+      'true:200',
+      'false:200',
+      'true:200',
+      'false:200',
+    ]);
     sub.unsubscribe();
   });
 });

@@ -20,7 +20,10 @@ const LINK_DOWN: readonly ConnectionState[] = ['retrying', 'gave-up'];
 /** Offline or not, and how old the data on screen is: what the banner says. */
 export function offlineStatus(deps: OfflineStatusDeps): Observable<OfflineStatus> {
   const dataFrom$ = merge(...deps.updatedAt$).pipe(
-    scan((newest: number | null, at: number | null) => (at !== null && (newest === null || at > newest) ? at : newest), null),
+    scan(
+      (newest: number | null, at: number | null) => (at !== null && (newest === null || at > newest) ? at : newest),
+      null,
+    ),
     startWith(null),
     distinctUntilChanged(),
   );

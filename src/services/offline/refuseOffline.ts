@@ -1,7 +1,8 @@
 import { ApiError } from '../http';
 
 /** The toast text when a call that needs the server is tried offline. */
-export const OFFLINE_REFUSAL = "You're offline. This needs a connection to the server, so nothing was sent — your changes are still here.";
+export const OFFLINE_REFUSAL =
+  "You're offline. This needs a connection to the server, so nothing was sent — your changes are still here.";
 
 /** Thrown instead of sending: status 0 like a network failure, with our text as the message screens show. */
 export class OfflineRefusal extends ApiError {

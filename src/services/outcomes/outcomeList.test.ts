@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { OpportunityOutcome } from '../../../contract/entities';
 import { foldOutcome } from './outcomeList';
 
-const o = (symbol: OpportunityOutcome['symbol'], outcome: OpportunityOutcome['outcome'], at: number, reason = 'why'): OpportunityOutcome => ({
+const o = (
+  symbol: OpportunityOutcome['symbol'],
+  outcome: OpportunityOutcome['outcome'],
+  at: number,
+  reason = 'why',
+): OpportunityOutcome => ({
   symbol,
   spread: 0.004,
   direction: 'deriv-rich',
@@ -16,11 +21,31 @@ const fold = (...items: OpportunityOutcome[]) => items.reduce<OpportunityOutcome
 describe('foldOutcome', () => {
   it.each([
     { name: 'puts the newest first', items: [o('BTC/USDT', 'taken', 1), o('ETH/USDT', 'paused', 2)], expected: [2, 1] },
-    { name: 'replaces a repeat of the newest outcome (same pair, result and reason)', items: [o('BTC/USDT', 'below_min_spread', 1), o('BTC/USDT', 'below_min_spread', 2)], expected: [2] },
-    { name: 'keeps a repeat with another reason', items: [o('BTC/USDT', 'quote_stale', 1, 'Deriv 3 s'), o('BTC/USDT', 'quote_stale', 2, 'Binance 4 s')], expected: [2, 1] },
-    { name: 'keeps every taken trade', items: [o('BTC/USDT', 'taken', 1), o('BTC/USDT', 'taken', 2)], expected: [2, 1] },
-    { name: 'keeps a repeat once another outcome came between', items: [o('BTC/USDT', 'paused', 1), o('ETH/USDT', 'paused', 2), o('BTC/USDT', 'paused', 3)], expected: [3, 2, 1] },
-    { name: 'keeps at most the limit', items: [1, 2, 3, 4, 5, 6].map((t) => o('BTC/USDT', 'taken', t)), expected: [6, 5, 4, 3] },
+    {
+      name: 'replaces a repeat of the newest outcome (same pair, result and reason)',
+      items: [o('BTC/USDT', 'below_min_spread', 1), o('BTC/USDT', 'below_min_spread', 2)],
+      expected: [2],
+    },
+    {
+      name: 'keeps a repeat with another reason',
+      items: [o('BTC/USDT', 'quote_stale', 1, 'Deriv 3 s'), o('BTC/USDT', 'quote_stale', 2, 'Binance 4 s')],
+      expected: [2, 1],
+    },
+    {
+      name: 'keeps every taken trade',
+      items: [o('BTC/USDT', 'taken', 1), o('BTC/USDT', 'taken', 2)],
+      expected: [2, 1],
+    },
+    {
+      name: 'keeps a repeat once another outcome came between',
+      items: [o('BTC/USDT', 'paused', 1), o('ETH/USDT', 'paused', 2), o('BTC/USDT', 'paused', 3)],
+      expected: [3, 2, 1],
+    },
+    {
+      name: 'keeps at most the limit',
+      items: [1, 2, 3, 4, 5, 6].map((t) => o('BTC/USDT', 'taken', t)),
+      expected: [6, 5, 4, 3],
+    },
   ])('$name', ({ items, expected }) => {
     expect(fold(...items).map((x) => Date.parse(x.at))).toEqual(expected);
   });

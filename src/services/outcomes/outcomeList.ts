@@ -8,10 +8,15 @@ export const OUTCOMES_KEEP = 100;
  * (one a second unless the outcome changes), so a repeat of the newest outcome of its pair with the same result and
  * reason replaces it instead of filling the list with copies; a taken trade always stands on its own.
  */
-export function foldOutcome(list: readonly OpportunityOutcome[], o: OpportunityOutcome, keep = OUTCOMES_KEEP): OpportunityOutcome[] {
+export function foldOutcome(
+  list: readonly OpportunityOutcome[],
+  o: OpportunityOutcome,
+  keep = OUTCOMES_KEEP,
+): OpportunityOutcome[] {
   const i = list.findIndex((x) => x.symbol === o.symbol);
   const prev = i === -1 ? undefined : list[i];
-  const repeat = prev !== undefined && o.outcome !== 'taken' && prev.outcome === o.outcome && prev.reason === o.reason && i === 0;
+  const repeat =
+    prev !== undefined && o.outcome !== 'taken' && prev.outcome === o.outcome && prev.reason === o.reason && i === 0;
   const rest = repeat ? list.slice(1) : list;
   return [o, ...rest].slice(0, keep);
 }

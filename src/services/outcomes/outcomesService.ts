@@ -13,7 +13,8 @@ export interface OutcomesService {
   outcomes$: Observable<Live<OpportunityOutcome[]>>;
 }
 
-type Step = { kind: 'cached'; list: OpportunityOutcome[]; savedAt: number } | { kind: 'event'; outcome: OpportunityOutcome };
+type Step =
+  { kind: 'cached'; list: OpportunityOutcome[]; savedAt: number } | { kind: 'event'; outcome: OpportunityOutcome };
 
 export function createOutcomesService(deps: DomainDeps & { persistEveryMs?: number }): OutcomesService {
   const outcomes$ = replay(
@@ -25,13 +26,30 @@ export function createOutcomesService(deps: DomainDeps & { persistEveryMs?: numb
           const rec = await cache.readSnapshot<OpportunityOutcome[]>('outcomes');
           return { kind: 'cached', list: rec?.data ?? [], savedAt: rec?.savedAt ?? 0 };
         }),
-        eventsOf(deps.events$, SERVER_EVENTS.opportunityOutcome).pipe(map((outcome): Step => ({ kind: 'event', outcome }))),
+        eventsOf(deps.events$, SERVER_EVENTS.opportunityOutcome).pipe(
+          map((outcome): Step => ({ kind: 'event', outcome })),
+        ),
       );
       const state$ = steps$.pipe(
         scan((s: Live<OpportunityOutcome[]>, step: Step): Live<OpportunityOutcome[]> => {
-          if (step.kind === 'event') return { value: foldOutcome(s.value, step.outcome), loading: false, source: 'live', updatedAt: Date.now(), error: null };
+          if (step.kind === 'event')
+            return {
+              value: foldOutcome(s.value, step.outcome),
+              loading: false,
+              source: 'live',
+              updatedAt: Date.now(),
+              error: null,
+            };
           const list = [...s.value, ...step.list].slice(0, OUTCOMES_KEEP);
-          return s.source === 'live' ? { ...s, value: list } : { value: list, loading: false, source: step.savedAt ? 'cache' : 'initial', updatedAt: step.savedAt || null, error: null };
+          return s.source === 'live'
+            ? { ...s, value: list }
+            : {
+                value: list,
+                loading: false,
+                source: step.savedAt ? 'cache' : 'initial',
+                updatedAt: step.savedAt || null,
+                error: null,
+              };
         }, idle<OpportunityOutcome[]>([])),
         startWith(idle<OpportunityOutcome[]>([])),
         share(),

@@ -17,12 +17,21 @@ describe('device preferences', () => {
 
   it('ignores a stored value of the wrong shape', () => {
     for (const raw of ['not json', '{"opportunityToasts":"yes"}', '[]', 'null']) {
-      expect(createPreferencesService(memoryStorage({ [DEVICE_PREFERENCES_KEY]: raw })).current.opportunityToasts).toBe(false);
+      expect(createPreferencesService(memoryStorage({ [DEVICE_PREFERENCES_KEY]: raw })).current.opportunityToasts).toBe(
+        false,
+      );
     }
   });
 
   it('works without storage and when storage throws', () => {
-    const throwing = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } };
+    const throwing = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('denied');
+      },
+    };
     const s = createPreferencesService(throwing);
     s.update({ opportunityToasts: true });
     expect(s.current.opportunityToasts).toBe(true);

@@ -21,13 +21,18 @@ function parse(raw: string | null): DevicePreferences {
   try {
     const v: unknown = raw ? JSON.parse(raw) : null;
     const o = v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-    return { opportunityToasts: typeof o.opportunityToasts === 'boolean' ? o.opportunityToasts : DEFAULT_PREFERENCES.opportunityToasts };
+    return {
+      opportunityToasts:
+        typeof o.opportunityToasts === 'boolean' ? o.opportunityToasts : DEFAULT_PREFERENCES.opportunityToasts,
+    };
   } catch {
     return { ...DEFAULT_PREFERENCES };
   }
 }
 
-export function createPreferencesService(storage: Pick<Storage, 'getItem' | 'setItem'> | null = typeof localStorage === 'undefined' ? null : localStorage): PreferencesService {
+export function createPreferencesService(
+  storage: Pick<Storage, 'getItem' | 'setItem'> | null = typeof localStorage === 'undefined' ? null : localStorage,
+): PreferencesService {
   const read = () => {
     try {
       return parse(storage?.getItem(DEVICE_PREFERENCES_KEY) ?? null);

@@ -34,7 +34,12 @@ export function createPricesService(deps: PricesDeps): PricesService {
       liveState<Prices, SymbolPrice>({
         initial: {},
         cached: cachedSnapshot<Prices>(cache, 'prices'),
-        snapshot: sharedOrOwn(deps.firstPaint, cache.userId, pricesOf, async () => (await deps.http.get<PricesResponse>('/exchanges/prices')).prices),
+        snapshot: sharedOrOwn(
+          deps.firstPaint,
+          cache.userId,
+          pricesOf,
+          async () => (await deps.http.get<PricesResponse>('/exchanges/prices')).prices,
+        ),
         events$: eventsOf(deps.events$, SERVER_EVENTS.priceUpdate),
         resync$: deps.reconnected$,
         fold: (state, price) => ({ ...state, [price.symbol]: price }),
@@ -49,7 +54,14 @@ export function createPricesService(deps: PricesDeps): PricesService {
   const prices$ = replay(
     combineLatest([raw$, minSpread$, deps.reachable$ ?? of(true)]).pipe(
       perFrame(frames),
-      map(([live, minSpread, reachable]) => ({ ...live, value: reducePrices({}, { type: 'snapshot', prices: notLiveAsStale(live.value, live.source === 'live' && reachable) }, minSpread) })),
+      map(([live, minSpread, reachable]) => ({
+        ...live,
+        value: reducePrices(
+          {},
+          { type: 'snapshot', prices: notLiveAsStale(live.value, live.source === 'live' && reachable) },
+          minSpread,
+        ),
+      })),
     ),
   );
   return { prices$ };

@@ -14,7 +14,10 @@ describe('realtime service', () => {
     ts.run(({ cold, hot, flush }) => {
       // Signed in at 0, signed out at 60. The first link drops at 5; the retry (10 ms later) connects at 16.
       const session$ = hot('s-----------------------------------------------------------n', { s: session, n: null });
-      const links = [cold<LinkSignal<ServerEvent>>('-c---#', { c: { type: 'connected' } }), cold<LinkSignal<ServerEvent>>('-c', { c: { type: 'connected' } })];
+      const links = [
+        cold<LinkSignal<ServerEvent>>('-c---#', { c: { type: 'connected' } }),
+        cold<LinkSignal<ServerEvent>>('-c', { c: { type: 'connected' } }),
+      ];
       let i = 0;
       const rt = createRealtimeService({
         session$,
@@ -30,7 +33,9 @@ describe('realtime service', () => {
       expect(states).toEqual(['0:idle', '0:connecting', '1:connected', '5:retrying', '16:connected', '60:idle']);
       expect(resyncs).toEqual([16]);
       // The second link lives from its connect (15) until sign-out (60).
-      expect((links[1] as unknown as { subscriptions: unknown[] }).subscriptions).toMatchObject([{ subscribedFrame: 15, unsubscribedFrame: 60 }]);
+      expect((links[1] as unknown as { subscriptions: unknown[] }).subscriptions).toMatchObject([
+        { subscribedFrame: 15, unsubscribedFrame: 60 },
+      ]);
     });
   });
 });

@@ -68,7 +68,15 @@ export function createRealtimeService(deps: RealtimeDeps): RealtimeService {
 
   // Counts connections within one session (idle = signed out resets); every one after the first is a reconnect.
   const reconnected$ = signals$.pipe(
-    scan((acc, s) => (s.type === 'idle' ? { n: 0, fire: false } : s.type === 'connected' ? { n: acc.n + 1, fire: acc.n >= 1 } : { ...acc, fire: false }), { n: 0, fire: false }),
+    scan(
+      (acc, s) =>
+        s.type === 'idle'
+          ? { n: 0, fire: false }
+          : s.type === 'connected'
+            ? { n: acc.n + 1, fire: acc.n >= 1 }
+            : { ...acc, fire: false },
+      { n: 0, fire: false },
+    ),
     filter((a) => a.fire),
     map(() => undefined),
     share(),

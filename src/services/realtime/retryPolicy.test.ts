@@ -18,7 +18,11 @@ const values = {
 };
 
 /** connectOnce returns the next cold observable of the list on each attempt and records the attempt times. */
-function attempts(helpers: { cold: TestScheduler['createColdObservable'] }, marbles: string[], scheduler: TestScheduler) {
+function attempts(
+  helpers: { cold: TestScheduler['createColdObservable'] },
+  marbles: string[],
+  scheduler: TestScheduler,
+) {
   const started: number[] = [];
   let i = 0;
   const connect = (): Observable<LinkSignal<string>> => {
@@ -53,7 +57,10 @@ describe('socket retry policy', () => {
     ts.run((h) => {
       // attempt 1 fails, attempt 2 connects at 10001 and is dropped by the server at 10006, then everything fails.
       const { connect, started } = attempts(h, ['#', '-c----#', '#'], ts);
-      h.expectObservable(withRetryPolicy(connect, policy, ts)).toBe('(s1) 9997ms c----1 9999ms 2 9999ms 3 9999ms (g|)', values);
+      h.expectObservable(withRetryPolicy(connect, policy, ts)).toBe(
+        '(s1) 9997ms c----1 9999ms 2 9999ms 3 9999ms (g|)',
+        values,
+      );
       h.flush();
       expect(started).toEqual([0, 10_000, 20_006, 30_006, 40_006]);
     });

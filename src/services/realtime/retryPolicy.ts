@@ -1,4 +1,15 @@
-import { asyncScheduler, catchError, concat, defer, ignoreElements, of, tap, timer, type Observable, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  catchError,
+  concat,
+  defer,
+  ignoreElements,
+  of,
+  tap,
+  timer,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
 
 // Spec section 4/9: after a server-initiated disconnect or a connection error, retry at most 3 times, 10 s apart,
 // then give up. A successful connection resets the count, so a later drop gets three fresh retries.

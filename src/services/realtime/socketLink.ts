@@ -5,7 +5,9 @@ import { CLIENT_EVENTS, SERVER_EVENTS, type ServerToClientEvents } from '../../.
 import type { LinkSignal } from './retryPolicy';
 
 export type ServerEventName = keyof ServerToClientEvents;
-export type ServerEvent = { [K in ServerEventName]: { name: K; payload: Parameters<ServerToClientEvents[K]>[0] } }[ServerEventName];
+export type ServerEvent = {
+  [K in ServerEventName]: { name: K; payload: Parameters<ServerToClientEvents[K]>[0] };
+}[ServerEventName];
 
 /** Every event of the contract's name map is listened to. Both checks fail to compile when map and event types part. */
 const EVENT_NAMES: readonly ServerEventName[] = Object.values(SERVER_EVENTS);
@@ -16,14 +18,23 @@ const _everyEventListened: [Unlistened] extends [never] ? true : never = true;
  * One Socket.IO connection attempt (spec section 7): token in the handshake, websocket then polling, 20 s timeout,
  * no built-in reconnection (our own policy retries). socket.io-client is loaded on demand so /login stays small.
  */
-export function socketLink(session: { userId: string; token: string }, origin: string = location.origin): Observable<LinkSignal<ServerEvent>> {
+export function socketLink(
+  session: { userId: string; token: string },
+  origin: string = location.origin,
+): Observable<LinkSignal<ServerEvent>> {
   return new Observable<LinkSignal<ServerEvent>>((sub) => {
     let closed = false;
     let socket: Socket | null = null;
     import('socket.io-client')
       .then(({ io }) => {
         if (closed) return;
-        const s = io(origin, { auth: { token: session.token }, transports: ['websocket', 'polling'], timeout: 20_000, reconnection: false, forceNew: true });
+        const s = io(origin, {
+          auth: { token: session.token },
+          transports: ['websocket', 'polling'],
+          timeout: 20_000,
+          reconnection: false,
+          forceNew: true,
+        });
         socket = s;
         s.on('connect', () => {
           s.emit(CLIENT_EVENTS.joinRoom, userRoom(session.userId));
@@ -34,7 +45,8 @@ export function socketLink(session: { userId: string; token: string }, origin: s
           if (reason === 'io client disconnect') sub.complete();
           else sub.error(new Error(`disconnected: ${reason}`));
         });
-        for (const name of EVENT_NAMES) s.on(name, (payload: unknown) => sub.next({ type: 'event', event: { name, payload } as ServerEvent }));
+        for (const name of EVENT_NAMES)
+          s.on(name, (payload: unknown) => sub.next({ type: 'event', event: { name, payload } as ServerEvent }));
       })
       .catch((err: unknown) => sub.error(err));
     return () => {

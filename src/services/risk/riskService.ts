@@ -23,7 +23,9 @@ export function riskSettingChanges(user$: Observable<PublicUser | null>): Observ
   );
 }
 
-export function createRiskService(deps: DomainDeps & { settleMs?: number; changed$?: Observable<unknown> }): RiskService {
+export function createRiskService(
+  deps: DomainDeps & { settleMs?: number; changed$?: Observable<unknown> },
+): RiskService {
   // The figures come from the database: read again after anything that moves them, at most once per settle period
   // and once more at its end, so a burst of trade updates (opening, open, closing) still ends on a fresh read.
   const changed$ = merge(
@@ -38,7 +40,12 @@ export function createRiskService(deps: DomainDeps & { settleMs?: number; change
         initial: null,
         cached: cachedSnapshot<RiskSummary>(cache, 'risk'),
         // First from the shared snapshot; after a change that moves the figures, from GET /trades/stats/risk.
-        snapshot: sharedOrOwn(deps.firstPaint, cache.userId, (s) => s.risk, async () => (await deps.http.get<RiskResponse>('/trades/stats/risk')).risk),
+        snapshot: sharedOrOwn(
+          deps.firstPaint,
+          cache.userId,
+          (s) => s.risk,
+          async () => (await deps.http.get<RiskResponse>('/trades/stats/risk')).risk,
+        ),
         events$: NEVER,
         resync$: resyncs(deps.reconnected$, changed$),
         fold: (state) => state,

@@ -11,7 +11,7 @@ function fakeHttp() {
     paths,
     answer: (n = 0) => pending.splice(n, 1)[0]!.resolve({ success: true, marker: paths.length }),
     fail: () => pending.shift()!.reject(new Error('down')),
-    get: <T,>(path: string) => {
+    get: <T>(path: string) => {
       paths.push(path);
       return new Promise<T>((resolve, reject) => pending.push({ resolve: resolve as (v: unknown) => void, reject }));
     },
@@ -23,7 +23,13 @@ function setup(reuseMs = 1000) {
   const clock = { now: 0 };
   const invalidate$ = new Subject<void>();
   const answers: unknown[] = [];
-  const source = createSnapshotSource({ http, invalidate$, reuseMs, now: () => clock.now, onAnswer: (s) => answers.push(s) });
+  const source = createSnapshotSource({
+    http,
+    invalidate$,
+    reuseMs,
+    now: () => clock.now,
+    onAnswer: (s) => answers.push(s),
+  });
   return { http, clock, invalidate$, source, answers };
 }
 

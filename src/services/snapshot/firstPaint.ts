@@ -41,7 +41,8 @@ export function createSnapshotSource(deps: SnapshotSourceDeps): SnapshotSource {
   const asked = new Set<string>();
   deps.invalidate$.subscribe(() => (kept = null));
 
-  const usable = (userId: string) => kept !== null && kept.userId === userId && (kept.answeredAt === null || now() - kept.answeredAt <= reuseMs);
+  const usable = (userId: string) =>
+    kept !== null && kept.userId === userId && (kept.answeredAt === null || now() - kept.answeredAt <= reuseMs);
 
   const get = (userId: string): Promise<SnapshotResponse> => {
     if (usable(userId)) return kept!.answer;
@@ -72,15 +73,22 @@ export function createSnapshotSource(deps: SnapshotSourceDeps): SnapshotSource {
 export const OWN_REASON = Symbol('own endpoint');
 
 /** A stream's own resync triggers, marked so that its snapshot comes from its own endpoint, not the shared one. */
-export const ownReason = (trigger$: Observable<unknown>): Observable<typeof OWN_REASON> => trigger$.pipe(map(() => OWN_REASON));
+export const ownReason = (trigger$: Observable<unknown>): Observable<typeof OWN_REASON> =>
+  trigger$.pipe(map(() => OWN_REASON));
 
 /**
  * A stream's snapshot function for liveState: the shared first-paint answer at the start and after a reconnect, its
  * own endpoint when one of its own triggers (marked with `ownReason`) asked.
  */
-export function sharedOrOwn<T>(source: SnapshotSource, userId: string, pick: (s: SnapshotResponse) => T, own: () => Promise<T>) {
+export function sharedOrOwn<T>(
+  source: SnapshotSource,
+  userId: string,
+  pick: (s: SnapshotResponse) => T,
+  own: () => Promise<T>,
+) {
   return async (reason?: unknown): Promise<T> => (reason === OWN_REASON ? own() : pick(await source.get(userId)));
 }
 
 /** Resync triggers: reconnects (shared snapshot) and the stream's own (own endpoint). */
-export const resyncs = (reconnected$: Observable<void>, own$?: Observable<unknown>): Observable<unknown> => (own$ ? merge(reconnected$, ownReason(own$)) : reconnected$);
+export const resyncs = (reconnected$: Observable<void>, own$?: Observable<unknown>): Observable<unknown> =>
+  own$ ? merge(reconnected$, ownReason(own$)) : reconnected$;

@@ -12,7 +12,12 @@ import { mergeSpreadPoints } from './spreadSeries';
  * samples in batches every few seconds): a chart moves with every priceUpdate. A later price of the same second
  * replaces the earlier one, as the recorder keeps the last of each second.
  */
-export function withLivePrices(series$: Observable<SpreadPoint[]>, prices$: Observable<SymbolPrice>, symbol: SymbolId, fromMs: () => number): Observable<SpreadPoint[]> {
+export function withLivePrices(
+  series$: Observable<SpreadPoint[]>,
+  prices$: Observable<SymbolPrice>,
+  symbol: SymbolId,
+  fromMs: () => number,
+): Observable<SpreadPoint[]> {
   const live$ = prices$.pipe(
     filter((p) => p.symbol === symbol),
     map(spreadSampleOf),
@@ -25,7 +30,11 @@ export function withLivePrices(series$: Observable<SpreadPoint[]>, prices$: Obse
   return combineLatest([series$, live$]).pipe(
     map(([series, live]) => {
       const last = series[series.length - 1]?.t ?? -Infinity;
-      return mergeSpreadPoints(series, live.filter((p) => p.t > last), fromMs());
+      return mergeSpreadPoints(
+        series,
+        live.filter((p) => p.t > last),
+        fromMs(),
+      );
     }),
   );
 }
@@ -35,7 +44,13 @@ export function withLivePrices(series$: Observable<SpreadPoint[]>, prices$: Obse
  * server's series for the whole range (read once, at its own resolution) joined with the cached day, which alone
  * answers offline.
  */
-export function spreadRange$(http: Http, day$: Observable<SpreadPoint[]>, symbol: SymbolId, rangeMs: number, now: () => number = Date.now): Observable<SpreadPoint[]> {
+export function spreadRange$(
+  http: Http,
+  day$: Observable<SpreadPoint[]>,
+  symbol: SymbolId,
+  rangeMs: number,
+  now: () => number = Date.now,
+): Observable<SpreadPoint[]> {
   if (rangeMs <= CACHED_SPREADS_KEEP_MS) return day$;
   const older$ = defer(async () => {
     const toMs = now();

@@ -4,7 +4,11 @@ import type { SpreadPoint } from '../../../contract/entities';
  * A symbol's series with new points folded in: one point per time (a new one replaces an old one at the same time),
  * oldest first, nothing before `fromMs`. Pure; live samples (newer than everything) are appended without a sort.
  */
-export function mergeSpreadPoints(series: readonly SpreadPoint[], incoming: readonly SpreadPoint[], fromMs: number): SpreadPoint[] {
+export function mergeSpreadPoints(
+  series: readonly SpreadPoint[],
+  incoming: readonly SpreadPoint[],
+  fromMs: number,
+): SpreadPoint[] {
   const fresh = incoming.filter((p) => p.t >= fromMs);
   const kept = series[0] !== undefined && series[0].t < fromMs ? series.filter((p) => p.t >= fromMs) : series;
   const last = kept[kept.length - 1];

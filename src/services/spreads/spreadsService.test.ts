@@ -14,7 +14,14 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const T0 = Date.UTC(2026, 3, 1, 12);
 
-const point = (t: number, spread: number): SpreadPoint => ({ t, binance: 100, deriv: 100 * (1 + spread), spread, spreadLow: spread, spreadHigh: spread });
+const point = (t: number, spread: number): SpreadPoint => ({
+  t,
+  binance: 100,
+  deriv: 100 * (1 + spread),
+  spread,
+  spreadLow: spread,
+  spreadHigh: spread,
+});
 const price = (symbol: SymbolId, at: number, deriv: number): SymbolPrice => ({
   symbol,
   binance: 100,
@@ -30,9 +37,12 @@ const price = (symbol: SymbolId, at: number, deriv: number): SymbolPrice => ({
 function fakeServer(clock: { now: number }) {
   const calls: Query[] = [];
   let reachable = true;
-  const history = (symbol: SymbolId) => Array.from({ length: 48 * 60 }, (_, i) => point(T0 - 2 * DAY + i * MINUTE, (symbol === 'BTC/USDT' ? 1 : 2) / 10_000));
+  const history = (symbol: SymbolId) =>
+    Array.from({ length: 48 * 60 }, (_, i) =>
+      point(T0 - 2 * DAY + i * MINUTE, (symbol === 'BTC/USDT' ? 1 : 2) / 10_000),
+    );
   const http = {
-    get: async <T,>(path: string, query?: Query): Promise<T> => {
+    get: async <T>(path: string, query?: Query): Promise<T> => {
       if (!reachable) throw new ApiError(0, 'Network error: the server could not be reached');
       if (path !== '/exchanges/spreads' || !query) throw new ApiError(404, 'Not found');
       calls.push(query);
@@ -40,7 +50,10 @@ function fakeServer(clock: { now: number }) {
       const [from, to] = [Date.parse(String(query.from)), Date.parse(String(query.to))];
       expect(to).toBe(clock.now);
       const points = history(symbol).filter((p) => p.t >= from && p.t < to);
-      const answer: SpreadsResponse = { success: true, series: { symbol, from: String(query.from), to: String(query.to), resolutionSeconds: 60, points } };
+      const answer: SpreadsResponse = {
+        success: true,
+        series: { symbol, from: String(query.from), to: String(query.to), resolutionSeconds: 60, points },
+      };
       return answer as T;
     },
   } as Http;
@@ -77,12 +90,21 @@ function setup(userId: string, clock: { now: number }, http: Http) {
   const signIn = () => session$.next({ userId, token: 't' });
   const push = (p: SymbolPrice) => events$.next({ name: 'priceUpdate', payload: p });
   /** The symbol's history once it satisfies `ready`. */
-  const historyWhen = (symbol: SymbolId, ready: (points: SpreadPoint[]) => boolean) => firstValueFrom(service.history$(symbol).pipe(filter(ready)));
-  return { service, cache, signIn, push, reconnected$, historyWhen, run: () => subscriptions.push(service.sync$.subscribe()) };
+  const historyWhen = (symbol: SymbolId, ready: (points: SpreadPoint[]) => boolean) =>
+    firstValueFrom(service.history$(symbol).pipe(filter(ready)));
+  return {
+    service,
+    cache,
+    signIn,
+    push,
+    reconnected$,
+    historyWhen,
+    run: () => subscriptions.push(service.sync$.subscribe()),
+  };
 }
 
 describe('the spreads service', () => {
-  it("fills the last day from the server, then adds live prices sampled at one a second", async () => {
+  it('fills the last day from the server, then adds live prices sampled at one a second', async () => {
     const clock = { now: T0 };
     const server = fakeServer(clock);
     const t = setup('spreads-a', clock, server.http);
@@ -107,8 +129,12 @@ describe('the spreads service', () => {
     const before = server.calls.length;
     t.reconnected$.next();
     await expect.poll(() => server.calls.length).toBe(before + 2);
-    expect(server.calls.slice(before).find((c) => c.symbol === 'BTC/USDT')?.from).toBe(new Date(T0 + 2000).toISOString());
-    expect(server.calls.slice(before).find((c) => c.symbol === 'ETH/USDT')?.from).toBe(new Date(T0 - MINUTE + 1000).toISOString());
+    expect(server.calls.slice(before).find((c) => c.symbol === 'BTC/USDT')?.from).toBe(
+      new Date(T0 + 2000).toISOString(),
+    );
+    expect(server.calls.slice(before).find((c) => c.symbol === 'ETH/USDT')?.from).toBe(
+      new Date(T0 - MINUTE + 1000).toISOString(),
+    );
   });
 
   it('serves the cached day offline, after a reload, and forgets what is older than a day', async () => {

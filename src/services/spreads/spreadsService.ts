@@ -86,7 +86,9 @@ export function createSpreadsService(deps: SpreadsDeps): SpreadsService {
       perUser(deps, [] as SpreadPoint[], (cache) =>
         merge(
           defer(() => cache.readSpreads(symbol, windowStart())),
-          sync$.pipe(map((batch) => batch.filter((s) => s.symbol === symbol).map(({ symbol: _symbol, ...point }) => point))),
+          sync$.pipe(
+            map((batch) => batch.filter((s) => s.symbol === symbol).map(({ symbol: _symbol, ...point }) => point)),
+          ),
         ).pipe(
           filter((points) => points.length > 0),
           scan((series: SpreadPoint[], points: SpreadPoint[]) => mergeSpreadPoints(series, points, windowStart()), []),

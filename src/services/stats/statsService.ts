@@ -24,13 +24,18 @@ export function createStatsService(deps: StatsDeps): StatsService {
         initial: null,
         cached: cachedSnapshot<Stats>(cache, 'stats'),
         // The shared snapshot carries both halves; a reload makes both stats calls together (spec section 4).
-        snapshot: sharedOrOwn(deps.firstPaint, cache.userId, (s) => s.stats, async () => {
-          const [summary, portfolio] = await Promise.all([
-            http.get<StatsResponse>('/trades/stats/summary'),
-            http.get<StatsResponse>('/balances/stats/portfolio'),
-          ]);
-          return { ...portfolio.stats, ...summary.stats, totalValue: portfolio.stats.totalValue };
-        }),
+        snapshot: sharedOrOwn(
+          deps.firstPaint,
+          cache.userId,
+          (s) => s.stats,
+          async () => {
+            const [summary, portfolio] = await Promise.all([
+              http.get<StatsResponse>('/trades/stats/summary'),
+              http.get<StatsResponse>('/balances/stats/portfolio'),
+            ]);
+            return { ...portfolio.stats, ...summary.stats, totalValue: portfolio.stats.totalValue };
+          },
+        ),
         events$: eventsOf(deps.events$, SERVER_EVENTS.statsUpdated),
         resync$: resyncs(deps.reconnected$, deps.reloads$),
         fold: (state, delta) => reduceStats(state, { type: 'delta', value: delta }),

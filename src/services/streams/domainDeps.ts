@@ -27,10 +27,19 @@ export interface DomainDeps {
 export const replay = <T>(o: Observable<T>): Observable<T> => o.pipe(shareReplay({ bufferSize: 1, refCount: true }));
 
 /** The state of a stream while nobody is signed in. */
-export const idle = <T>(value: T): Live<T> => ({ value, loading: false, source: 'initial', updatedAt: null, error: null });
+export const idle = <T>(value: T): Live<T> => ({
+  value,
+  loading: false,
+  source: 'initial',
+  updatedAt: null,
+  error: null,
+});
 
 /** The payloads of one server event. */
-export function eventsOf<K extends ServerEventName>(events$: Observable<ServerEvent>, name: K): Observable<Parameters<ServerToClientEvents[K]>[0]> {
+export function eventsOf<K extends ServerEventName>(
+  events$: Observable<ServerEvent>,
+  name: K,
+): Observable<Parameters<ServerToClientEvents[K]>[0]> {
   return events$.pipe(
     filter((e) => e.name === name),
     map((e) => e.payload as Parameters<ServerToClientEvents[K]>[0]),
@@ -38,7 +47,11 @@ export function eventsOf<K extends ServerEventName>(events$: Observable<ServerEv
 }
 
 /** One stream per signed-in user, built on that user's cache; `idle` while signed out. */
-export function perUser<T>(deps: Pick<DomainDeps, 'session$' | 'cacheFor'>, whenSignedOut: T, build: (cache: UserCache) => Observable<T>): Observable<T> {
+export function perUser<T>(
+  deps: Pick<DomainDeps, 'session$' | 'cacheFor'>,
+  whenSignedOut: T,
+  build: (cache: UserCache) => Observable<T>,
+): Observable<T> {
   return deps.session$.pipe(
     map((s) => s?.userId ?? null),
     distinctUntilChanged(),
@@ -47,7 +60,9 @@ export function perUser<T>(deps: Pick<DomainDeps, 'session$' | 'cacheFor'>, when
 }
 
 /** A snapshot kept in the user's cache, in the shape liveState reads it. */
-export const cachedSnapshot = <T>(cache: UserCache, kind: SnapshotKind) => async (): Promise<{ value: T; savedAt: number } | undefined> => {
-  const rec = await cache.readSnapshot<T>(kind);
-  return rec ? { value: rec.data, savedAt: rec.savedAt } : undefined;
-};
+export const cachedSnapshot =
+  <T>(cache: UserCache, kind: SnapshotKind) =>
+  async (): Promise<{ value: T; savedAt: number } | undefined> => {
+    const rec = await cache.readSnapshot<T>(kind);
+    return rec ? { value: rec.data, savedAt: rec.savedAt } : undefined;
+  };

@@ -20,7 +20,13 @@ describe('liveState: cache, snapshot, deltas, resync', () => {
         fold: (s, d) => s + d,
         scheduler: ts,
       }).pipe(map((l: Live<number>) => `${l.source}:${l.value}`));
-      expectObservable(out$).toBe('ic-s-d--e', { i: 'initial:0', c: 'cache:5', s: 'live:10', d: 'live:11', e: 'live:12' });
+      expectObservable(out$).toBe('ic-s-d--e', {
+        i: 'initial:0',
+        c: 'cache:5',
+        s: 'live:10',
+        d: 'live:11',
+        e: 'live:12',
+      });
     });
   });
 

@@ -46,13 +46,18 @@ export function unionTrades(history: readonly Trade[], recent: readonly Trade[])
 export function equity$(deps: DomainDeps, recent$: Observable<Live<Trade[]>>): Observable<EquityPoint[]> {
   return replay(
     perUser(deps, [] as EquityPoint[], (cache) => {
-      const history$ = merge(eventsOf(deps.events$, SERVER_EVENTS.newTrade), eventsOf(deps.events$, SERVER_EVENTS.tradeUpdated)).pipe(
+      const history$ = merge(
+        eventsOf(deps.events$, SERVER_EVENTS.newTrade),
+        eventsOf(deps.events$, SERVER_EVENTS.tradeUpdated),
+      ).pipe(
         // The trade writer stores live trades within a couple of seconds; read after it.
         debounceTime(2500),
         startWith(undefined),
         switchMap(() => defer(() => cache.recentTrades(CACHED_TRADES_KEEP))),
       );
-      return combineLatest([history$, recent$]).pipe(map(([history, recent]) => equityCurve(unionTrades(history, recent.value))));
+      return combineLatest([history$, recent$]).pipe(
+        map(([history, recent]) => equityCurve(unionTrades(history, recent.value))),
+      );
     }),
   );
 }

@@ -13,9 +13,11 @@ export interface TradePage {
   pagination: Pagination;
 }
 
-export const pageKey = (q: TradePageQuery): string => `status=${q.status}&symbol=${q.symbol}&page=${q.page}&limit=${q.limit}`;
+export const pageKey = (q: TradePageQuery): string =>
+  `status=${q.status}&symbol=${q.symbol}&page=${q.page}&limit=${q.limit}`;
 
-const matches = (t: Trade, q: TradePageQuery) => (!q.status || t.status === q.status) && (!q.symbol || t.symbol === q.symbol);
+const matches = (t: Trade, q: TradePageQuery) =>
+  (!q.status || t.status === q.status) && (!q.symbol || t.symbol === q.symbol);
 
 /**
  * Live deltas on a server page: updates replace in place (a trade whose new status no longer matches the filter stays
@@ -26,7 +28,8 @@ export function foldTradePage(page: TradePage, e: TradesEvent, q: TradePageQuery
   if (e.type === 'updated') return { ...page, trades: reduceTrades(page.trades, e, Number.MAX_SAFE_INTEGER) };
   if (!matches(e.trade, q)) return page;
   const known = page.trades.some((t) => t._id === e.trade._id || t.tradeId === e.trade.tradeId);
-  if (known) return { ...page, trades: reduceTrades(page.trades, { type: 'updated', trade: e.trade }, Number.MAX_SAFE_INTEGER) };
+  if (known)
+    return { ...page, trades: reduceTrades(page.trades, { type: 'updated', trade: e.trade }, Number.MAX_SAFE_INTEGER) };
   const total = page.pagination.total + 1;
   const pagination = { ...page.pagination, total, pages: Math.max(1, Math.ceil(total / q.limit)) };
   if (q.page !== 1) return { ...page, pagination };

@@ -54,7 +54,12 @@ export function createTradesExport(deps: TradesExportDeps) {
     const db = await cache.db();
     if (!db) throw new ApiError(0, 'No trades are saved on this device, so there is nothing to export offline.');
     const csv = await localTradesCsv(db, filter, await readHistoryMeta(cache));
-    return { blob: new Blob([csv.text], { type: CSV_TYPE }), fileName: csv.fileName, source: 'device', coverage: csv.coverage };
+    return {
+      blob: new Blob([csv.text], { type: CSV_TYPE }),
+      fileName: csv.fileName,
+      source: 'device',
+      coverage: csv.coverage,
+    };
   }
 
   async function fromServer(filter: ExportFilter): Promise<ExportResult> {
@@ -68,7 +73,8 @@ export function createTradesExport(deps: TradesExportDeps) {
   }
 
   return {
-    exportCsv: (userId: string, filter: ExportFilter, online: boolean): Promise<ExportResult> => (online ? fromServer(filter) : fromDevice(userId, filter)),
+    exportCsv: (userId: string, filter: ExportFilter, online: boolean): Promise<ExportResult> =>
+      online ? fromServer(filter) : fromDevice(userId, filter),
   };
 }
 export type TradesExport = ReturnType<typeof createTradesExport>;

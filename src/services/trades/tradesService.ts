@@ -32,7 +32,8 @@ export interface TradesService {
 const RECENT_LIMIT = SNAPSHOT_RECENT_LIMIT;
 
 /** The Trades screen's default page is the one the shared snapshot carries. */
-const isSnapshotPage = (q: TradePageQuery) => q.page === 1 && !q.status && !q.symbol && q.limit === SNAPSHOT_RECENT_LIMIT;
+const isSnapshotPage = (q: TradePageQuery) =>
+  q.page === 1 && !q.status && !q.symbol && q.limit === SNAPSHOT_RECENT_LIMIT;
 
 /** Resolves when the browser is next idle (at most 2 s on), or on the next task where it cannot say (jsdom, Safari). */
 export function browserIdle(): Promise<void> {

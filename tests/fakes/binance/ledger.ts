@@ -71,7 +71,8 @@ export class Ledger {
 
   addAccount(account: FakeBinanceAccount): void {
     const balances = new Map<string, Decimal>();
-    for (const [asset, amount] of Object.entries(account.balances ?? { USDT: '10000', BTC: '0', ETH: '0' })) balances.set(asset, new Decimal(amount));
+    for (const [asset, amount] of Object.entries(account.balances ?? { USDT: '10000', BTC: '0', ETH: '0' }))
+      balances.set(asset, new Decimal(amount));
     this.accounts.set(account.apiKey, { account, balances, orders: new Map() });
   }
 
@@ -107,7 +108,12 @@ export class Ledger {
       takerCommission: Number(taker) * 10_000,
       buyerCommission: 0,
       sellerCommission: 0,
-      commissionRates: { maker: fmt(new Decimal(maker)), taker: fmt(new Decimal(taker)), buyer: '0.00000000', seller: '0.00000000' },
+      commissionRates: {
+        maker: fmt(new Decimal(maker)),
+        taker: fmt(new Decimal(taker)),
+        buyer: '0.00000000',
+        seller: '0.00000000',
+      },
       canTrade: true,
       canWithdraw: false,
       canDeposit: false,
@@ -131,10 +137,12 @@ export class Ledger {
     const symbolInfo = FAKE_SYMBOLS.find((s) => s.symbol === params.get('symbol'));
     if (!symbolInfo) throw new BinanceError(400, -1121, 'Invalid symbol.');
     const side = params.get('side');
-    if (side !== 'BUY' && side !== 'SELL') throw new BinanceError(400, -1102, "Mandatory parameter 'side' was not sent, was empty/null, or malformed.");
+    if (side !== 'BUY' && side !== 'SELL')
+      throw new BinanceError(400, -1102, "Mandatory parameter 'side' was not sent, was empty/null, or malformed.");
     const type = params.get('type');
     if (type !== 'MARKET' && type !== 'LIMIT') throw new BinanceError(400, -1116, 'Invalid orderType.');
-    if (type === 'LIMIT' && params.get('timeInForce') !== 'IOC') throw new BinanceError(400, -1106, "Parameter 'timeInForce' must be IOC on this fake.");
+    if (type === 'LIMIT' && params.get('timeInForce') !== 'IOC')
+      throw new BinanceError(400, -1106, "Parameter 'timeInForce' must be IOC on this fake.");
     const clientOrderId = params.get('newClientOrderId') ?? `fake-${this.nextOrderId}`;
     if (state.orders.has(clientOrderId)) throw new BinanceError(400, -2010, 'Duplicate order sent.');
     const book = this.books.get(symbolInfo.symbol);
@@ -145,8 +153,10 @@ export class Ledger {
     if (quantity.times(price).lt(5)) throw new BinanceError(400, -1013, 'Filter failure: NOTIONAL');
     if (type === 'LIMIT') {
       const limit = new Decimal(params.get('price') ?? 'NaN');
-      if (!limit.isFinite()) throw new BinanceError(400, -1102, "Mandatory parameter 'price' was not sent, was empty/null, or malformed.");
-      if (side === 'BUY' ? price.gt(limit) : price.lt(limit)) return this.expire(state, symbolInfo.symbol, clientOrderId, side, quantity, now);
+      if (!limit.isFinite())
+        throw new BinanceError(400, -1102, "Mandatory parameter 'price' was not sent, was empty/null, or malformed.");
+      if (side === 'BUY' ? price.gt(limit) : price.lt(limit))
+        return this.expire(state, symbolInfo.symbol, clientOrderId, side, quantity, now);
     }
     const quote = quantity.times(price);
     const taker = new Decimal(state.account.takerCommission ?? '0.001');
@@ -185,7 +195,14 @@ export class Ledger {
   }
 
   /** An IOC order that found nothing within its limit: recorded, unfilled. */
-  private expire(state: AccountState, symbol: string, clientOrderId: string, side: 'BUY' | 'SELL', quantity: Decimal, now: number): FakeOrder {
+  private expire(
+    state: AccountState,
+    symbol: string,
+    clientOrderId: string,
+    side: 'BUY' | 'SELL',
+    quantity: Decimal,
+    now: number,
+  ): FakeOrder {
     const order: FakeOrder = {
       symbol,
       orderId: this.nextOrderId++,
@@ -210,22 +227,36 @@ export class Ledger {
     const state = this.require(apiKey);
     const byClient = params.get('origClientOrderId');
     const byId = params.get('orderId');
-    const order = byClient ? state.orders.get(byClient) : [...state.orders.values()].find((o) => String(o.orderId) === byId);
+    const order = byClient
+      ? state.orders.get(byClient)
+      : [...state.orders.values()].find((o) => String(o.orderId) === byId);
     if (!order || order.symbol !== params.get('symbol')) throw new BinanceError(400, -2013, 'Order does not exist.');
     return order;
   }
 
   trades(apiKey: string, params: URLSearchParams): FakeOrder[] {
     const orderId = params.get('orderId');
-    return this.orders(apiKey).filter((o) => o.status !== 'EXPIRED' && o.symbol === params.get('symbol') && (orderId === null || String(o.orderId) === orderId));
+    return this.orders(apiKey).filter(
+      (o) =>
+        o.status !== 'EXPIRED' &&
+        o.symbol === params.get('symbol') &&
+        (orderId === null || String(o.orderId) === orderId),
+    );
   }
 
   private quantity(params: URLSearchParams, symbol: FakeSymbol, price: Decimal): Decimal {
     const quantity = params.get('quantity');
     const quoteOrderQty = params.get('quoteOrderQty');
-    if (quantity !== null && quoteOrderQty !== null) throw new BinanceError(400, -1106, "Parameter 'quoteOrderQty' sent when not required.");
-    const raw = quantity !== null ? new Decimal(quantity) : quoteOrderQty !== null ? new Decimal(quoteOrderQty).dividedBy(price) : null;
-    if (raw === null || !raw.isFinite()) throw new BinanceError(400, -1102, "Mandatory parameter 'quantity' was not sent, was empty/null, or malformed.");
+    if (quantity !== null && quoteOrderQty !== null)
+      throw new BinanceError(400, -1106, "Parameter 'quoteOrderQty' sent when not required.");
+    const raw =
+      quantity !== null
+        ? new Decimal(quantity)
+        : quoteOrderQty !== null
+          ? new Decimal(quoteOrderQty).dividedBy(price)
+          : null;
+    if (raw === null || !raw.isFinite())
+      throw new BinanceError(400, -1102, "Mandatory parameter 'quantity' was not sent, was empty/null, or malformed.");
     const step = new Decimal(symbol.stepSize);
     return raw.dividedToIntegerBy(step).times(step);
   }
@@ -259,10 +290,28 @@ export function orderPayload(order: FakeOrder, full: boolean): Record<string, un
     return {
       ...common,
       transactTime: order.time,
-      fills: order.status === 'EXPIRED' ? [] : [{ price: order.price, qty: order.executedQty, commission: order.commission, commissionAsset: order.commissionAsset, tradeId: order.tradeId }],
+      fills:
+        order.status === 'EXPIRED'
+          ? []
+          : [
+              {
+                price: order.price,
+                qty: order.executedQty,
+                commission: order.commission,
+                commissionAsset: order.commissionAsset,
+                tradeId: order.tradeId,
+              },
+            ],
     };
   }
-  return { ...common, stopPrice: '0.00000000', icebergQty: '0.00000000', time: order.time, updateTime: order.time, isWorking: true };
+  return {
+    ...common,
+    stopPrice: '0.00000000',
+    icebergQty: '0.00000000',
+    time: order.time,
+    updateTime: order.time,
+    isWorking: true,
+  };
 }
 
 export function tradePayload(order: FakeOrder): Record<string, unknown> {

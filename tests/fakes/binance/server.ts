@@ -56,7 +56,13 @@ const REFUSALS: Record<number, string> = {
   [-2015]: 'Invalid API-key, IP, or permissions for action.',
 };
 
-const SIGNED_PATHS = new Set(['/api/v3/account', '/api/v3/order', '/api/v3/myTrades', '/api/v3/openOrders', '/sapi/v1/asset/tradeFee']);
+const SIGNED_PATHS = new Set([
+  '/api/v3/account',
+  '/api/v3/order',
+  '/api/v3/myTrades',
+  '/api/v3/openOrders',
+  '/sapi/v1/asset/tradeFee',
+]);
 
 interface Stream {
   socket: WebSocket;
@@ -77,25 +83,31 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
     res.writeHead(status, { 'Content-Type': 'application/json;charset=UTF-8', ...headers });
     res.end(JSON.stringify(payload));
   };
-  const sendError = (res: ServerResponse, error: BinanceError): void => send(res, error.status, { code: error.code, msg: error.message });
+  const sendError = (res: ServerResponse, error: BinanceError): void =>
+    send(res, error.status, { code: error.code, msg: error.message });
 
   const authenticate = (req: IncomingMessage, rawQuery: string, rawBody: string): string => {
     const apiKey = req.headers['x-mbx-apikey'];
-    if (typeof apiKey !== 'string' || !/^[A-Za-z0-9]{64}$/.test(apiKey)) throw new BinanceError(401, -2014, 'API-key format invalid.');
+    if (typeof apiKey !== 'string' || !/^[A-Za-z0-9]{64}$/.test(apiKey))
+      throw new BinanceError(401, -2014, 'API-key format invalid.');
     const state = ledger.find(apiKey);
     if (!state) throw new BinanceError(401, -2015, 'Invalid API-key, IP, or permissions for action.');
     const { payload, signature } = extractSignature(rawQuery, rawBody);
-    if (!signature) throw new BinanceError(400, -1102, "Mandatory parameter 'signature' was not sent, was empty/null, or malformed.");
+    if (!signature)
+      throw new BinanceError(400, -1102, "Mandatory parameter 'signature' was not sent, was empty/null, or malformed.");
     const params = new URLSearchParams(`${rawQuery}&${rawBody}`);
     const timestamp = Number(params.get('timestamp'));
     if (!params.get('timestamp') || !Number.isFinite(timestamp)) {
       throw new BinanceError(400, -1102, "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed.");
     }
     const recvWindow = Number(params.get('recvWindow') ?? 5000);
-    if (!(recvWindow > 0 && recvWindow <= 60_000)) throw new BinanceError(400, -1131, 'recvWindow must be less than 60000');
+    if (!(recvWindow > 0 && recvWindow <= 60_000))
+      throw new BinanceError(400, -1131, 'recvWindow must be less than 60000');
     const now = Date.now();
-    if (timestamp > now + 1000 || now - timestamp > recvWindow) throw new BinanceError(400, -1021, 'Timestamp for this request is outside of the recvWindow.');
-    if (!signatureMatches(state.account.secret, payload, signature)) throw new BinanceError(400, -1022, 'Signature for this request is not valid.');
+    if (timestamp > now + 1000 || now - timestamp > recvWindow)
+      throw new BinanceError(400, -1021, 'Timestamp for this request is outside of the recvWindow.');
+    if (!signatureMatches(state.account.secret, payload, signature))
+      throw new BinanceError(400, -1022, 'Signature for this request is not valid.');
     return apiKey;
   };
 
@@ -106,7 +118,8 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
     if (rateLimit !== null) {
       const seconds = rateLimit;
       rateLimit = null;
-      const msg = 'Too many requests; current limit of IP(127.0.0.1) request weight per minute is 6000. Please use WebSocket Streams for live updates to avoid polling the API.';
+      const msg =
+        'Too many requests; current limit of IP(127.0.0.1) request weight per minute is 6000. Please use WebSocket Streams for live updates to avoid polling the API.';
       return send(res, 429, { code: -1003, msg }, { 'Retry-After': String(seconds) });
     }
     const apiKey = SIGNED_PATHS.has(path) ? authenticate(req, rawQuery, rawBody) : '';
@@ -125,9 +138,17 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
         if (refusal !== null) throw new BinanceError(400, refusal, REFUSALS[refusal] ?? 'Order rejected.');
         const failure = orderFailure;
         orderFailure = null;
-        if (failure && !failure.execute) return send(res, failure.status ?? 500, { code: -1000, msg: 'An unknown error occurred while processing the request.' });
+        if (failure && !failure.execute)
+          return send(res, failure.status ?? 500, {
+            code: -1000,
+            msg: 'An unknown error occurred while processing the request.',
+          });
         const order = ledger.placeOrder(apiKey, params, now);
-        if (failure) return send(res, failure.status ?? 500, { code: -1000, msg: 'An unknown error occurred while processing the request.' });
+        if (failure)
+          return send(res, failure.status ?? 500, {
+            code: -1000,
+            msg: 'An unknown error occurred while processing the request.',
+          });
         const full = (params.get('newOrderRespType') ?? 'FULL') === 'FULL';
         return send(res, 200, orderPayload(order, full));
       }
@@ -140,7 +161,15 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
       case 'GET /sapi/v1/asset/tradeFee': {
         const account = ledger.accountPayload(apiKey, now) as { commissionRates: { maker: string; taker: string } };
         const symbols = params.get('symbol') ? [params.get('symbol')] : ['BTCUSDT', 'ETHUSDT'];
-        return send(res, 200, symbols.map((symbol) => ({ symbol, makerCommission: account.commissionRates.maker, takerCommission: account.commissionRates.taker })));
+        return send(
+          res,
+          200,
+          symbols.map((symbol) => ({
+            symbol,
+            makerCommission: account.commissionRates.maker,
+            takerCommission: account.commissionRates.taker,
+          })),
+        );
       }
       default:
         return send(res, 404, { code: -1100, msg: `Unknown endpoint ${method} ${path}` });
@@ -188,7 +217,9 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
     wss.handleUpgrade(req, socket, head, (ws) => {
       const stream: Stream = { socket: ws, subscriptions: new Set(), combined: url.pathname.startsWith('/stream') };
       // Raw streams may be named in the path (/ws/btcusdt@bookTicker) or the query (/stream?streams=a/b).
-      const named = url.pathname.startsWith('/ws/') ? url.pathname.slice(4).split('/') : (url.searchParams.get('streams') ?? '').split('/');
+      const named = url.pathname.startsWith('/ws/')
+        ? url.pathname.slice(4).split('/')
+        : (url.searchParams.get('streams') ?? '').split('/');
       for (const name of named) if (name.includes('@')) subscribe(stream, name);
       streams.add(stream);
       ws.on('message', (data) => onStreamMessage(stream, String(data)));
@@ -226,7 +257,12 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
         stream.socket.send(JSON.stringify({ result: [...stream.subscriptions], id: message.id }));
         return;
       default:
-        stream.socket.send(JSON.stringify({ error: { code: 1, msg: `Unknown method ${String(message.method)}` }, id: message.id ?? null }));
+        stream.socket.send(
+          JSON.stringify({
+            error: { code: 1, msg: `Unknown method ${String(message.method)}` },
+            id: message.id ?? null,
+          }),
+        );
     }
   };
 
@@ -271,7 +307,9 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
       return count;
     },
     waitForSubscription: (name) =>
-      [...streams].some((s) => s.subscriptions.has(name)) ? Promise.resolve() : new Promise((resolve) => subscriptionWaiters.push({ stream: name, resolve })),
+      [...streams].some((s) => s.subscriptions.has(name))
+        ? Promise.resolve()
+        : new Promise((resolve) => subscriptionWaiters.push({ stream: name, resolve })),
     streamCount: () => streams.size,
     close: async () => {
       clearInterval(pingTimer);

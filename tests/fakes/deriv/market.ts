@@ -88,7 +88,12 @@ export class DerivMarket {
 
   addAccount(account: FakeDerivAccount): void {
     const loginid = account.loginid ?? `CR${9000 + this.accounts.size}`;
-    this.accounts.set(account.token, { account, loginid, balance: new Decimal(account.balance ?? '10000'), statement: [] });
+    this.accounts.set(account.token, {
+      account,
+      loginid,
+      balance: new Decimal(account.balance ?? '10000'),
+      statement: [],
+    });
   }
 
   byToken(token: string): AccountState | undefined {
@@ -127,18 +132,32 @@ export class DerivMarket {
 
   propose(request: Record<string, unknown>, currency: string): Proposal {
     const symbol = String(request['symbol']);
-    if (!SYMBOLS.includes(symbol as (typeof SYMBOLS)[number])) throw new DerivError('InvalidSymbol', `Symbol ${symbol} is invalid.`);
+    if (!SYMBOLS.includes(symbol as (typeof SYMBOLS)[number]))
+      throw new DerivError('InvalidSymbol', `Symbol ${symbol} is invalid.`);
     const type = request['contract_type'];
-    if (type !== 'MULTUP' && type !== 'MULTDOWN') throw new DerivError('ContractCreationFailure', 'Contract type is not supported by this underlying.');
-    if (request['basis'] !== 'stake') throw new DerivError('ContractCreationFailure', 'Basis must be stake for this contract.');
-    if (request['currency'] !== currency) throw new DerivError('InvalidCurrency', `Currency ${String(request['currency'])} is not valid for this account.`);
+    if (type !== 'MULTUP' && type !== 'MULTDOWN')
+      throw new DerivError('ContractCreationFailure', 'Contract type is not supported by this underlying.');
+    if (request['basis'] !== 'stake')
+      throw new DerivError('ContractCreationFailure', 'Basis must be stake for this contract.');
+    if (request['currency'] !== currency)
+      throw new DerivError('InvalidCurrency', `Currency ${String(request['currency'])} is not valid for this account.`);
     const multiplier = Number(request['multiplier']);
     const offered = this.offered(symbol);
-    if (!offered.includes(multiplier)) throw new DerivError('ContractBuyValidationError', `Multiplier is not in acceptable range. Accepts ${offered.join(',')}.`);
+    if (!offered.includes(multiplier))
+      throw new DerivError(
+        'ContractBuyValidationError',
+        `Multiplier is not in acceptable range. Accepts ${offered.join(',')}.`,
+      );
     const stake = new Decimal(Number(request['amount']));
-    if (!stake.isFinite() || stake.lt(STAKE_LIMITS.min)) throw new DerivError('ContractBuyValidationError', `Please enter a stake amount that's at least ${STAKE_LIMITS.min}.`);
-    if (stake.gt(STAKE_LIMITS.max)) throw new DerivError('ContractBuyValidationError', `Maximum stake allowed is ${STAKE_LIMITS.max}.`);
-    if (stake.decimalPlaces() > 2) throw new DerivError('ContractCreationFailure', 'Stake can not have more than 2 decimal places.');
+    if (!stake.isFinite() || stake.lt(STAKE_LIMITS.min))
+      throw new DerivError(
+        'ContractBuyValidationError',
+        `Please enter a stake amount that's at least ${STAKE_LIMITS.min}.`,
+      );
+    if (stake.gt(STAKE_LIMITS.max))
+      throw new DerivError('ContractBuyValidationError', `Maximum stake allowed is ${STAKE_LIMITS.max}.`);
+    if (stake.decimalPlaces() > 2)
+      throw new DerivError('ContractCreationFailure', 'Stake can not have more than 2 decimal places.');
     const commission = stake.times(multiplier).times(COMMISSION_RATE).toDecimalPlaces(2, Decimal.ROUND_UP);
     const proposal: Proposal = {
       id: `${(this.nextId++).toString(16).padStart(8, '0')}-${symbol}-proposal`,
@@ -156,10 +175,14 @@ export class DerivMarket {
   buy(loginid: string, proposalId: string, maxPrice: number): FakeContract {
     const proposal = this.proposals.get(proposalId);
     if (!proposal) throw new DerivError('InvalidContractProposal', 'Unknown contract proposal');
-    if (new Decimal(maxPrice).lt(proposal.stake)) throw new DerivError('ContractBuyValidationError', 'Contract price is higher than the maximum you set.');
+    if (new Decimal(maxPrice).lt(proposal.stake))
+      throw new DerivError('ContractBuyValidationError', 'Contract price is higher than the maximum you set.');
     const state = this.byLogin(loginid);
     if (state.balance.lt(proposal.stake)) {
-      throw new DerivError('InsufficientBalance', `Your account balance (USD${state.balance.toFixed(2)}) is insufficient to buy this contract (USD${proposal.stake.toFixed(2)}).`);
+      throw new DerivError(
+        'InsufficientBalance',
+        `Your account balance (USD${state.balance.toFixed(2)}) is insufficient to buy this contract (USD${proposal.stake.toFixed(2)}).`,
+      );
     }
     this.proposals.delete(proposalId);
     state.balance = state.balance.minus(proposal.stake);
@@ -196,7 +219,8 @@ export class DerivMarket {
 
   /** contracts_for: the multiplier contracts offered for a symbol, with their multiplier ranges. */
   contractsFor(symbol: string): Record<string, unknown> {
-    if (!SYMBOLS.includes(symbol as (typeof SYMBOLS)[number])) throw new DerivError('InvalidSymbol', `Symbol ${symbol} invalid.`);
+    if (!SYMBOLS.includes(symbol as (typeof SYMBOLS)[number]))
+      throw new DerivError('InvalidSymbol', `Symbol ${symbol} invalid.`);
     const item = (contractType: 'MULTUP' | 'MULTDOWN') => ({
       barrier_category: 'american',
       barriers: 0,
@@ -217,7 +241,14 @@ export class DerivMarket {
       submarket: 'non_stable_coin',
       underlying_symbol: symbol,
     });
-    return { available: [item('MULTUP'), item('MULTDOWN')], close: null, feed_license: 'realtime', hit_count: 2, open: null, spot: this.mid(symbol).toNumber() };
+    return {
+      available: [item('MULTUP'), item('MULTDOWN')],
+      close: null,
+      feed_license: 'realtime',
+      hit_count: 2,
+      open: null,
+      spot: this.mid(symbol).toNumber(),
+    };
   }
 
   /** The contract hit its stop-out: Deriv sells it by itself for what is left (nothing, at a full stop-out). */
@@ -230,14 +261,18 @@ export class DerivMarket {
   /** Current value of an open contract (what selling it now pays). */
   value(contract: FakeContract): Decimal {
     if (contract.sold) return contract.sold.price;
-    const move = this.exitSpot(contract).dividedBy(contract.entrySpot).minus(1).times(contract.contractType === 'MULTUP' ? 1 : -1);
+    const move = this.exitSpot(contract)
+      .dividedBy(contract.entrySpot)
+      .minus(1)
+      .times(contract.contractType === 'MULTUP' ? 1 : -1);
     const value = contract.stake.plus(contract.stake.times(contract.multiplier).times(move)).minus(contract.commission);
     return Decimal.max(0, value).toDecimalPlaces(2, Decimal.ROUND_DOWN);
   }
 
   sell(loginid: string, contractId: number): FakeContract {
     const contract = this.contracts.get(contractId);
-    if (!contract || contract.loginid !== loginid) throw new DerivError('InvalidSellContractProposal', 'This contract was not found among your open positions.');
+    if (!contract || contract.loginid !== loginid)
+      throw new DerivError('InvalidSellContractProposal', 'This contract was not found among your open positions.');
     if (contract.sold) throw new DerivError('InvalidSellContractProposal', 'This contract has been sold.');
     return this.settle(contract, this.value(contract), false);
   }
@@ -246,7 +281,13 @@ export class DerivMarket {
   private settle(contract: FakeContract, price: Decimal, stoppedOut: boolean): FakeContract {
     const state = this.byLogin(contract.loginid);
     state.balance = state.balance.plus(price);
-    contract.sold = { price, spot: this.exitSpot(contract), time: Math.floor(Date.now() / 1000), transactionId: 500_000 + this.nextId++, stoppedOut };
+    contract.sold = {
+      price,
+      spot: this.exitSpot(contract),
+      time: Math.floor(Date.now() / 1000),
+      transactionId: 500_000 + this.nextId++,
+      stoppedOut,
+    };
     state.statement.push({
       action_type: 'sell',
       amount: money(price),
@@ -282,8 +323,17 @@ export class DerivMarket {
       is_valid_to_sell: contract.sold ? 0 : 1,
       status: contract.sold ? (contract.sold.stoppedOut ? 'lost' : 'sold') : 'open',
       shortcode: shortcode(contract),
-      transaction_ids: contract.sold ? { buy: contract.buyTransactionId, sell: contract.sold.transactionId } : { buy: contract.buyTransactionId },
-      ...(contract.sold ? { sell_price: money(contract.sold.price), sell_spot: contract.sold.spot.toNumber(), sell_time: contract.sold.time, exit_tick: contract.sold.spot.toNumber() } : {}),
+      transaction_ids: contract.sold
+        ? { buy: contract.buyTransactionId, sell: contract.sold.transactionId }
+        : { buy: contract.buyTransactionId },
+      ...(contract.sold
+        ? {
+            sell_price: money(contract.sold.price),
+            sell_spot: contract.sold.spot.toNumber(),
+            sell_time: contract.sold.time,
+            exit_tick: contract.sold.spot.toNumber(),
+          }
+        : {}),
     };
   }
 }

@@ -60,11 +60,27 @@ interface Connection {
   subscriptions: Map<string, Subscription>;
 }
 
-const CALLS = ['authorize', 'balance', 'ticks', 'contracts_for', 'proposal', 'buy', 'sell', 'proposal_open_contract', 'statement', 'portfolio', 'forget', 'forget_all', 'ping', 'time'];
+const CALLS = [
+  'authorize',
+  'balance',
+  'ticks',
+  'contracts_for',
+  'proposal',
+  'buy',
+  'sell',
+  'proposal_open_contract',
+  'statement',
+  'portfolio',
+  'forget',
+  'forget_all',
+  'ping',
+  'time',
+];
 
 export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<FakeDeriv> {
   const market = new DerivMarket(options.accounts ?? []);
-  for (const [symbol, multipliers] of Object.entries(options.multipliers ?? {})) market.multipliers.set(symbol, multipliers);
+  for (const [symbol, multipliers] of Object.entries(options.multipliers ?? {}))
+    market.multipliers.set(symbol, multipliers);
   const swallowed = new Set<string>();
   const connections = new Set<Connection>();
   const calls: string[] = [];
@@ -76,7 +92,12 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
   const send = (conn: Connection, payload: Record<string, unknown>): void => {
     if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(JSON.stringify(payload));
   };
-  const reply = (conn: Connection, request: Record<string, unknown>, msgType: string, body: Record<string, unknown>): void => {
+  const reply = (
+    conn: Connection,
+    request: Record<string, unknown>,
+    msgType: string,
+    body: Record<string, unknown>,
+  ): void => {
     const envelope: Record<string, unknown> = { echo_req: request, msg_type: msgType, ...body };
     if (request['req_id'] !== undefined) envelope['req_id'] = request['req_id'];
     if (request['passthrough'] !== undefined) envelope['passthrough'] = request['passthrough'];
@@ -85,9 +106,21 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
   const replyError = (conn: Connection, request: Record<string, unknown>, msgType: string, error: DerivError): void =>
     reply(conn, request, msgType, { error: { code: error.code, message: error.message } });
 
-  const addSubscription = (conn: Connection, request: Record<string, unknown>, key: string, contractId?: number): Subscription => {
-    if ([...conn.subscriptions.values()].some((s) => s.key === key)) throw new DerivError('AlreadySubscribed', `You are already subscribed to ${key.split(':')[1] ?? key}.`);
-    const subscription: Subscription = { id: `sub${(nextSubscription++).toString().padStart(6, '0')}`, key, reqId: request['req_id'], echo: request, contractId };
+  const addSubscription = (
+    conn: Connection,
+    request: Record<string, unknown>,
+    key: string,
+    contractId?: number,
+  ): Subscription => {
+    if ([...conn.subscriptions.values()].some((s) => s.key === key))
+      throw new DerivError('AlreadySubscribed', `You are already subscribed to ${key.split(':')[1] ?? key}.`);
+    const subscription: Subscription = {
+      id: `sub${(nextSubscription++).toString().padStart(6, '0')}`,
+      key,
+      reqId: request['req_id'],
+      echo: request,
+      contractId,
+    };
     conn.subscriptions.set(subscription.id, subscription);
     for (const waiter of waiters.filter((w) => w.key === key)) {
       waiters.splice(waiters.indexOf(waiter), 1);
@@ -96,30 +129,55 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
     return subscription;
   };
   const pushTo = (conn: Connection, sub: Subscription, msgType: string, body: Record<string, unknown>): void => {
-    const envelope: Record<string, unknown> = { echo_req: sub.echo, msg_type: msgType, ...body, subscription: { id: sub.id } };
+    const envelope: Record<string, unknown> = {
+      echo_req: sub.echo,
+      msg_type: msgType,
+      ...body,
+      subscription: { id: sub.id },
+    };
     if (sub.reqId !== undefined) envelope['req_id'] = sub.reqId;
     send(conn, envelope);
   };
 
   const tickBody = (symbol: string): Record<string, unknown> => {
     const q = market.quotes.get(symbol)!;
-    return { tick: { ask: q.ask.toNumber(), bid: q.bid.toNumber(), epoch: q.epoch, pip_size: 3, quote: q.bid.plus(q.ask).dividedBy(2).toNumber(), symbol } };
+    return {
+      tick: {
+        ask: q.ask.toNumber(),
+        bid: q.bid.toNumber(),
+        epoch: q.epoch,
+        pip_size: 3,
+        quote: q.bid.plus(q.ask).dividedBy(2).toNumber(),
+        symbol,
+      },
+    };
   };
   const balanceBody = (conn: Connection, id?: string): Record<string, unknown> => {
     const state = market.byLogin(conn.loginid!);
-    return { balance: { balance: state.balance.toDecimalPlaces(2).toNumber(), currency: conn.currency, loginid: conn.loginid, ...(id ? { id } : {}) } };
+    return {
+      balance: {
+        balance: state.balance.toDecimalPlaces(2).toNumber(),
+        currency: conn.currency,
+        loginid: conn.loginid,
+        ...(id ? { id } : {}),
+      },
+    };
   };
   const pushBalances = (loginid: string): void => {
     for (const conn of connections) {
       if (conn.loginid !== loginid) continue;
-      for (const sub of conn.subscriptions.values()) if (sub.key === 'balance') pushTo(conn, sub, 'balance', balanceBody(conn, sub.id));
+      for (const sub of conn.subscriptions.values())
+        if (sub.key === 'balance') pushTo(conn, sub, 'balance', balanceBody(conn, sub.id));
     }
   };
   const pushContract = (contract: FakeContract): void => {
     for (const conn of connections) {
       if (conn.loginid !== contract.loginid) continue;
       for (const sub of conn.subscriptions.values()) {
-        if (sub.key === `poc:${contract.contractId}`) pushTo(conn, sub, 'proposal_open_contract', { proposal_open_contract: { ...market.openContractPayload(contract), id: sub.id } });
+        if (sub.key === `poc:${contract.contractId}`)
+          pushTo(conn, sub, 'proposal_open_contract', {
+            proposal_open_contract: { ...market.openContractPayload(contract), id: sub.id },
+          });
       }
     }
   };
@@ -130,7 +188,8 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
   };
   const requireScope = (conn: Connection, scope: string): void => {
     const state = market.byLogin(requireAuth(conn));
-    if (!(state.account.scopes ?? ['read', 'trade']).includes(scope)) throw new DerivError('PermissionDenied', `Permission denied, requires ${scope} scope(s).`);
+    if (!(state.account.scopes ?? ['read', 'trade']).includes(scope))
+      throw new DerivError('PermissionDenied', `Permission denied, requires ${scope} scope(s).`);
   };
 
   const handle = (conn: Connection, request: Record<string, unknown>, call: string): void => {
@@ -163,17 +222,28 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
       case 'balance': {
         requireAuth(conn);
         const sub = subscribe ? addSubscription(conn, request, 'balance') : undefined;
-        return reply(conn, request, 'balance', { ...balanceBody(conn, sub?.id), ...(sub ? { subscription: { id: sub.id } } : {}) });
+        return reply(conn, request, 'balance', {
+          ...balanceBody(conn, sub?.id),
+          ...(sub ? { subscription: { id: sub.id } } : {}),
+        });
       }
       case 'ticks': {
         const symbol = String(request['ticks']);
-        if (!SYMBOLS.includes(symbol as (typeof SYMBOLS)[number])) throw new DerivError('InvalidSymbol', `Symbol ${symbol} invalid.`);
+        if (!SYMBOLS.includes(symbol as (typeof SYMBOLS)[number]))
+          throw new DerivError('InvalidSymbol', `Symbol ${symbol} invalid.`);
         const sub = subscribe ? addSubscription(conn, request, `ticks:${symbol}`) : undefined;
         const body = tickBody(symbol);
-        return reply(conn, request, 'tick', sub ? { ...body, tick: { ...(body['tick'] as object), id: sub.id }, subscription: { id: sub.id } } : body);
+        return reply(
+          conn,
+          request,
+          'tick',
+          sub ? { ...body, tick: { ...(body['tick'] as object), id: sub.id }, subscription: { id: sub.id } } : body,
+        );
       }
       case 'contracts_for':
-        return reply(conn, request, 'contracts_for', { contracts_for: market.contractsFor(String(request['contracts_for'])) });
+        return reply(conn, request, 'contracts_for', {
+          contracts_for: market.contractsFor(String(request['contracts_for'])),
+        });
       case 'proposal': {
         const proposal = market.propose(request, conn.loginid ? conn.currency : String(request['currency']));
         return reply(conn, request, 'proposal', {
@@ -233,7 +303,8 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
         const contractId = Number(request['contract_id']);
         const contract = market.contracts.get(contractId);
         if (!contract || contract.loginid !== loginid) throw new DerivError('ContractNotFound', 'Contract not found.');
-        const sub = subscribe && !contract.sold ? addSubscription(conn, request, `poc:${contractId}`, contractId) : undefined;
+        const sub =
+          subscribe && !contract.sold ? addSubscription(conn, request, `poc:${contractId}`, contractId) : undefined;
         return reply(conn, request, 'proposal_open_contract', {
           proposal_open_contract: { ...market.openContractPayload(contract), ...(sub ? { id: sub.id } : {}) },
           ...(sub ? { subscription: { id: sub.id } } : {}),
@@ -243,14 +314,26 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
         const state = market.byLogin(requireAuth(conn));
         const from = Number(request['date_from'] ?? 0);
         const limit = Number(request['limit'] ?? 100);
-        const transactions = state.statement.filter((t) => t.transaction_time >= from).reverse().slice(0, limit);
+        const transactions = state.statement
+          .filter((t) => t.transaction_time >= from)
+          .reverse()
+          .slice(0, limit);
         return reply(conn, request, 'statement', { statement: { count: transactions.length, transactions } });
       }
       case 'portfolio': {
         const loginid = requireAuth(conn);
         const open = [...market.contracts.values()].filter((c) => c.loginid === loginid && !c.sold);
         return reply(conn, request, 'portfolio', {
-          portfolio: { contracts: open.map((c) => ({ contract_id: c.contractId, contract_type: c.contractType, buy_price: c.stake.toNumber(), symbol: c.symbol, purchase_time: c.purchaseTime, transaction_id: c.buyTransactionId })) },
+          portfolio: {
+            contracts: open.map((c) => ({
+              contract_id: c.contractId,
+              contract_type: c.contractType,
+              buy_price: c.stake.toNumber(),
+              symbol: c.symbol,
+              purchase_time: c.purchaseTime,
+              transaction_id: c.buyTransactionId,
+            })),
+          },
         });
       }
       case 'forget': {
@@ -259,7 +342,9 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
       }
       case 'forget_all': {
         const kinds = ([] as unknown[]).concat(request['forget_all']).map(String);
-        const removed = [...conn.subscriptions.values()].filter((s) => kinds.some((k) => s.key.startsWith(k === 'proposal_open_contract' ? 'poc' : k)));
+        const removed = [...conn.subscriptions.values()].filter((s) =>
+          kinds.some((k) => s.key.startsWith(k === 'proposal_open_contract' ? 'poc' : k)),
+        );
         removed.forEach((s) => conn.subscriptions.delete(s.id));
         return reply(conn, request, 'forget_all', { forget_all: removed.map((s) => s.id) });
       }
@@ -267,7 +352,10 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
   };
 
   /** The same connection with its answers swallowed, to execute a request whose reply must not arrive. */
-  const silenced = (conn: Connection): Connection => ({ ...conn, socket: { readyState: -1, OPEN: 1 } as unknown as WebSocket });
+  const silenced = (conn: Connection): Connection => ({
+    ...conn,
+    socket: { readyState: -1, OPEN: 1 } as unknown as WebSocket,
+  });
 
   const server = createServer((_req, res) => {
     res.writeHead(426).end('WebSocket only');
@@ -287,10 +375,17 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
         try {
           request = JSON.parse(String(data)) as Record<string, unknown>;
         } catch {
-          return send(conn, { echo_req: {}, msg_type: 'error', error: { code: 'InputValidationFailed', message: 'Input validation failed: not JSON' } });
+          return send(conn, {
+            echo_req: {},
+            msg_type: 'error',
+            error: { code: 'InputValidationFailed', message: 'Input validation failed: not JSON' },
+          });
         }
         const call = Object.keys(request).find((k) => CALLS.includes(k));
-        if (!call) return reply(conn, request, 'error', { error: { code: 'UnrecognisedRequest', message: 'Unrecognised request' } });
+        if (!call)
+          return reply(conn, request, 'error', {
+            error: { code: 'UnrecognisedRequest', message: 'Unrecognised request' },
+          });
         calls.push(call);
         for (const waiter of callWaiters.filter((w) => w.call === call)) {
           callWaiters.splice(callWaiters.indexOf(waiter), 1);
@@ -308,7 +403,8 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
         const failure = failures.get(call);
         if (failure) failures.delete(call);
         try {
-          if (failure && !failure.execute) throw new DerivError(failure.code, 'Sorry, an error occurred while processing your request.');
+          if (failure && !failure.execute)
+            throw new DerivError(failure.code, 'Sorry, an error occurred while processing your request.');
           if (failure?.dropConnection) {
             // Execute without answering, then cut the line: the caller cannot know what happened.
             handle(silenced(conn), request, call);
@@ -346,7 +442,8 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
           }
         }
       }
-      for (const contract of market.contracts.values()) if (contract.symbol === symbol && !contract.sold) pushContract(contract);
+      for (const contract of market.contracts.values())
+        if (contract.symbol === symbol && !contract.sold) pushContract(contract);
     },
     contracts: () => [...market.contracts.values()],
     dropConnections: () => {

@@ -70,7 +70,10 @@ const ROWS: Row[] = [
   {
     method: 'PUT',
     route: '/api/auth/profile',
-    body: (_ctx, actor) => ({ username: actor?.user.username ?? 'nobody', email: actor?.user.email ?? 'nobody@example.test' }),
+    body: (_ctx, actor) => ({
+      username: actor?.user.username ?? 'nobody',
+      email: actor?.user.email ?? 'nobody@example.test',
+    }),
     expect: OK_FOR_SIGNED_IN,
   },
   {
@@ -105,7 +108,12 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/trades/stats/summary', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/trades/stats/risk', expect: OK_FOR_SIGNED_IN },
   // Only the owner sees the trade; anyone else (an admin too) is told it does not exist.
-  { method: 'GET', route: '/api/trades/:id', id: (ctx) => ctx.ownerTradeId, expect: { anonymous: 401, owner: 200, other: 404, admin: 404 } },
+  {
+    method: 'GET',
+    route: '/api/trades/:id',
+    id: (ctx) => ctx.ownerTradeId,
+    expect: { anonymous: 401, owner: 200, other: 404, admin: 404 },
+  },
   // Each caller gets a file of their own trades only (tests/server/api/trade-export.test.ts checks whose rows).
   { method: 'GET', route: '/api/trades/export.csv', expect: OK_FOR_SIGNED_IN, contentType: 'text/csv; charset=utf-8' },
   { method: 'GET', route: '/api/balances', expect: OK_FOR_SIGNED_IN },
@@ -114,10 +122,16 @@ const ROWS: Row[] = [
   {
     method: 'GET',
     route: '/api/exchanges/spreads',
-    query: () => `?symbol=BTC%2FUSDT&from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date().toISOString()}`,
+    query: () =>
+      `?symbol=BTC%2FUSDT&from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date().toISOString()}`,
     expect: OK_FOR_SIGNED_IN,
   },
-  { method: 'POST', route: '/api/exchanges/test-connection', body: () => ({ exchange: 'binance' }), expect: OK_FOR_SIGNED_IN },
+  {
+    method: 'POST',
+    route: '/api/exchanges/test-connection',
+    body: () => ({ exchange: 'binance' }),
+    expect: OK_FOR_SIGNED_IN,
+  },
   { method: 'POST', route: '/api/exchanges/sync', expect: OK_FOR_SIGNED_IN },
   { method: 'POST', route: '/api/exchanges/trading/add-user', expect: OK_FOR_SIGNED_IN },
   { method: 'POST', route: '/api/exchanges/trading/remove-user', expect: OK_FOR_SIGNED_IN },
@@ -125,15 +139,37 @@ const ROWS: Row[] = [
   {
     method: 'POST',
     route: '/api/admin/users',
-    body: () => ({ username: `made${++created}`, email: `made${created}@example.test`, password: 'secret-1', role: 'user' }),
+    body: () => ({
+      username: `made${++created}`,
+      email: `made${created}@example.test`,
+      password: 'secret-1',
+      role: 'user',
+    }),
     expect: ADMIN_ONLY(201),
   },
-  { method: 'PUT', route: '/api/admin/users/:id/toggle-active', id: (ctx) => ctx.victims.toggle as string, expect: ADMIN_ONLY(200) },
-  { method: 'DELETE', route: '/api/admin/users/:id', id: (ctx) => ctx.victims.delete as string, expect: ADMIN_ONLY(200) },
+  {
+    method: 'PUT',
+    route: '/api/admin/users/:id/toggle-active',
+    id: (ctx) => ctx.victims.toggle as string,
+    expect: ADMIN_ONLY(200),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/admin/users/:id',
+    id: (ctx) => ctx.victims.delete as string,
+    expect: ADMIN_ONLY(200),
+  },
   {
     method: 'POST',
     route: '/api/backtest',
-    body: () => ({ symbol: 'both', from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date().toISOString(), minSpread: 0.002, maxExposure: 1000, maxLoss: 100 }),
+    body: () => ({
+      symbol: 'both',
+      from: new Date(Date.now() - 3_600_000).toISOString(),
+      to: new Date().toISOString(),
+      minSpread: 0.002,
+      maxExposure: 1000,
+      maxLoss: 100,
+    }),
     // Replayed when the engine has recorded prices in the last hour; else a 400 that says none were recorded.
     expect: { anonymous: 401, owner: [200, 400], other: [200, 400], admin: [200, 400] },
   },
@@ -147,25 +183,55 @@ const ROWS: Row[] = [
     body: (_ctx, actor) => matrixSubscription(actor),
     expect: { anonymous: 401, owner: 201, other: 201, admin: 201 },
   },
-  { method: 'POST', route: '/api/notifications/subscriptions/remove', body: (_ctx, actor) => ({ endpoint: matrixSubscription(actor).endpoint }), expect: OK_FOR_SIGNED_IN },
+  {
+    method: 'POST',
+    route: '/api/notifications/subscriptions/remove',
+    body: (_ctx, actor) => ({ endpoint: matrixSubscription(actor).endpoint }),
+    expect: OK_FOR_SIGNED_IN,
+  },
   { method: 'GET', route: '/api/notifications/preferences', expect: OK_FOR_SIGNED_IN },
-  { method: 'PUT', route: '/api/notifications/preferences', body: () => ({ tradeCompleted: true }), expect: OK_FOR_SIGNED_IN },
+  {
+    method: 'PUT',
+    route: '/api/notifications/preferences',
+    body: () => ({ tradeCompleted: true }),
+    expect: OK_FOR_SIGNED_IN,
+  },
   // Signed in, past authorization: no device left (the row above removed it), so nothing to send to.
   { method: 'POST', route: '/api/notifications/test', expect: { anonymous: 401, owner: 409, other: 409, admin: 409 } },
   { method: 'GET', route: '/api/admin/audit', query: () => '?action=sign_in&page=1', expect: ADMIN_ONLY(200) },
   { method: 'GET', route: '/api/auth/activity', expect: OK_FOR_SIGNED_IN },
   { method: 'POST', route: '/api/exchanges/trading/stop-and-flatten', expect: OK_FOR_SIGNED_IN },
   // Anyone may try the second sign-in step; a made-up challenge is refused alike.
-  { method: 'POST', route: '/api/auth/login/2fa', body: () => ({ challenge: 'made-up', code: '123456' }), expect: { anonymous: 401, owner: 401, other: 401, admin: 401 } },
+  {
+    method: 'POST',
+    route: '/api/auth/login/2fa',
+    body: () => ({ challenge: 'made-up', code: '123456' }),
+    expect: { anonymous: 401, owner: 401, other: 401, admin: 401 },
+  },
   { method: 'GET', route: '/api/auth/2fa', expect: OK_FOR_SIGNED_IN },
   { method: 'POST', route: '/api/auth/2fa/setup', expect: OK_FOR_SIGNED_IN },
   // After setup: a wrong code is refused (400), which shows the caller got past authentication.
-  { method: 'POST', route: '/api/auth/2fa/enable', body: () => ({ code: '000000' }), expect: { anonymous: 401, owner: 400, other: 400, admin: 400 } },
-  { method: 'POST', route: '/api/auth/2fa/disable', body: () => ({ code: '000000' }), expect: { anonymous: 401, owner: 400, other: 400, admin: 400 } },
+  {
+    method: 'POST',
+    route: '/api/auth/2fa/enable',
+    body: () => ({ code: '000000' }),
+    expect: { anonymous: 401, owner: 400, other: 400, admin: 400 },
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/2fa/disable',
+    body: () => ({ code: '000000' }),
+    expect: { anonymous: 401, owner: 400, other: 400, admin: 400 },
+  },
   // The owner has no second factor to reset: 400 for the admin, who alone gets that far.
   { method: 'POST', route: '/api/admin/users/:id/2fa/reset', id: (ctx) => ctx.owner.user._id, expect: ADMIN_ONLY(400) },
   // Halt then resume at once, so the rows after these trade as before.
-  { method: 'POST', route: '/api/admin/trading/halt', body: () => ({ reason: 'authorization matrix' }), expect: ADMIN_ONLY(200) },
+  {
+    method: 'POST',
+    route: '/api/admin/trading/halt',
+    body: () => ({ reason: 'authorization matrix' }),
+    expect: ADMIN_ONLY(200),
+  },
   { method: 'POST', route: '/api/admin/trading/resume', expect: ADMIN_ONLY(200) },
   { method: 'GET', route: '/api/docs', expect: { anonymous: 200, owner: 200, other: 200, admin: 200 } },
 ];
@@ -176,9 +242,20 @@ describe.each(backends)('authorization matrix on %s', (backend) => {
 
   beforeAll(async () => {
     t = await createEngineApp(backend);
-    const [owner, other, toggle, del] = [await t.createUser(), await t.createUser(), await t.createUser(), await t.createUser()];
+    const [owner, other, toggle, del] = [
+      await t.createUser(),
+      await t.createUser(),
+      await t.createUser(),
+      await t.createUser(),
+    ];
     const [ownerTradeId] = await insertTrades(t.db, owner.user._id, [{ status: 'completed', actualProfit: '1.5' }]);
-    ctx = { owner, other, admin: t.admin, ownerTradeId: ownerTradeId as string, victims: { toggle: toggle.user._id, delete: del.user._id } };
+    ctx = {
+      owner,
+      other,
+      admin: t.admin,
+      ownerTradeId: ownerTradeId as string,
+      victims: { toggle: toggle.user._id, delete: del.user._id },
+    };
   });
   afterAll(async () => {
     await t?.close();
@@ -197,11 +274,17 @@ describe.each(backends)('authorization matrix on %s', (backend) => {
       it(`${row.method} ${row.route} as ${name} → ${wanted.join('/')}`, async () => {
         // A row whose route the app does not register is a failure, not a skip: a moved or renamed route must not
         // leave its authorization unchecked.
-        expect(t.app.hasRoute({ method: row.method, url: row.route }), `${row.method} ${row.route} is not registered`).toBe(true);
+        expect(
+          t.app.hasRoute({ method: row.method, url: row.route }),
+          `${row.method} ${row.route} is not registered`,
+        ).toBe(true);
         const actor = await actorOf(name, row.endsSession === true);
         const url = (row.id ? row.route.replace(':id', row.id(ctx)) : row.route) + (row.query?.() ?? '');
         const body = row.body?.(ctx, actor);
-        const res = await t.request(row.method, url, { ...(actor && { token: actor.token }), ...(body !== undefined && { body }) });
+        const res = await t.request(row.method, url, {
+          ...(actor && { token: actor.token }),
+          ...(body !== undefined && { body }),
+        });
         expect(wanted, `${res.statusCode} ${res.body.slice(0, 300)}`).toContain(res.statusCode);
         if (row.contentType && res.statusCode < 400) {
           expect(res.headers['content-type']).toBe(row.contentType);

@@ -40,8 +40,15 @@ describe.each(backends)('backtest API on %s', (backend) => {
   let t: TestApp;
   let user: SignedIn;
   const limits = { minSpread: 0.002, maxExposure: 1000, maxLoss: 100 };
-  const body = (over: Record<string, unknown> = {}) => ({ symbol: 'both', from: new Date(NOW - HOUR).toISOString(), to: new Date(NOW).toISOString(), ...limits, ...over });
-  const post = (payload: unknown, token: string | null = user.token) => t.request('POST', '/api/backtest', { token: token ?? undefined, body: payload });
+  const body = (over: Record<string, unknown> = {}) => ({
+    symbol: 'both',
+    from: new Date(NOW - HOUR).toISOString(),
+    to: new Date(NOW).toISOString(),
+    ...limits,
+    ...over,
+  });
+  const post = (payload: unknown, token: string | null = user.token) =>
+    t.request('POST', '/api/backtest', { token: token ?? undefined, body: payload });
 
   beforeAll(async () => {
     t = await createTestApp(backend);
@@ -57,7 +64,7 @@ describe.each(backends)('backtest API on %s', (backend) => {
   it('answers the replay of the recorded samples, computed off the request thread', async () => {
     const res = await post(body());
     expect(res.statusCode, res.body).toBe(200);
-    const { backtest } = (res.json() as BacktestResponse);
+    const { backtest } = res.json() as BacktestResponse;
     expect(backtest.replayed).toEqual({ secondSamples: 7200, minuteSamples: 0, symbols: [...SYMBOLS] });
     expect(backtest.figures.trades).toBeGreaterThan(3);
     expect(backtest.figures.exposureUsed).toBeGreaterThan(0);
@@ -66,9 +73,21 @@ describe.each(backends)('backtest API on %s', (backend) => {
     expect(backtest.equity.at(-1)?.equity).toBeCloseTo(backtest.figures.netProfit, 6);
     // The samples as generated, replayed here on this thread, give the same answer: the history read back from the
     // database is what was recorded, and the worker ran the replay, nothing else.
-    const generated = recordedHour(3, NOW).map((x) => ({ t: x.t, symbol: x.symbol, binance: x.binance, deriv: x.deriv, minute: false }));
+    const generated = recordedHour(3, NOW).map((x) => ({
+      t: x.t,
+      symbol: x.symbol,
+      binance: x.binance,
+      deriv: x.deriv,
+      minute: false,
+    }));
     const { tradeMaxHoldMs: maxHoldMs, quoteMaxAgeMs, quoteMaxSkewMs } = t.app.config;
-    const direct = runBacktest({ columns: toColumns(generated), params: { maxHoldMs, quoteMaxAgeMs, quoteMaxSkewMs }, limits, from: NOW - HOUR, to: NOW });
+    const direct = runBacktest({
+      columns: toColumns(generated),
+      params: { maxHoldMs, quoteMaxAgeMs, quoteMaxSkewMs },
+      limits,
+      from: NOW - HOUR,
+      to: NOW,
+    });
     expect(backtest.figures).toEqual(direct.figures);
     expect(backtest.equity).toEqual(direct.equity);
   });
@@ -76,7 +95,9 @@ describe.each(backends)('backtest API on %s', (backend) => {
   it('replays one symbol alone, and says when it had only minute averages', async () => {
     const btc = (await post(body({ symbol: 'BTC/USDT' }))).json() as BacktestResponse;
     expect(btc.backtest.replayed).toEqual({ secondSamples: 3600, minuteSamples: 0, symbols: ['BTC/USDT'] });
-    const old = await post(body({ from: new Date(NOW - 3 * DAY - HOUR).toISOString(), to: new Date(NOW - 3 * DAY).toISOString() }));
+    const old = await post(
+      body({ from: new Date(NOW - 3 * DAY - HOUR).toISOString(), to: new Date(NOW - 3 * DAY).toISOString() }),
+    );
     expect(old.statusCode, old.body).toBe(200);
     expect((old.json() as BacktestResponse).backtest.replayed).toMatchObject({ secondSamples: 0, minuteSamples: 120 });
   });
@@ -91,7 +112,10 @@ describe.each(backends)('backtest API on %s', (backend) => {
 
   it.each([
     [{ from: new Date(NOW - 8 * DAY).toISOString() }, 'A backtest covers at most 7 days; pick a shorter range'],
-    [{ from: new Date(NOW).toISOString(), to: new Date(NOW - HOUR).toISOString() }, 'The start of the range must be before its end'],
+    [
+      { from: new Date(NOW).toISOString(), to: new Date(NOW - HOUR).toISOString() },
+      'The start of the range must be before its end',
+    ],
     [{ from: 'yesterday' }, 'From must be a date and time, e.g. 2026-01-01T00:00:00Z'],
     [{ symbol: 'DOGE/USDT' }, 'Pick BTC/USDT, ETH/USDT or both'],
     [{ symbol: 'BTC/USDT\u0000' }, 'Pick BTC/USDT, ETH/USDT or both'],
@@ -100,8 +124,14 @@ describe.each(backends)('backtest API on %s', (backend) => {
     [{ maxLoss: '100' }, 'Max loss must be a number'],
     [{ maxLoss: undefined }, 'Max loss must be a number'],
     [{ tradingEnabled: true }, 'tradingEnabled'],
-    [{ from: new Date(NOW + HOUR).toISOString(), to: new Date(NOW + 2 * HOUR).toISOString() }, 'The range must start in the past'],
-    [{ from: new Date(NOW - 10 * DAY).toISOString(), to: new Date(NOW - 9 * DAY).toISOString() }, 'No prices were recorded in this range yet; pick a range the server was running in'],
+    [
+      { from: new Date(NOW + HOUR).toISOString(), to: new Date(NOW + 2 * HOUR).toISOString() },
+      'The range must start in the past',
+    ],
+    [
+      { from: new Date(NOW - 10 * DAY).toISOString(), to: new Date(NOW - 9 * DAY).toISOString() },
+      'No prices were recorded in this range yet; pick a range the server was running in',
+    ],
   ])('refuses %o with a clear 400', async (over, message) => {
     const res = await post(body(over));
     expect(res.statusCode, res.body).toBe(400);

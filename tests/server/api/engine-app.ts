@@ -66,7 +66,11 @@ export async function createEngineApp(backend: Backend): Promise<EngineApp> {
   });
   await bootstrapAdmin(database.db, config);
   const secrets = loadSecrets(config.dataDir, config.encryptionKey, config.tokenKey);
-  const trading = await createEngine({ config, db: database.db, account: venueAccountLoader(database.db, secrets.encryptionKey) });
+  const trading = await createEngine({
+    config,
+    db: database.db,
+    account: venueAccountLoader(database.db, secrets.encryptionKey),
+  });
   const app = await buildApp({ config, db: database.db, secrets, priceBook: trading.engine, engine: trading.engine });
   await app.ready();
   await trading.start(app.log);
@@ -101,7 +105,10 @@ export async function createEngineApp(backend: Backend): Promise<EngineApp> {
   const newSession: EngineApp['newSession'] = async (actor) => {
     const expiresAt = new Date(Date.now() + config.tokenTtlSeconds * 1000);
     const session = await createSession(database.db, { userId: actor.user._id, expiresAt, userAgent: 'api-suite' });
-    return { ...actor, token: await app.tokens.sign({ sub: actor.user._id, sid: session.id, role: actor.user.role }, expiresAt) };
+    return {
+      ...actor,
+      token: await app.tokens.sign({ sub: actor.user._id, sid: session.id, role: actor.user.role }, expiresAt),
+    };
   };
 
   return {

@@ -64,7 +64,10 @@ export const SPEC_ENDPOINTS: Endpoint[] = [
 ];
 
 /** Adds the routes the app documents that the list above lacks, so new routes are fuzzed without editing this file. */
-export function withDocumentedRoutes(known: Endpoint[], openApi: { paths?: Record<string, Record<string, unknown>> }): Endpoint[] {
+export function withDocumentedRoutes(
+  known: Endpoint[],
+  openApi: { paths?: Record<string, Record<string, unknown>> },
+): Endpoint[] {
   const seen = new Set(known.map((e) => `${e.method} ${e.route}`));
   const extra: Endpoint[] = [];
   for (const [path, operations] of Object.entries(openApi.paths ?? {})) {
@@ -119,10 +122,16 @@ export const withControlCharacter = fc
   .map(([before, control, after]) => before + control + after);
 /** A control character that no field accepts, not even a multi-line one. */
 export const unacceptableControl = fc
-  .tuple(fc.string({ maxLength: 12 }), controlCharacter.filter((c) => !['\t', '\n', '\r'].includes(c)), fc.string({ maxLength: 12 }))
+  .tuple(
+    fc.string({ maxLength: 12 }),
+    controlCharacter.filter((c) => !['\t', '\n', '\r'].includes(c)),
+    fc.string({ maxLength: 12 }),
+  )
   .map(([before, control, after]) => before + control + after);
 
-const hugeString = fc.constantFrom(1_000, 10_000, 40_000).chain((n) => fc.constantFrom('a'.repeat(n), 'é'.repeat(n), '\u{1F4A9}'.repeat(n / 2)));
+const hugeString = fc
+  .constantFrom(1_000, 10_000, 40_000)
+  .chain((n) => fc.constantFrom('a'.repeat(n), 'é'.repeat(n), '\u{1F4A9}'.repeat(n / 2)));
 
 export const weirdScalar = fc.oneof(
   fc.constantFrom(...NASTY_STRINGS),
@@ -146,8 +155,24 @@ export const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** The free-text fields of the contract; enums, numbers and dates are refused by their own rules. */
 export const TEXT_FIELDS = [
-  'username', 'email', 'password', 'currentPassword', 'newPassword', 'firstName', 'lastName', 'phone', 'bio',
-  'binanceApiKey', 'binanceSecretKey', 'derivToken', 'derivAppId', 'apiKey', 'secretKey', 'token', 'appId', 'search',
+  'username',
+  'email',
+  'password',
+  'currentPassword',
+  'newPassword',
+  'firstName',
+  'lastName',
+  'phone',
+  'bio',
+  'binanceApiKey',
+  'binanceSecretKey',
+  'derivToken',
+  'derivAppId',
+  'apiKey',
+  'secretKey',
+  'token',
+  'appId',
+  'search',
 ];
 
 /** Plausible values for the contract's fields, so that one wrong field among right ones gets through to deeper code. */
@@ -182,8 +207,22 @@ const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
   page: fc.constantFrom(1, 2, 0, -1),
   limit: fc.constantFrom(20, 100, 101, 0),
   search: fc.constantFrom('adm', ''),
-  from: fc.constantFrom('2026-01-01T00:00:00Z', '2026-01-01T00:00:00+02:00', '2026-01-01', '2026-02-30T00:00:00Z', '1970-01-01T00:00:00Z', 'yesterday', ''),
-  to: fc.constantFrom('2026-01-01T01:00:00Z', '2027-06-01T00:00:00Z', '9999-12-31T23:59:59Z', '2025-12-31T00:00:00Z', 'now'),
+  from: fc.constantFrom(
+    '2026-01-01T00:00:00Z',
+    '2026-01-01T00:00:00+02:00',
+    '2026-01-01',
+    '2026-02-30T00:00:00Z',
+    '1970-01-01T00:00:00Z',
+    'yesterday',
+    '',
+  ),
+  to: fc.constantFrom(
+    '2026-01-01T01:00:00Z',
+    '2027-06-01T00:00:00Z',
+    '9999-12-31T23:59:59Z',
+    '2025-12-31T00:00:00Z',
+    'now',
+  ),
 };
 
 /** An object with some of the route's fields, each with a plausible value (right or wrong, never oversized). */
@@ -197,7 +236,10 @@ export function plausibleBody(fields: string[]): fc.Arbitrary<Record<string, unk
 function nearValidBody(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
   const shape: Record<string, fc.Arbitrary<unknown>> = {};
   for (const field of fields) {
-    shape[field] = fc.oneof({ weight: 3, arbitrary: PLAUSIBLE[field] ?? weirdScalar }, { weight: 1, arbitrary: weirdValue });
+    shape[field] = fc.oneof(
+      { weight: 3, arbitrary: PLAUSIBLE[field] ?? weirdScalar },
+      { weight: 1, arbitrary: weirdValue },
+    );
   }
   const unknownField = fc.oneof(
     { weight: 3, arbitrary: fc.constant(null) },
@@ -208,7 +250,21 @@ function nearValidBody(fields: string[]): fc.Arbitrary<Record<string, unknown>> 
     .map(([body, extra]) => (extra ? { ...body, [extra[0]]: extra[1] } : body));
 }
 
-const BROKEN_JSON = ['{', '{"a":', '[1,2', '{"username": "x",}', "{'a': 1}", 'undefined', '{"a": NaN}', '\u0000', '{"__proto__": {"x": 1}}', 'null', '"just a string"', '12', '[]'];
+const BROKEN_JSON = [
+  '{',
+  '{"a":',
+  '[1,2',
+  '{"username": "x",}',
+  "{'a': 1}",
+  'undefined',
+  '{"a": NaN}',
+  '\u0000',
+  '{"__proto__": {"x": 1}}',
+  'null',
+  '"just a string"',
+  '12',
+  '[]',
+];
 
 export const CONTENT_TYPES = [
   'application/json',
@@ -232,18 +288,25 @@ export interface GeneratedBody {
 
 export function bodyFor(endpoint: Endpoint, bodyLimit: number): fc.Arbitrary<GeneratedBody> {
   const json = (value: unknown) => JSON.stringify(value) ?? 'null';
-  const asJson = (arb: fc.Arbitrary<unknown>) => arb.map((v) => ({ payload: json(v), contentType: 'application/json' as string | undefined }));
+  const asJson = (arb: fc.Arbitrary<unknown>) =>
+    arb.map((v) => ({ payload: json(v), contentType: 'application/json' as string | undefined }));
   return fc.oneof(
     { weight: 5, arbitrary: asJson(nearValidBody(endpoint.bodyFields ?? Object.keys(PLAUSIBLE).slice(0, 4))) },
     { weight: 2, arbitrary: asJson(fc.jsonValue({ maxDepth: 3 })) },
-    { weight: 1, arbitrary: fc.constantFrom(...BROKEN_JSON).map((payload) => ({ payload, contentType: 'application/json' })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(...BROKEN_JSON).map((payload) => ({ payload, contentType: 'application/json' })),
+    },
     {
       weight: 2,
       arbitrary: fc
         .tuple(nearValidBody(endpoint.bodyFields ?? ['a']), fc.constantFrom(...CONTENT_TYPES))
         .map(([value, contentType]) => ({ payload: json(value), contentType })),
     },
-    { weight: 1, arbitrary: fc.constant({ payload: `{"a":"${'x'.repeat(bodyLimit + 10)}"}`, contentType: 'application/json' }) },
+    {
+      weight: 1,
+      arbitrary: fc.constant({ payload: `{"a":"${'x'.repeat(bodyLimit + 10)}"}`, contentType: 'application/json' }),
+    },
     { weight: 1, arbitrary: fc.constant({ payload: '', contentType: 'application/json' }) },
     { weight: 2, arbitrary: fc.constant({ payload: undefined, contentType: undefined }) },
   );
@@ -274,7 +337,15 @@ export function queryFor(endpoint: Endpoint): fc.Arbitrary<string> {
   const fields = [...(endpoint.queryFields ?? []), 'page', 'x'];
   const pair = fc.tuple(
     fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 10 })),
-    fc.oneof(PLAUSIBLE.status as fc.Arbitrary<unknown>, PLAUSIBLE.symbol as fc.Arbitrary<unknown>, PLAUSIBLE.from as fc.Arbitrary<unknown>, PLAUSIBLE.to as fc.Arbitrary<unknown>, weirdScalar).map(String),
+    fc
+      .oneof(
+        PLAUSIBLE.status as fc.Arbitrary<unknown>,
+        PLAUSIBLE.symbol as fc.Arbitrary<unknown>,
+        PLAUSIBLE.from as fc.Arbitrary<unknown>,
+        PLAUSIBLE.to as fc.Arbitrary<unknown>,
+        weirdScalar,
+      )
+      .map(String),
   );
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant('') },
@@ -293,7 +364,17 @@ export const idArbitrary = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('@self', '@victim', '@trade', '@other-trade') },
   { weight: 2, arbitrary: fc.uuid() },
   { weight: 1, arbitrary: fc.uuid().map((u) => u.toUpperCase()) },
-  { weight: 3, arbitrary: fc.oneof(fc.constantFrom(...NASTY_STRINGS), withControlCharacter, fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 20 })).map((s) => encodeURIComponent(s)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .oneof(
+        fc.constantFrom(...NASTY_STRINGS),
+        withControlCharacter,
+        fc.string({ maxLength: 60 }),
+        fc.string({ unit: 'grapheme', maxLength: 20 }),
+      )
+      .map((s) => encodeURIComponent(s)),
+  },
   { weight: 1, arbitrary: fc.constantFrom('..', '.', '%2e%2e', '%2F', 'a%20b', '123', '-1', `${'0'.repeat(2000)}`) },
 );
 
@@ -302,10 +383,19 @@ export const actorArbitrary = fc.constantFrom<ActorKind>('anonymous', 'user', 'o
 
 /** Authorization header values that must never authenticate (printable ASCII: what an HTTP header can carry). */
 export const garbageAuthorization = fc.oneof(
-  fc.constantFrom('Bearer', 'Bearer ', 'Basic YWRtaW46YWRtaW4=', 'bearer x', 'Bearer a.b.c', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', 'Token abc'),
+  fc.constantFrom(
+    'Bearer',
+    'Bearer ',
+    'Basic YWRtaW46YWRtaW4=',
+    'bearer x',
+    'Bearer a.b.c',
+    'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
+    'Token abc',
+  ),
   fc.string({ unit: 'binary-ascii', maxLength: 200 }).map((s) => `Bearer ${s.replace(/[^\x21-\x7e]/g, 'x')}`),
   fc.constant(`Bearer ${'A'.repeat(8000)}`),
 );
 
 /** zod's own wording, which must never reach a user (contract/field-messages.ts words every schema's failures). */
-export const ZOD_DEFAULT_TEXT = /Too (big|small): expected|Invalid input: expected|Invalid option: expected|Unrecognized key|Invalid (UUID|email address|string)/;
+export const ZOD_DEFAULT_TEXT =
+  /Too (big|small): expected|Invalid input: expected|Invalid option: expected|Unrecognized key|Invalid (UUID|email address|string)/;

@@ -41,10 +41,15 @@ describe.each(backends)('API fuzz on %s', (backend) => {
     actors.admin = t.admin;
     const victim = await t.createUser();
     ids['@victim'] = victim.user._id;
-    ids['@trade'] = (await insertTrades(t.db, actors.user.user._id, [{ status: 'pending' }, { status: 'completed' }]))[0] as string;
+    ids['@trade'] = (
+      await insertTrades(t.db, actors.user.user._id, [{ status: 'pending' }, { status: 'completed' }])
+    )[0] as string;
     ids['@other-trade'] = (await insertTrades(t.db, actors.other.user._id, [{ status: 'pending' }]))[0] as string;
     await t.app.ready();
-    endpoints = withDocumentedRoutes(SPEC_ENDPOINTS, t.app.swagger() as { paths?: Record<string, Record<string, unknown>> });
+    endpoints = withDocumentedRoutes(
+      SPEC_ENDPOINTS,
+      t.app.swagger() as { paths?: Record<string, Record<string, unknown>> },
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -74,7 +79,9 @@ describe.each(backends)('API fuzz on %s', (backend) => {
         ),
       })
       .chain((base) =>
-        fc.record({ body: bodyFor(base.endpoint, t.config.bodyLimit), query: queryFor(base.endpoint) }).map((rest) => ({ ...base, ...rest })),
+        fc
+          .record({ body: bodyFor(base.endpoint, t.config.bodyLimit), query: queryFor(base.endpoint) })
+          .map((rest) => ({ ...base, ...rest })),
       );
 
     await fc.assert(
@@ -89,7 +96,12 @@ describe.each(backends)('API fuzz on %s', (backend) => {
         if (r.body.contentType) headers['content-type'] = r.body.contentType;
         // Bodies go with every method, GET and DELETE included: a body where none is expected is answered, not a 500.
         const sendsBody = r.body.payload !== undefined;
-        const res = await t.app.inject({ method, url: path + r.query, headers, ...(sendsBody && { payload: r.body.payload }) });
+        const res = await t.app.inject({
+          method,
+          url: path + r.query,
+          headers,
+          ...(sendsBody && { payload: r.body.payload }),
+        });
 
         const what = `${method} ${path.slice(0, 120)}${r.query.slice(0, 80)} as ${r.actor} → ${res.statusCode} ${res.body.slice(0, 300)}`;
         const counts = tally.get(`${r.endpoint.method} ${r.endpoint.route}`) ?? {};
@@ -120,11 +132,19 @@ describe.each(backends)('API fuzz on %s', (backend) => {
 
   it('refuses a control character in any text field of any endpoint with a 400 that names the field', async () => {
     // Registration is closed in this app (ALLOW_REGISTRATION off), which it says before reading the body.
-    const textual = endpoints.filter((e) => e.route !== '/api/auth/register').flatMap((endpoint) =>
-      [...(endpoint.bodyFields ?? []), ...(endpoint.queryFields ?? [])].filter((f) => TEXT_FIELDS.includes(f)).map((field) => ({ endpoint, field })),
-    );
+    const textual = endpoints
+      .filter((e) => e.route !== '/api/auth/register')
+      .flatMap((endpoint) =>
+        [...(endpoint.bodyFields ?? []), ...(endpoint.queryFields ?? [])]
+          .filter((f) => TEXT_FIELDS.includes(f))
+          .map((field) => ({ endpoint, field })),
+      );
     const request = fc
-      .record({ target: fc.constantFrom(...textual), actor: fc.constantFrom<ActorKind>('anonymous', 'user', 'admin'), bad: unacceptableControl })
+      .record({
+        target: fc.constantFrom(...textual),
+        actor: fc.constantFrom<ActorKind>('anonymous', 'user', 'admin'),
+        bad: unacceptableControl,
+      })
       .chain((base) => plausibleBody(base.target.endpoint.bodyFields ?? []).map((body) => ({ ...base, body })));
     await fc.assert(
       fc.asyncProperty(request, async ({ target, actor: kind, bad, body }) => {
@@ -136,7 +156,10 @@ describe.each(backends)('API fuzz on %s', (backend) => {
         const res = await t.app.inject({
           method: target.endpoint.method,
           url,
-          headers: { ...(actor && { authorization: `Bearer ${actor.token}` }), ...(payload && { 'content-type': 'application/json' }) },
+          headers: {
+            ...(actor && { authorization: `Bearer ${actor.token}` }),
+            ...(payload && { 'content-type': 'application/json' }),
+          },
           ...(payload && { payload }),
         });
         const what = `${target.endpoint.method} ${url} ${payload ?? ''} as ${kind} → ${res.statusCode} ${res.body.slice(0, 300)}`;

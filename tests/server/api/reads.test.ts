@@ -88,7 +88,7 @@ describe.each(backends)('trade and balance reads on %s', (backend) => {
     }
   });
 
-  it("shows each user only their own trades and figures", async () => {
+  it('shows each user only their own trades and figures', async () => {
     const theirs = await get<{ trades: Trade[]; pagination: Pagination }>('/api/trades?limit=100', bob);
     expect(theirs.pagination.total).toBe(1);
     expect(theirs.trades.every((x) => x.userId === bob.user._id)).toBe(true);
@@ -127,7 +127,18 @@ describe.each(backends)('trade and balance reads on %s', (backend) => {
     expect(balance.totalValue).toBeCloseTo(value, 8);
     expect(balance.totalTrades).toBe(45);
     expect(Object.keys(balance).sort()).toEqual(
-      ['binance', 'decidedTrades', 'deriv', 'failedTrades', 'netProfit', 'successfulTrades', 'totalTrades', 'totalValue', 'updatedAt', 'winRate'].sort(),
+      [
+        'binance',
+        'decidedTrades',
+        'deriv',
+        'failedTrades',
+        'netProfit',
+        'successfulTrades',
+        'totalTrades',
+        'totalValue',
+        'updatedAt',
+        'winRate',
+      ].sort(),
     );
     expect(new Date(balance.updatedAt).toISOString()).toBe(balance.updatedAt);
 
@@ -152,13 +163,24 @@ describe.each(backends)('trade and balance reads on %s', (backend) => {
   it('reads the risk figures as the engine judges them: drawdown over the realised window, open exposure, state', async () => {
     const { risk } = await get<{ risk: RiskSummary }>('/api/trades/stats/risk', alice);
     // Never enabled: the window is every finished trade, in the order they closed (the seeds close in order).
-    const curve = equityCurve(aliceSeeds.map((s, i) => ({ status: s.status ?? 'completed', actualProfit: Number(s.actualProfit ?? 0), closedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000 + 500).toISOString(), updatedAt: '' })));
+    const curve = equityCurve(
+      aliceSeeds.map((s, i) => ({
+        status: s.status ?? 'completed',
+        actualProfit: Number(s.actualProfit ?? 0),
+        closedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000 + 500).toISOString(),
+        updatedAt: '',
+      })),
+    );
     expect(risk.realised).toBeCloseTo(curve.at(-1)?.equity ?? 0, 8);
     expect(risk.drawdown).toBeCloseTo(Math.max(0, drawdownOf(curve)), 8);
     expect(risk.exposure).toBe(aliceSeeds.filter((s) => s.status === 'pending').length * 100);
     expect(risk).toMatchObject({ state: 'off', reason: null, maxLoss: 100, maxExposure: 1000, windowStart: null });
 
-    await updateUser(t.db, bob.user._id, { tradingEnabled: false, tradingPausedAt: new Date(), tradingPauseReason: 'Max loss reached: 120 USDT below its peak' });
+    await updateUser(t.db, bob.user._id, {
+      tradingEnabled: false,
+      tradingPausedAt: new Date(),
+      tradingPauseReason: 'Max loss reached: 120 USDT below its peak',
+    });
     const halted = (await get<{ risk: RiskSummary }>('/api/trades/stats/risk', bob)).risk;
     expect(halted).toMatchObject({ state: 'halted', reason: 'Max loss reached: 120 USDT below its peak', exposure: 0 });
     await updateUser(t.db, bob.user._id, { tradingPauseReason: 'Binance refused the order three times' });

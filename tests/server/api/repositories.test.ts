@@ -37,7 +37,11 @@ describe.each(backends)('read repositories on %s', (kind) => {
     alice = await insertUser(database.db, 'alice');
     bob = await insertUser(database.db, 'bob');
     aliceIds = await insertTrades(database.db, alice, aliceSeeds);
-    bobIds = await insertTrades(database.db, bob, Array.from({ length: 5 }, () => ({})));
+    bobIds = await insertTrades(
+      database.db,
+      bob,
+      Array.from({ length: 5 }, () => ({})),
+    );
   });
   afterAll(async () => {
     await database?.close();
@@ -61,7 +65,11 @@ describe.each(backends)('read repositories on %s', (kind) => {
 
   it('filters by status, symbol and both, counting with the same filter', async () => {
     const expected = (status?: TradeStatus, symbol?: SymbolId) =>
-      aliceIds.filter((_, i) => (!status || aliceSeeds[i]?.status === status) && (!symbol || aliceSeeds[i]?.symbol === symbol)).reverse();
+      aliceIds
+        .filter(
+          (_, i) => (!status || aliceSeeds[i]?.status === status) && (!symbol || aliceSeeds[i]?.symbol === symbol),
+        )
+        .reverse();
     for (const status of [undefined, ...statuses]) {
       for (const symbol of [undefined, ...symbols]) {
         const page = await listTrades(database.db, alice, { status, symbol, page: 1, limit: 100 });
@@ -79,9 +87,14 @@ describe.each(backends)('read repositories on %s', (kind) => {
   it('breaks ties on the creation time by id, so pages never overlap', async () => {
     const carol = await insertUser(database.db, 'carol');
     const at = new Date(Date.UTC(2026, 1, 1));
-    const ids = await insertTrades(database.db, carol, Array.from({ length: 7 }, () => ({ createdAt: at })));
+    const ids = await insertTrades(
+      database.db,
+      carol,
+      Array.from({ length: 7 }, () => ({ createdAt: at })),
+    );
     const seen: string[] = [];
-    for (let page = 1; page <= 3; page++) seen.push(...(await listTrades(database.db, carol, { page, limit: 3 })).trades.map((t) => t._id));
+    for (let page = 1; page <= 3; page++)
+      seen.push(...(await listTrades(database.db, carol, { page, limit: 3 })).trades.map((t) => t._id));
     expect(seen).toEqual([...ids].sort().reverse());
   });
 
@@ -229,9 +242,21 @@ describe.each(backends)('read repositories on %s', (kind) => {
   it('counts the losses of a user whose trades all failed (issue 9, finding 9)', async () => {
     const hugo = await insertUser(database.db, 'hugo');
     // Each failure unwound the filled leg at a loss: the trader lost 101.96 USDT in all.
-    await insertTrades(database.db, hugo, [{ status: 'failed', actualProfit: '-50.98' }, { status: 'failed', actualProfit: '-50.98' }, { status: 'failed' }]);
+    await insertTrades(database.db, hugo, [
+      { status: 'failed', actualProfit: '-50.98' },
+      { status: 'failed', actualProfit: '-50.98' },
+      { status: 'failed' },
+    ]);
     const stats = await userStats(database.db, hugo, noPrices);
-    expect(stats).toMatchObject({ totalTrades: 3, successfulTrades: 0, failedTrades: 3, totalProfit: 0, netProfit: -101.96, winRate: 0, decidedTrades: 2 });
+    expect(stats).toMatchObject({
+      totalTrades: 3,
+      successfulTrades: 0,
+      failedTrades: 3,
+      totalProfit: 0,
+      netProfit: -101.96,
+      winRate: 0,
+      decidedTrades: 2,
+    });
   });
 
   it('answers zeros for a user with nothing', async () => {
@@ -246,6 +271,10 @@ describe.each(backends)('read repositories on %s', (kind) => {
       decidedTrades: 0,
       totalValue: 0,
     });
-    expect((await listTrades(database.db, frank, { page: 1, limit: 20 })).pagination).toEqual({ current: 1, pages: 0, total: 0 });
+    expect((await listTrades(database.db, frank, { page: 1, limit: 20 })).pagination).toEqual({
+      current: 1,
+      pages: 0,
+      total: 0,
+    });
   });
 });

@@ -30,7 +30,12 @@ export interface TradeSeed {
 let tradeCounter = 0;
 
 /** Inserts trades for a user; returns their ids in the order given. */
-export async function insertTrades(db: Db, userId: string, seeds: TradeSeed[], base = Date.UTC(2026, 0, 1)): Promise<string[]> {
+export async function insertTrades(
+  db: Db,
+  userId: string,
+  seeds: TradeSeed[],
+  base = Date.UTC(2026, 0, 1),
+): Promise<string[]> {
   if (seeds.length === 0) return [];
   const rows: NewTradeRow[] = seeds.map((seed, i) => ({
     id: randomUUID(),
@@ -42,7 +47,12 @@ export async function insertTrades(db: Db, userId: string, seeds: TradeSeed[], b
     arbitrageSpread: seed.arbitrageSpread ?? '0.003',
     actualProfit: seed.actualProfit ?? '0',
     createdAt: seed.createdAt ?? new Date(base + i * 1000),
-    closedAt: seed.closedAt !== undefined ? seed.closedAt : (seed.status ?? 'completed') === 'pending' ? null : new Date((seed.createdAt?.getTime() ?? base + i * 1000) + 500),
+    closedAt:
+      seed.closedAt !== undefined
+        ? seed.closedAt
+        : (seed.status ?? 'completed') === 'pending'
+          ? null
+          : new Date((seed.createdAt?.getTime() ?? base + i * 1000) + 500),
   }));
   for (let i = 0; i < rows.length; i += 1000) await db.insert(trades).values(rows.slice(i, i + 1000));
   return rows.map((r) => r.id as string);

@@ -72,14 +72,32 @@ describe.each(backends)('GET /api/snapshot on %s', (backend) => {
 
   it('carries only the declared fields (the user record has no password hash or secrets)', async () => {
     const snap = await body<Record<string, unknown>>('/api/snapshot', bob);
-    expect(Object.keys(snap).sort()).toEqual(['balance', 'halt', 'market', 'prices', 'recent', 'risk', 'stats', 'success', 'twoFactor', 'user']);
+    expect(Object.keys(snap).sort()).toEqual([
+      'balance',
+      'halt',
+      'market',
+      'prices',
+      'recent',
+      'risk',
+      'stats',
+      'success',
+      'twoFactor',
+      'user',
+    ]);
     expect(JSON.stringify(snap.user)).not.toMatch(/password|hash/i);
   });
 
   it('is documented in the OpenAPI document with its response schema', async () => {
-    const doc = (await t.request('GET', '/api/docs')).json() as { paths: Record<string, { get?: { responses: Record<string, { content: Record<string, { schema: { properties: object } }> }> } }> };
+    const doc = (await t.request('GET', '/api/docs')).json() as {
+      paths: Record<
+        string,
+        { get?: { responses: Record<string, { content: Record<string, { schema: { properties: object } }> }> } }
+      >;
+    };
     const schema = doc.paths['/api/snapshot']?.get?.responses['200']?.content['application/json']?.schema;
-    expect(Object.keys(schema?.properties ?? {})).toEqual(expect.arrayContaining(['user', 'prices', 'balance', 'stats', 'recent', 'risk']));
+    expect(Object.keys(schema?.properties ?? {})).toEqual(
+      expect.arrayContaining(['user', 'prices', 'balance', 'stats', 'recent', 'risk']),
+    );
   });
 
   it('has no prices on an instance without an engine (GET /exchanges/prices answers 503 there)', async () => {

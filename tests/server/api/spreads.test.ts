@@ -17,7 +17,15 @@ const NOW = Math.floor(Date.now() / HOUR) * HOUR;
 const spreadAt = (t: number) => ((t / SECOND) % 97) / 1_000_000;
 const sampleAt = (t: number): SpreadSample => {
   const spread = spreadAt(t);
-  return { symbol: 'BTC/USDT', t, binance: 60_000, deriv: 60_000 * (1 + spread), spread, spreadLow: spread, spreadHigh: spread };
+  return {
+    symbol: 'BTC/USDT',
+    t,
+    binance: 60_000,
+    deriv: 60_000 * (1 + spread),
+    spread,
+    spreadLow: spread,
+    spreadHigh: spread,
+  };
 };
 
 describe.each(backends)('spread history API on %s', (backend) => {
@@ -50,7 +58,14 @@ describe.each(backends)('spread history API on %s', (backend) => {
     const s = await series(NOW - 10 * 60 * SECOND, NOW);
     expect(s.resolutionSeconds).toBe(1);
     expect(s.points).toHaveLength(600);
-    expect(s.points[0]).toEqual({ t: NOW - 600 * SECOND, binance: 60_000, deriv: sampleAt(NOW - 600 * SECOND).deriv, spread: spreadAt(NOW - 600 * SECOND), spreadLow: spreadAt(NOW - 600 * SECOND), spreadHigh: spreadAt(NOW - 600 * SECOND) });
+    expect(s.points[0]).toEqual({
+      t: NOW - 600 * SECOND,
+      binance: 60_000,
+      deriv: sampleAt(NOW - 600 * SECOND).deriv,
+      spread: spreadAt(NOW - 600 * SECOND),
+      spreadLow: spreadAt(NOW - 600 * SECOND),
+      spreadHigh: spreadAt(NOW - 600 * SECOND),
+    });
     expect(s.symbol).toBe('BTC/USDT');
     expect(s.from).toBe(new Date(NOW - 600 * SECOND).toISOString());
   });
@@ -104,7 +119,10 @@ describe.each(backends)('spread history API on %s', (backend) => {
     await refused(range(NOW - 400 * DAY, NOW), /at most 366 days/);
     await refused('symbol=BTC%2FUSDT&from=yesterday&to=2026-01-01T00:00:00Z', /from must be an ISO 8601 date-time/);
     await refused('symbol=BTC%2FUSDT&from=2026-01-01&to=2026-01-02', /from must be an ISO 8601 date-time/);
-    await refused('symbol=BTC%2FUSDT&from=2026-02-30T00:00:00Z&to=2026-03-02T00:00:00Z', /from must be an ISO 8601 date-time/);
+    await refused(
+      'symbol=BTC%2FUSDT&from=2026-02-30T00:00:00Z&to=2026-03-02T00:00:00Z',
+      /from must be an ISO 8601 date-time/,
+    );
     await refused('symbol=BTC%2FUSDT', /from/);
   });
 

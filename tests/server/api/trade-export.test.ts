@@ -9,14 +9,22 @@ import { trades, type StoredLeg } from '../../../server/db/schema/trades';
 import { backends, createTestApp, type SignedIn, type TestApp } from '../helpers/app';
 import { insertTrades } from './seed';
 
-const leg = (venue: 'binance' | 'deriv', side: 'buy' | 'sell', openFee: string, closeFee: string | null): StoredLeg => ({
+const leg = (
+  venue: 'binance' | 'deriv',
+  side: 'buy' | 'sell',
+  openFee: string,
+  closeFee: string | null,
+): StoredLeg => ({
   venue,
   side,
   clientOrderId: `c-${venue}`,
   venueOrderId: `v-${venue}`,
   status: closeFee === null ? 'open' : 'closed',
   open: { price: '50000.1200000000', quantity: '0.0020000000', fee: openFee, at: '2026-01-01T00:00:00.000Z' },
-  close: closeFee === null ? null : { price: '50010.0000000000', quantity: '0.0020000000', fee: closeFee, at: '2026-01-01T00:01:00.000Z' },
+  close:
+    closeFee === null
+      ? null
+      : { price: '50010.0000000000', quantity: '0.0020000000', fee: closeFee, at: '2026-01-01T00:01:00.000Z' },
 });
 
 /** A CSV of this export: no field here holds a quoted comma except the reason, which the tests read by column name. */
@@ -61,11 +69,26 @@ describe.each(backends)('trade CSV export on %s', (backend) => {
     bob = await t.createUser();
     const base = Date.UTC(2026, 0, 1);
     const ids = await insertTrades(t.db, alice.user._id, [
-      { status: 'completed', actualProfit: '1.2500000000', totalAmount: '100.5000000000', arbitrageSpread: '0.0031000000', createdAt: new Date(base) },
+      {
+        status: 'completed',
+        actualProfit: '1.2500000000',
+        totalAmount: '100.5000000000',
+        arbitrageSpread: '0.0031000000',
+        createdAt: new Date(base),
+      },
       { status: 'failed', symbol: 'ETH/USDT', actualProfit: '-0.0400000000', createdAt: new Date(base + 86_400_000) },
       { status: 'pending', createdAt: new Date(base + 2 * 86_400_000) },
     ]);
-    await t.db.update(trades).set({ legs: [leg('binance', 'buy', '0.1000000000', '0.1000500000'), leg('deriv', 'sell', '0.0500000000', '0.0000000000')], reason: '=converged, "fast"' }).where(sql`${trades.id} = ${ids[0]}`);
+    await t.db
+      .update(trades)
+      .set({
+        legs: [
+          leg('binance', 'buy', '0.1000000000', '0.1000500000'),
+          leg('deriv', 'sell', '0.0500000000', '0.0000000000'),
+        ],
+        reason: '=converged, "fast"',
+      })
+      .where(sql`${trades.id} = ${ids[0]}`);
     await insertTrades(t.db, bob.user._id, [{ status: 'completed', actualProfit: '99' }]);
   });
   afterAll(async () => {
@@ -111,19 +134,29 @@ describe.each(backends)('trade CSV export on %s', (backend) => {
     const filtered = parse((await t.request('GET', url('?symbol=ETH%2FUSDT'), { token: alice.token })).body);
     expect(filtered.map((r) => r.symbol)).toEqual(['ETH/USDT']);
     expect(parse((await t.request('GET', url('?status=completed'), { token: alice.token })).body)).toHaveLength(1);
-    const res = await t.request('GET', url('?from=2026-01-02T00:00:00Z&to=2026-01-03T00:00:00Z'), { token: alice.token });
+    const res = await t.request('GET', url('?from=2026-01-02T00:00:00Z&to=2026-01-03T00:00:00Z'), {
+      token: alice.token,
+    });
     expect(parse(res.body).map((r) => r.status)).toEqual(['failed']);
     expect(res.headers['content-disposition']).toBe('attachment; filename="trades-2026-01-02-to-2026-01-03.csv"');
   });
 
   it('gives the header only for a range without trades, and refuses a range that ends before it starts', async () => {
-    const none = await t.request('GET', url('?from=2025-01-01T00:00:00Z&to=2025-02-01T00:00:00Z'), { token: alice.token });
+    const none = await t.request('GET', url('?from=2025-01-01T00:00:00Z&to=2025-02-01T00:00:00Z'), {
+      token: alice.token,
+    });
     expect(none.statusCode).toBe(200);
     expect(none.body).toBe(`${TRADES_CSV_COLUMNS.join(',')}\r\n`);
-    for (const q of ['?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z', '?from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00Z']) {
+    for (const q of [
+      '?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z',
+      '?from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00Z',
+    ]) {
       const res = await t.request('GET', url(q), { token: alice.token });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ success: false, message: 'The date range is empty: "from" must be before "to"' });
+      expect(res.json()).toMatchObject({
+        success: false,
+        message: 'The date range is empty: "from" must be before "to"',
+      });
     }
     const bad = await t.request('GET', url('?from=yesterday'), { token: alice.token });
     expect(bad.statusCode).toBe(400);
@@ -135,7 +168,13 @@ describe.each(backends)('trade CSV export on %s', (backend) => {
     const carol = await t.createUser();
     // One statement: every row gets the same now(), microseconds included, so only the id tells them apart.
     await t.db.insert(trades).values(
-      Array.from({ length: 10 }, (_, i) => ({ tradeId: `TIE-${process.pid}-${i}-${backend}`, userId: carol.user._id, symbol: 'BTC/USDT' as const, totalAmount: '1', arbitrageSpread: '0' })),
+      Array.from({ length: 10 }, (_, i) => ({
+        tradeId: `TIE-${process.pid}-${i}-${backend}`,
+        userId: carol.user._id,
+        symbol: 'BTC/USDT' as const,
+        totalAmount: '1',
+        arbitrageSpread: '0',
+      })),
     );
     const seen: string[] = [];
     let batches = 0;

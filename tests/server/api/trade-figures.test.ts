@@ -42,7 +42,10 @@ async function aggregateFromTrades(db: Db, userId: string): Promise<TradeAggrega
 
 /** The contract's functions (contract/figures.ts) over the user's rows, with exact sums. */
 async function contractFigures(db: Db, userId: string): Promise<TradeAggregates> {
-  const rows = await db.select({ status: trades.status, actualProfit: trades.actualProfit }).from(trades).where(eq(trades.userId, userId));
+  const rows = await db
+    .select({ status: trades.status, actualProfit: trades.actualProfit })
+    .from(trades)
+    .where(eq(trades.userId, userId));
   const asTrade = (r: (typeof rows)[number]) => ({ status: r.status, actualProfit: Number(r.actualProfit) });
   const sum = (list: typeof rows) => list.reduce((acc, r) => acc.plus(r.actualProfit), new Decimal(0)).toString();
   return {
@@ -57,7 +60,11 @@ async function contractFigures(db: Db, userId: string): Promise<TradeAggregates>
 }
 
 /** Decimal strings compared by value ('1.50' equals '1.5'), counts as they are. */
-const normalised = (a: TradeAggregates) => ({ ...a, totalProfit: new Decimal(a.totalProfit).toString(), netProfit: new Decimal(a.netProfit).toString() });
+const normalised = (a: TradeAggregates) => ({
+  ...a,
+  totalProfit: new Decimal(a.totalProfit).toString(),
+  netProfit: new Decimal(a.netProfit).toString(),
+});
 
 async function expectKeptFiguresRight(db: Db, userId: string): Promise<void> {
   const kept = normalised(await tradeAggregates(db, userId));
@@ -66,7 +73,17 @@ async function expectKeptFiguresRight(db: Db, userId: string): Promise<void> {
 }
 
 // Profits around the rules' edges (exactly 0, a hair either side) and with all ten decimals of numeric(28,10).
-const profit = fc.constantFrom('0', '0.0000000001', '-0.0000000001', '0.01', '-0.01', '2', '-4', '123456.7890123456', '-50.98');
+const profit = fc.constantFrom(
+  '0',
+  '0.0000000001',
+  '-0.0000000001',
+  '0.01',
+  '-0.01',
+  '2',
+  '-4',
+  '123456.7890123456',
+  '-50.98',
+);
 const status = fc.constantFrom<TradeStatus>(...TRADE_STATUSES);
 type Step =
   | { kind: 'insert'; owner: 0 | 1; status: TradeStatus; actualProfit: string }
@@ -107,17 +124,27 @@ describe.each(backends)('kept trade figures on %s', (kind) => {
         const picked = (pick: number) => ids[pick % ids.length] as string;
         for (const s of steps) {
           if (s.kind === 'insert') {
-            ids.push(...(await insertTrades(db, owners[s.owner], [{ status: s.status, actualProfit: s.actualProfit }])));
+            ids.push(
+              ...(await insertTrades(db, owners[s.owner], [{ status: s.status, actualProfit: s.actualProfit }])),
+            );
             continue;
           }
           if (ids.length === 0) continue;
           const id = picked(s.pick);
-          if (s.kind === 'update') await db.update(trades).set({ status: s.status, actualProfit: s.actualProfit }).where(eq(trades.id, id));
+          if (s.kind === 'update')
+            await db.update(trades).set({ status: s.status, actualProfit: s.actualProfit }).where(eq(trades.id, id));
           // A status change alone, as the engine and the cancel path make it; also a no-op when the status is the same.
-          if (s.kind === 'finish') await db.update(trades).set({ status: s.status, reason: 'changed by the property' }).where(eq(trades.id, id));
+          if (s.kind === 'finish')
+            await db
+              .update(trades)
+              .set({ status: s.status, reason: 'changed by the property' })
+              .where(eq(trades.id, id));
           if (s.kind === 'move') {
             const [row] = await db.select({ userId: trades.userId }).from(trades).where(eq(trades.id, id));
-            await db.update(trades).set({ userId: row?.userId === owners[0] ? owners[1] : owners[0] }).where(eq(trades.id, id));
+            await db
+              .update(trades)
+              .set({ userId: row?.userId === owners[0] ? owners[1] : owners[0] })
+              .where(eq(trades.id, id));
           }
           if (s.kind === 'delete') {
             await db.delete(trades).where(eq(trades.id, id));
@@ -134,42 +161,80 @@ describe.each(backends)('kept trade figures on %s', (kind) => {
     const db = database.db;
     const userId = await insertUser(db, 'fig-legs');
     const [id] = await insertTrades(db, userId, [{ status: 'pending', actualProfit: '0' }]);
-    await db.update(trades).set({ legs: [], closedAt: new Date() }).where(eq(trades.id, id as string));
-    await db.update(trades).set({ status: 'completed', actualProfit: '1.25' }).where(eq(trades.id, id as string));
-    expect(await tradeAggregates(db, userId)).toMatchObject({ totalTrades: 1, successfulTrades: 1, winningTrades: 1, decidedTrades: 1 });
+    await db
+      .update(trades)
+      .set({ legs: [], closedAt: new Date() })
+      .where(eq(trades.id, id as string));
+    await db
+      .update(trades)
+      .set({ status: 'completed', actualProfit: '1.25' })
+      .where(eq(trades.id, id as string));
+    expect(await tradeAggregates(db, userId)).toMatchObject({
+      totalTrades: 1,
+      successfulTrades: 1,
+      winningTrades: 1,
+      decidedTrades: 1,
+    });
     await expectKeptFiguresRight(db, userId);
   });
 
   it("drops a deleted user's figures with the user, and answers zeros for a user without trades", async () => {
     const db = database.db;
     const userId = await insertUser(db, 'fig-gone');
-    await insertTrades(db, userId, [{ status: 'completed', actualProfit: '3' }, { status: 'failed', actualProfit: '-1' }]);
+    await insertTrades(db, userId, [
+      { status: 'completed', actualProfit: '3' },
+      { status: 'failed', actualProfit: '-1' },
+    ]);
     expect((await tradeAggregates(db, userId)).totalTrades).toBe(2);
     await db.delete(users).where(eq(users.id, userId));
     expect(await db.select().from(tradeFigures).where(eq(tradeFigures.userId, userId))).toEqual([]);
-    expect(await tradeAggregates(db, userId)).toEqual({ totalTrades: 0, successfulTrades: 0, failedTrades: 0, winningTrades: 0, decidedTrades: 0, totalProfit: '0', netProfit: '0' });
+    expect(await tradeAggregates(db, userId)).toEqual({
+      totalTrades: 0,
+      successfulTrades: 0,
+      failedTrades: 0,
+      winningTrades: 0,
+      decidedTrades: 0,
+      totalProfit: '0',
+      netProfit: '0',
+    });
   });
 
   it('counts every one of many trades of one user finished by concurrent transactions', async () => {
     const db = database.db;
     const userId = await insertUser(db, 'fig-busy');
-    const ids = await insertTrades(db, userId, Array.from({ length: 40 }, () => ({ status: 'pending' as const, actualProfit: '0' })));
+    const ids = await insertTrades(
+      db,
+      userId,
+      Array.from({ length: 40 }, () => ({ status: 'pending' as const, actualProfit: '0' })),
+    );
     // Each finish is its own transaction, as the engine writes them; on PostgreSQL they run on separate connections.
     await Promise.all(
       ids.map((id, i) =>
         db.transaction(async (tx) => {
-          await tx.update(trades).set({ status: 'completed', actualProfit: i % 2 === 0 ? '1.5' : '-0.5' }).where(eq(trades.id, id));
+          await tx
+            .update(trades)
+            .set({ status: 'completed', actualProfit: i % 2 === 0 ? '1.5' : '-0.5' })
+            .where(eq(trades.id, id));
         }),
       ),
     );
-    expect(await tradeAggregates(db, userId)).toMatchObject({ totalTrades: 40, successfulTrades: 40, winningTrades: 20, decidedTrades: 40 });
+    expect(await tradeAggregates(db, userId)).toMatchObject({
+      totalTrades: 40,
+      successfulTrades: 40,
+      winningTrades: 20,
+      decidedTrades: 40,
+    });
     await expectKeptFiguresRight(db, userId);
   });
 
   it('recounts the same figures from the trades as the trigger kept', async () => {
     const db = database.db;
     const userId = await insertUser(db, 'fig-recount');
-    await insertTrades(db, userId, [{ status: 'completed', actualProfit: '10.5' }, { status: 'cancelled', actualProfit: '-2.25' }, { status: 'pending' }]);
+    await insertTrades(db, userId, [
+      { status: 'completed', actualProfit: '10.5' },
+      { status: 'cancelled', actualProfit: '-2.25' },
+      { status: 'pending' },
+    ]);
     const kept = await tradeAggregates(db, userId);
     await db.update(tradeFigures).set({ totalTrades: 999 }).where(eq(tradeFigures.userId, userId));
     await recountTradeFigures(db);

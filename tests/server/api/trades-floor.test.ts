@@ -27,7 +27,10 @@ describe.runIf(process.env.TEST_POSTGRES_URL)('the trades floor answers as the p
 
   const both = async (url: string, token: string) => {
     const headers = { authorization: `Bearer ${token}` };
-    const [product, bare] = await Promise.all([t.app.inject({ method: 'GET', url, headers }), floor.app.inject({ method: 'GET', url, headers })]);
+    const [product, bare] = await Promise.all([
+      t.app.inject({ method: 'GET', url, headers }),
+      floor.app.inject({ method: 'GET', url, headers }),
+    ]);
     return { product, bare };
   };
 

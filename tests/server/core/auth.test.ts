@@ -58,11 +58,17 @@ describe.each(backends)('auth on %s', (backend) => {
   it('password change revokes every session and returns a fresh working token', async () => {
     const u = await t.createUser();
     const other = (await t.login(u.user.username, u.password)).json().token as string;
-    const bad = await t.request('PUT', '/api/auth/change-password', { token: u.token, body: { currentPassword: 'wrong-one', newPassword: 'new-password-1' } });
+    const bad = await t.request('PUT', '/api/auth/change-password', {
+      token: u.token,
+      body: { currentPassword: 'wrong-one', newPassword: 'new-password-1' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Current password is incorrect');
 
-    const res = await t.request('PUT', '/api/auth/change-password', { token: u.token, body: { currentPassword: u.password, newPassword: 'new-password-1' } });
+    const res = await t.request('PUT', '/api/auth/change-password', {
+      token: u.token,
+      body: { currentPassword: u.password, newPassword: 'new-password-1' },
+    });
     expect(res.statusCode).toBe(200);
     const { token } = res.json();
     expect(res.json()).toMatchObject({ success: true, message: 'Password changed successfully' });
@@ -74,10 +80,16 @@ describe.each(backends)('auth on %s', (backend) => {
   });
 
   it('validates the password change with the spec texts', async () => {
-    const res = await t.request('PUT', '/api/auth/change-password', { token: t.admin.token, body: { currentPassword: 'same-password', newPassword: 'same-password' } });
+    const res = await t.request('PUT', '/api/auth/change-password', {
+      token: t.admin.token,
+      body: { currentPassword: 'same-password', newPassword: 'same-password' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('New password must be different from current password');
-    const short = await t.request('PUT', '/api/auth/change-password', { token: t.admin.token, body: { currentPassword: 'x', newPassword: 'short' } });
+    const short = await t.request('PUT', '/api/auth/change-password', {
+      token: t.admin.token,
+      body: { currentPassword: 'x', newPassword: 'short' },
+    });
     expect(short.json().errors).toEqual([{ msg: 'Password must be at least 8 characters', path: 'newPassword' }]);
   });
 
@@ -85,7 +97,10 @@ describe.each(backends)('auth on %s', (backend) => {
     for (const body of [{}, { username: 'newbie', email: 'newbie@example.test', password: 'long-enough-1' }]) {
       const res = await t.request('POST', '/api/auth/register', { body });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ success: false, message: 'Registration is disabled. Ask an admin to create your account.' });
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Registration is disabled. Ask an admin to create your account.',
+      });
     }
     // The sign-up page asks first, without signing in.
     expect((await t.request('GET', '/api/auth/registration')).json()).toEqual({ success: true, open: false });

@@ -11,7 +11,10 @@ const s = (path: string) => resolve(ROOT, path);
 const pkg = (name: string) => resolve(ROOT, 'node_modules', name, 'index.js');
 
 const GRAPH: Record<string, { importedIds: string[]; dynamicallyImportedIds: string[] }> = {
-  [s('src/main.tsx')]: { importedIds: [pkg('react'), s('src/services/session.ts')], dynamicallyImportedIds: [s('src/routes/login.tsx'), s('src/routes/appLayout.tsx'), s('src/pwa/index.ts')] },
+  [s('src/main.tsx')]: {
+    importedIds: [pkg('react'), s('src/services/session.ts')],
+    dynamicallyImportedIds: [s('src/routes/login.tsx'), s('src/routes/appLayout.tsx'), s('src/pwa/index.ts')],
+  },
   [pkg('react')]: { importedIds: [], dynamicallyImportedIds: [] },
   [s('src/services/session.ts')]: { importedIds: [], dynamicallyImportedIds: [] },
   [s('src/routes/login.tsx')]: { importedIds: [pkg('react'), s('src/ui/Field.tsx')], dynamicallyImportedIds: [] },
@@ -19,16 +22,28 @@ const GRAPH: Record<string, { importedIds: string[]; dynamicallyImportedIds: str
   [s('src/routes/contactAdmin.tsx')]: { importedIds: [], dynamicallyImportedIds: [] },
   [s('src/ui/Field.tsx')]: { importedIds: [pkg('react')], dynamicallyImportedIds: [] },
   [s('src/routes/appLayout.tsx')]: { importedIds: [s('src/ui/Field.tsx'), pkg('rxjs')], dynamicallyImportedIds: [] },
-  [s('src/services/appServices.ts')]: { importedIds: [pkg('rxjs'), s('src/services/realtime/socketLink.ts')], dynamicallyImportedIds: [] },
+  [s('src/services/appServices.ts')]: {
+    importedIds: [pkg('rxjs'), s('src/services/realtime/socketLink.ts')],
+    dynamicallyImportedIds: [],
+  },
   [s('src/services/realtime/socketLink.ts')]: { importedIds: [], dynamicallyImportedIds: [pkg('socket.io-client')] },
   [pkg('socket.io-client')]: { importedIds: [], dynamicallyImportedIds: [] },
   [pkg('rxjs')]: { importedIds: [], dynamicallyImportedIds: [] },
-  [s('src/routes/dashboard.tsx')]: { importedIds: [s('src/features/charts/SpreadChartCard.tsx')], dynamicallyImportedIds: [] },
-  [s('src/features/charts/SpreadChartCard.tsx')]: { importedIds: [], dynamicallyImportedIds: [s('src/features/charts/SpreadCanvas.tsx')] },
+  [s('src/routes/dashboard.tsx')]: {
+    importedIds: [s('src/features/charts/SpreadChartCard.tsx')],
+    dynamicallyImportedIds: [],
+  },
+  [s('src/features/charts/SpreadChartCard.tsx')]: {
+    importedIds: [],
+    dynamicallyImportedIds: [s('src/features/charts/SpreadCanvas.tsx')],
+  },
   [s('src/features/charts/SpreadCanvas.tsx')]: { importedIds: [pkg('lightweight-charts')], dynamicallyImportedIds: [] },
   [pkg('lightweight-charts')]: { importedIds: [], dynamicallyImportedIds: [] },
   [s('src/features/toasts/ToastHost.tsx')]: { importedIds: [], dynamicallyImportedIds: [] },
-  [s('src/pwa/index.ts')]: { importedIds: [], dynamicallyImportedIds: [pkg('workbox-window'), s('src/pwa/swUpdates.ts')] },
+  [s('src/pwa/index.ts')]: {
+    importedIds: [],
+    dynamicallyImportedIds: [pkg('workbox-window'), s('src/pwa/swUpdates.ts')],
+  },
   [s('src/pwa/swUpdates.ts')]: { importedIds: [], dynamicallyImportedIds: [] },
   [s('src/pwa/formEditing.ts')]: { importedIds: [], dynamicallyImportedIds: [] },
   [pkg('workbox-window')]: { importedIds: [], dynamicallyImportedIds: [] },
@@ -37,8 +52,14 @@ const graph = { getModuleInfo: (id: string) => GRAPH[id] ?? null };
 
 describe('client chunk groups', () => {
   it('follows static imports, and dynamic ones only where asked', () => {
-    expect(closure([s('src/main.tsx')], graph)).toEqual(new Set([s('src/main.tsx'), pkg('react'), s('src/services/session.ts')]));
-    expect(closure([s('src/services/realtime/socketLink.ts')], graph, (id) => id.includes('socket.io')).has(pkg('socket.io-client'))).toBe(true);
+    expect(closure([s('src/main.tsx')], graph)).toEqual(
+      new Set([s('src/main.tsx'), pkg('react'), s('src/services/session.ts')]),
+    );
+    expect(
+      closure([s('src/services/realtime/socketLink.ts')], graph, (id) => id.includes('socket.io')).has(
+        pkg('socket.io-client'),
+      ),
+    ).toBe(true);
   });
 
   it('keeps the entry, puts its imports in core and never a public module in the signed-in group', () => {

@@ -2,7 +2,16 @@
 // file the last build read changed, the compiled backtest worker answering as the sources do, and the compiled
 // process starting, serving and stopping like `tsx server/main.ts`.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,7 +49,10 @@ describe('staleness of the compiled server', () => {
       utimesSync(join(root, file), longAgo, longAgo);
     }
     for (const name of Object.keys(ENTRIES)) writeFileSync(join(out, `${name}.js`), '');
-    writeFileSync(join(out, 'inputs.json'), JSON.stringify({ builtAt: Date.now() - 60_000, inputs: ['server/main.ts'] }));
+    writeFileSync(
+      join(out, 'inputs.json'),
+      JSON.stringify({ builtAt: Date.now() - 60_000, inputs: ['server/main.ts'] }),
+    );
     return { root, out };
   }
 
@@ -83,10 +95,21 @@ function job(): BacktestJob {
     if (step++ % 10 !== 0) return;
     for (const symbol of SYMBOLS) {
       const { binance, deriv } = tick.symbols[symbol].quotes;
-      rows.push({ t: start + step * 100, symbol, binance: (binance.bid + binance.ask) / 2, deriv: (deriv.bid + deriv.ask) / 2, minute: false });
+      rows.push({
+        t: start + step * 100,
+        symbol,
+        binance: (binance.bid + binance.ask) / 2,
+        deriv: (deriv.bid + deriv.ask) / 2,
+        minute: false,
+      });
     }
   });
-  return { columns: toColumns(rows), limits: { minSpread: 0.002, maxExposure: 1000, maxLoss: 100 }, from: start, to: start + 600_000 };
+  return {
+    columns: toColumns(rows),
+    limits: { minSpread: 0.002, maxExposure: 1000, maxLoss: 100 },
+    from: start,
+    to: start + 600_000,
+  };
 }
 
 describe('compiling the server', () => {
@@ -98,7 +121,14 @@ describe('compiling the server', () => {
     for (const name of Object.keys(ENTRIES)) expect(existsSync(join(out, `${name}.js`)), name).toBe(true);
     const stamp = JSON.parse(readFileSync(join(out, 'inputs.json'), 'utf8')) as { inputs: string[] };
     expect(stamp.inputs).toHaveLength(inputs);
-    expect(stamp.inputs).toEqual(expect.arrayContaining(['server/main.ts', 'server/process/run.ts', 'server/engine/replay/worker.ts', 'contract/domain.ts']));
+    expect(stamp.inputs).toEqual(
+      expect.arrayContaining([
+        'server/main.ts',
+        'server/process/run.ts',
+        'server/engine/replay/worker.ts',
+        'contract/domain.ts',
+      ]),
+    );
     // Packages stay in node_modules: none is read into the bundle.
     expect(stamp.inputs.filter((input) => input.includes('node_modules'))).toEqual([]);
     expect(isServerStale(ROOT, out)).toBe(false);
@@ -111,10 +141,13 @@ describe('compiling the server', () => {
       if (loaded.has(file)) return;
       loaded.add(file);
       const code = readFileSync(file, 'utf8');
-      for (const [, spec] of code.matchAll(/^import\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)) if (spec) visit(join(dirname(file), spec));
+      for (const [, spec] of code.matchAll(/^import\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm))
+        if (spec) visit(join(dirname(file), spec));
     };
     visit(join(out, 'main.js'));
-    const staticImports = [...loaded].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?from\s*"([^".][^"]*)"/gm)].map((m) => m[1]));
+    const staticImports = [...loaded].flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?from\s*"([^".][^"]*)"/gm)].map((m) => m[1]),
+    );
     expect(staticImports).toContain('fastify');
     expect(staticImports).not.toContain('ccxt');
     // Neither are the PostgreSQL driver (only with DATABASE_URL) and the QR code renderer (2FA enrolment).
@@ -122,7 +155,11 @@ describe('compiling the server', () => {
     expect(staticImports).not.toContain('drizzle-orm/node-postgres');
     expect(staticImports).not.toContain('qrcode');
     // …but it is in the build, for a live market.
-    expect(readdirSync(join(out, 'chunks')).some((name) => readFileSync(join(out, 'chunks', name), 'utf8').includes('from "ccxt"'))).toBe(true);
+    expect(
+      readdirSync(join(out, 'chunks')).some((name) =>
+        readFileSync(join(out, 'chunks', name), 'utf8').includes('from "ccxt"'),
+      ),
+    ).toBe(true);
   });
 
   it('gives a compiled backtest worker that answers what the replay computes', async () => {
@@ -145,7 +182,17 @@ describe('npm start (server/launch.js)', () => {
     const dataDir = tempDir('arb-launch-');
     const child = spawn(process.execPath, ['server/launch.js'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', DATA_DIR: dataDir, SKIP_CLIENT_BUILD: '1', ENGINE: 'off', LOG_LEVEL: 'warn', ADMIN_EMAIL: 'admin@launch.test', ADMIN_PASSWORD: 'Launch-password-1' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        SKIP_CLIENT_BUILD: '1',
+        ENGINE: 'off',
+        LOG_LEVEL: 'warn',
+        ADMIN_EMAIL: 'admin@launch.test',
+        ADMIN_PASSWORD: 'Launch-password-1',
+      },
     });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -18,7 +18,10 @@ describe.each(backends)('control characters on %s', (backend) => {
     expect(res.statusCode, res.body).toBe(400);
     const body = res.json() as { success: boolean; message: string; errors?: { msg: string }[] };
     expect(body.success).toBe(false);
-    expect(body.errors?.some((e) => e.msg === `${field} must not contain control characters`) ?? body.message, res.body).toBe(true);
+    expect(
+      body.errors?.some((e) => e.msg === `${field} must not contain control characters`) ?? body.message,
+      res.body,
+    ).toBe(true);
   }
 
   it('refuses them at sign-in, in the username and the password, without logging an error', async () => {
@@ -31,30 +34,77 @@ describe.each(backends)('control characters on %s', (backend) => {
 
   it('refuses them in every profile field; bio keeps its line breaks', async () => {
     const u = await t.createUser();
-    const valid = { username: u.user.username, email: u.user.email, firstName: 'Ada', lastName: 'Lovelace', phone: '+44 20 7946 0958', bio: 'x' };
-    const labels: Record<string, string> = { username: 'Username', email: 'Email', firstName: 'First name', lastName: 'Last name', phone: 'Phone', bio: 'Bio' };
+    const valid = {
+      username: u.user.username,
+      email: u.user.email,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phone: '+44 20 7946 0958',
+      bio: 'x',
+    };
+    const labels: Record<string, string> = {
+      username: 'Username',
+      email: 'Email',
+      firstName: 'First name',
+      lastName: 'Last name',
+      phone: 'Phone',
+      bio: 'Bio',
+    };
     for (const [field, label] of Object.entries(labels)) {
       for (const bad of NASTY) {
-        expectRefused(await t.request('PUT', '/api/auth/profile', { token: u.token, body: { ...valid, [field]: bad } }), label);
+        expectRefused(
+          await t.request('PUT', '/api/auth/profile', { token: u.token, body: { ...valid, [field]: bad } }),
+          label,
+        );
       }
     }
-    const lines = await t.request('PUT', '/api/auth/profile', { token: u.token, body: { ...valid, bio: 'line one\r\nline two\tend' } });
+    const lines = await t.request('PUT', '/api/auth/profile', {
+      token: u.token,
+      body: { ...valid, bio: 'line one\r\nline two\tend' },
+    });
     expect(lines.statusCode, lines.body).toBe(200);
   });
 
   it('refuses them in the admin user list search and user creation', async () => {
     for (const bad of NASTY) {
-      expectRefused(await t.request('GET', `/api/admin/users?search=${encodeURIComponent(bad)}`, { token: t.admin.token }), 'search');
-      const create = await t.request('POST', '/api/admin/users', { token: t.admin.token, body: { username: bad, email: 'c@example.test', password: 'password-1' } });
+      expectRefused(
+        await t.request('GET', `/api/admin/users?search=${encodeURIComponent(bad)}`, { token: t.admin.token }),
+        'search',
+      );
+      const create = await t.request('POST', '/api/admin/users', {
+        token: t.admin.token,
+        body: { username: bad, email: 'c@example.test', password: 'password-1' },
+      });
       expectRefused(create, 'Username');
     }
   });
 
   it('refuses them in registration, password change, API keys and credential tests', async () => {
     const u = await t.createUser();
-    expectRefused(await t.request('PUT', '/api/auth/change-password', { token: u.token, body: { currentPassword: u.password, newPassword: 'new\u0000password' } }), 'New password');
-    expectRefused(await t.request('PUT', `/api/users/${u.user._id}/api-keys`, { token: u.token, body: { binanceApiKey: 'KEY\u0000' } }), 'Binance API key');
-    expectRefused(await t.request('POST', '/api/exchanges/test-connection', { token: u.token, body: { exchange: 'deriv', token: 't\u0001' } }), 'Token');
-    expectRefused(await t.request('PUT', `/api/users/${encodeURIComponent('a\u0000b')}`, { token: u.token, body: { maxLoss: 1 } }), 'The id in the URL');
+    expectRefused(
+      await t.request('PUT', '/api/auth/change-password', {
+        token: u.token,
+        body: { currentPassword: u.password, newPassword: 'new\u0000password' },
+      }),
+      'New password',
+    );
+    expectRefused(
+      await t.request('PUT', `/api/users/${u.user._id}/api-keys`, {
+        token: u.token,
+        body: { binanceApiKey: 'KEY\u0000' },
+      }),
+      'Binance API key',
+    );
+    expectRefused(
+      await t.request('POST', '/api/exchanges/test-connection', {
+        token: u.token,
+        body: { exchange: 'deriv', token: 't\u0001' },
+      }),
+      'Token',
+    );
+    expectRefused(
+      await t.request('PUT', `/api/users/${encodeURIComponent('a\u0000b')}`, { token: u.token, body: { maxLoss: 1 } }),
+      'The id in the URL',
+    );
   });
 });

@@ -14,7 +14,12 @@ describe.each(backends)('HTTP behaviour on %s', (backend) => {
   });
 
   const post = (payload: string | Buffer, contentType?: string) =>
-    t.app.inject({ method: 'POST', url: '/api/auth/login', payload, headers: contentType ? { 'content-type': contentType } : {} });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload,
+      headers: contentType ? { 'content-type': contentType } : {},
+    });
 
   it('answers malformed bodies with clear 4xx messages, never 500', async () => {
     const malformed = await post('{"username": "a", ', 'application/json');
@@ -48,7 +53,12 @@ describe.each(backends)('HTTP behaviour on %s', (backend) => {
   });
 
   it('answers unknown API routes and methods with 404 JSON', async () => {
-    for (const [method, url] of [['GET', '/api/nothing'], ['DELETE', '/api/auth/login'], ['GET', '/api'], ['POST', '/elsewhere']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/nothing'],
+      ['DELETE', '/api/auth/login'],
+      ['GET', '/api'],
+      ['POST', '/elsewhere'],
+    ] as const) {
       const res = await t.app.inject({ method, url });
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toMatchObject({ success: false });
@@ -62,7 +72,12 @@ describe.each(backends)('HTTP behaviour on %s', (backend) => {
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(res.headers['x-frame-options']).toBe('DENY');
     const csp = String(res.headers['content-security-policy']);
-    for (const directive of ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "worker-src 'self'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "frame-ancestors 'none'",
+      "worker-src 'self'",
+    ]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
@@ -78,13 +93,22 @@ describe.each(backends)('HTTP behaviour on %s', (backend) => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    for (const path of ['/api/auth/login', '/api/auth/profile', '/api/users/{id}', '/api/users/{id}/api-keys', '/api/admin/users', '/api/admin/users/{id}/toggle-active']) {
+    for (const path of [
+      '/api/auth/login',
+      '/api/auth/profile',
+      '/api/users/{id}',
+      '/api/users/{id}/api-keys',
+      '/api/admin/users',
+      '/api/admin/users/{id}/toggle-active',
+    ]) {
       expect(doc.paths, path).toHaveProperty([path]);
     }
     const login = doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema;
     expect(login.required).toEqual(['username', 'password']);
     // Signed in, or (two-factor sign-in) a challenge for the second step.
-    const answers = doc.paths['/api/auth/login'].post.responses['200'].content['application/json'].schema.anyOf as { properties: Record<string, { properties?: object }> }[];
+    const answers = doc.paths['/api/auth/login'].post.responses['200'].content['application/json'].schema.anyOf as {
+      properties: Record<string, { properties?: object }>;
+    }[];
     expect(answers.some((a) => 'challenge' in a.properties)).toBe(true);
     const answer = answers.find((a) => 'user' in a.properties) as { properties: { user: { properties: object } } };
     expect(answer.properties.user.properties).toHaveProperty('hasDerivToken');
@@ -121,7 +145,10 @@ describe('client pages', () => {
     expect(building.headers['content-security-policy']).toContain("script-src 'self'");
 
     mkdirSync(join(clientDir, 'assets'), { recursive: true });
-    writeFileSync(join(clientDir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="/assets/index-AbCd1234.js"></script>');
+    writeFileSync(
+      join(clientDir, 'index.html'),
+      '<!doctype html><title>app</title><script type="module" src="/assets/index-AbCd1234.js"></script>',
+    );
     const script = `console.log(${JSON.stringify('x'.repeat(5000))});`;
     writeFileSync(join(clientDir, 'assets', 'index-AbCd1234.js'), script);
     // The build stores compressed variants beside each file (tools/precompress.ts); the server sends those.
@@ -135,7 +162,11 @@ describe('client pages', () => {
       expect(page.headers['cache-control']).toBe('no-cache');
       expect(page.body).toContain('<title>app</title>');
     }
-    const asset = await t.app.inject({ method: 'GET', url: '/assets/index-AbCd1234.js', headers: { 'accept-encoding': 'gzip' } });
+    const asset = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-AbCd1234.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(asset.headers['content-encoding']).toBe('gzip');
@@ -148,6 +179,8 @@ describe('client pages', () => {
       expect(missing.body, url).not.toContain('<title>app</title>');
     }
     // API paths never fall back to the page.
-    expect((await t.app.inject({ method: 'GET', url: '/api/missing' })).headers['content-type']).toContain('application/json');
+    expect((await t.app.inject({ method: 'GET', url: '/api/missing' })).headers['content-type']).toContain(
+      'application/json',
+    );
   });
 });

@@ -13,7 +13,9 @@ describe('embedded PGlite memory', () => {
     try {
       const database = await openDatabase({ dataDir, databaseUrl: undefined });
       try {
-        const result = (await database.db.execute(sql`show shared_buffers`)) as unknown as { rows: Array<{ shared_buffers: string }> };
+        const result = (await database.db.execute(sql`show shared_buffers`)) as unknown as {
+          rows: Array<{ shared_buffers: string }>;
+        };
         expect(result.rows[0]?.shared_buffers).toBe('16MB');
       } finally {
         await database.close();

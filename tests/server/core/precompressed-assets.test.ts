@@ -13,7 +13,13 @@ import { createTestApp, type TestApp } from '../helpers/app';
 const SCRIPT = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, label: `row ${i}` })))};\n`;
 const HTML = `<!doctype html><html><head><title>app</title><script type="module" src="/assets/index-AbCd1234.js"></script></head><body>${'<p>shell</p>'.repeat(200)}</body></html>`;
 const SW = `self.addEventListener('fetch', () => {});\n${'// precache list\n'.repeat(100)}`;
-const MANIFEST = JSON.stringify({ name: 'Arbitrage', short_name: 'Arb', start_url: '/', display: 'standalone', icons: Array.from({ length: 20 }, (_, i) => ({ src: `/icons/i${i}.png`, sizes: '192x192' })) });
+const MANIFEST = JSON.stringify({
+  name: 'Arbitrage',
+  short_name: 'Arb',
+  start_url: '/',
+  display: 'standalone',
+  icons: Array.from({ length: 20 }, (_, i) => ({ src: `/icons/i${i}.png`, sizes: '192x192' })),
+});
 
 describe('precompress (build step)', () => {
   let dir: string;
@@ -60,13 +66,27 @@ describe('the client build', () => {
 
   it('stores a .br and a .gz beside each text file, after the service worker is written, and precaches none of them', () => {
     outDir = mkdtempSync(join(tmpdir(), 'arb-build-'));
-    const build = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'], {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: 'production' },
-      encoding: 'utf8',
-    });
+    const build = spawnSync(
+      process.execPath,
+      [
+        join(root, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '--logLevel',
+        'error',
+        '--outDir',
+        outDir,
+        '--emptyOutDir',
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: 'production' },
+        encoding: 'utf8',
+      },
+    );
     expect(build.status, build.stderr).toBe(0);
-    const scripts = (readdirSync(outDir, { recursive: true }) as string[]).filter((file) => /\.(js|html|webmanifest)$/.test(file));
+    const scripts = (readdirSync(outDir, { recursive: true }) as string[]).filter((file) =>
+      /\.(js|html|webmanifest)$/.test(file),
+    );
     expect(scripts).toEqual(expect.arrayContaining(['index.html', 'sw.js']));
     for (const file of scripts) {
       const original = readFileSync(join(outDir, file));
@@ -105,7 +125,7 @@ describe('serving the stored variants', () => {
 
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
-  it('sends the stored brotli bytes to a client that accepts br, with the file\'s type and cache rules', async () => {
+  it("sends the stored brotli bytes to a client that accepts br, with the file's type and cache rules", async () => {
     const res = await get('/assets/index-AbCd1234.js', { 'accept-encoding': 'gzip, deflate, br' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
@@ -136,17 +156,23 @@ describe('serving the stored variants', () => {
     }
   });
 
-  it('revalidates each variant by its own validator (304), never handing one encoding\'s validator to another', async () => {
+  it("revalidates each variant by its own validator (304), never handing one encoding's validator to another", async () => {
     const br = await get('/assets/index-AbCd1234.js', { 'accept-encoding': 'br' });
     const plain = await get('/assets/index-AbCd1234.js');
     expect(br.headers.etag).toBeTruthy();
     expect(br.headers.etag).not.toBe(plain.headers.etag);
 
-    const again = await get('/assets/index-AbCd1234.js', { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
+    const again = await get('/assets/index-AbCd1234.js', {
+      'accept-encoding': 'br',
+      'if-none-match': String(br.headers.etag),
+    });
     expect(again.statusCode).toBe(304);
     expect(again.rawPayload.length).toBe(0);
     // The brotli variant's validator does not match the gzip variant: the full gzip body is sent.
-    const other = await get('/assets/index-AbCd1234.js', { 'accept-encoding': 'gzip', 'if-none-match': String(br.headers.etag) });
+    const other = await get('/assets/index-AbCd1234.js', {
+      'accept-encoding': 'gzip',
+      'if-none-match': String(br.headers.etag),
+    });
     expect(other.statusCode).toBe(200);
     expect(other.headers['content-encoding']).toBe('gzip');
   });
@@ -176,7 +202,10 @@ describe('serving the stored variants', () => {
     expect(robots.headers['content-encoding']).toBeUndefined();
     expect(robots.body).toBe('User-agent: *\n');
 
-    const profile = await t.request('GET', '/api/auth/profile', { token: t.admin.token, headers: { 'accept-encoding': 'br, gzip' } });
+    const profile = await t.request('GET', '/api/auth/profile', {
+      token: t.admin.token,
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(profile.statusCode).toBe(200);
     expect(profile.headers['content-encoding']).toBeUndefined();
     expect(profile.json()).toMatchObject({ success: true });

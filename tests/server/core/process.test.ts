@@ -45,7 +45,14 @@ async function exitsWithin(p: Started, ms: number): Promise<number | null | 'hun
 function start(env: Record<string, string>): Started {
   const child = spawn(process.execPath, [TSX, 'server/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SKIP_CLIENT_BUILD: '1', ENGINE: 'off', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      SKIP_CLIENT_BUILD: '1',
+      ENGINE: 'off',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
   });
   let out = '';
   let err = '';
@@ -66,12 +73,18 @@ function listening(p: Started): Promise<string> {
       }
     };
     p.child.stdout.on('data', check);
-    void p.exited.then((code) => reject(new Error(`exited with ${code} before listening:\n${p.stdout()}\n${p.stderr()}`)));
+    void p.exited.then((code) =>
+      reject(new Error(`exited with ${code} before listening:\n${p.stdout()}\n${p.stderr()}`)),
+    );
   });
 }
 
 async function login(url: string, username: string, password: string): Promise<Response> {
-  return fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  return fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
 }
 
 describe('server process', () => {
@@ -130,10 +143,16 @@ describe('server process', () => {
       }
       // Enough requests (each logs two lines) to fill a pipe nobody reads, and to write into one nobody holds.
       const requests = Array.from({ length: 600 }, () =>
-        fetch(`${url}/api/auth/profile`, { signal: AbortSignal.timeout(20_000) }).then((r) => r.status, () => 0),
+        fetch(`${url}/api/auth/profile`, { signal: AbortSignal.timeout(20_000) }).then(
+          (r) => r.status,
+          () => 0,
+        ),
       );
       const statuses = await Promise.all(requests);
-      expect(statuses.filter((s) => s !== 401), reader).toEqual([]);
+      expect(
+        statuses.filter((s) => s !== 401),
+        reader,
+      ).toEqual([]);
       p.child.kill('SIGTERM');
       expect(await exitsWithin(p, 20_000), reader).toBe(0);
       rmSync(dir, { recursive: true, force: true });

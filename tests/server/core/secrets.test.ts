@@ -83,7 +83,10 @@ describe.each(backends)('venue credentials on %s', (backend) => {
     expect(await t.app.loadVenueAccount(u.user._id)).toEqual({ userId: u.user._id, credentials: keys });
 
     // Omitted = unchanged, '' = removed.
-    const removed = await call('PUT', `/api/users/${u.user._id}/api-keys`, { token: u.token, body: { derivToken: '' } });
+    const removed = await call('PUT', `/api/users/${u.user._id}/api-keys`, {
+      token: u.token,
+      body: { derivToken: '' },
+    });
     expect(removed.json().user).toMatchObject({ derivToken: '', hasDerivToken: false, binanceApiKey: '••••wxyz' });
     expect((await t.app.loadVenueAccount(u.user._id)).credentials).toEqual({
       binanceApiKey: keys.binanceApiKey,
@@ -98,8 +101,14 @@ describe.each(backends)('venue credentials on %s', (backend) => {
     await call('GET', '/api/admin/users', { token: t.admin.token });
     await call('PUT', `/api/users/${u.user._id}`, { token: u.token, body: { maxLoss: 10 } });
     // Bad input carrying the secret must not echo it back.
-    await call('PUT', `/api/users/${u.user._id}/api-keys`, { token: u.token, body: { binanceApiKey: `has space ${marker}` } });
-    await call('PUT', `/api/users/${u.user._id}/api-keys`, { token: u.token, body: { binanceApiKey: marker.repeat(40) } });
+    await call('PUT', `/api/users/${u.user._id}/api-keys`, {
+      token: u.token,
+      body: { binanceApiKey: `has space ${marker}` },
+    });
+    await call('PUT', `/api/users/${u.user._id}/api-keys`, {
+      token: u.token,
+      body: { binanceApiKey: marker.repeat(40) },
+    });
     await call('POST', '/api/auth/login', { body: { username: u.user.username, password: marker } });
     await call('PUT', `/api/users/${u.user._id}/api-keys`, {
       token: u.token,
@@ -110,7 +119,14 @@ describe.each(backends)('venue credentials on %s', (backend) => {
 
   it('the planted secret appears in no response, no log line and no file of the data directory', async () => {
     // Code that logs a credential-bearing object by mistake is censored too.
-    t.app.log.info({ binanceApiKey: marker, user: { derivToken: marker, password: marker }, headers: { authorization: `Bearer ${marker}` } }, 'careless');
+    t.app.log.info(
+      {
+        binanceApiKey: marker,
+        user: { derivToken: marker, password: marker },
+        headers: { authorization: `Bearer ${marker}` },
+      },
+      'careless',
+    );
     expect(t.logs.some((line) => line.includes('careless') && line.includes('[redacted]'))).toBe(true);
     expect(responses.length).toBeGreaterThan(10);
     for (const text of responses) expect(text).not.toContain(marker);

@@ -16,7 +16,14 @@ async function withHelmet(extraStyleHashes: () => string[]): Promise<FastifyInst
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: { ...CONTENT_SECURITY_POLICY, styleSrc: [...CONTENT_SECURITY_POLICY.styleSrc, ...inlineStyleHashes(NOTICE_STYLE), () => extraStyleHashes().join(' ')] },
+      directives: {
+        ...CONTENT_SECURITY_POLICY,
+        styleSrc: [
+          ...CONTENT_SECURITY_POLICY.styleSrc,
+          ...inlineStyleHashes(NOTICE_STYLE),
+          () => extraStyleHashes().join(' '),
+        ],
+      },
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: 'deny' },
@@ -31,7 +38,13 @@ function securityHeaders(headers: Record<string, unknown>): Record<string, strin
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (['content-type', 'content-length', 'date', 'connection', 'cache-control'].includes(name)) continue;
-    out[name] = name === 'content-security-policy' ? String(value).split(';').map((d) => d.trim().split(/\s+/).join(' ')).join(';') : String(value);
+    out[name] =
+      name === 'content-security-policy'
+        ? String(value)
+            .split(';')
+            .map((d) => d.trim().split(/\s+/).join(' '))
+            .join(';')
+        : String(value);
   }
   return out;
 }

@@ -11,7 +11,13 @@ import { sessions, users } from '../../../server/db/schema';
 import { createSessionCache, type CachedSession } from '../../../server/http/plugins/session-cache';
 import { backends, createTestApp, type TestApp } from '../helpers/app';
 
-const session = (over: Partial<CachedSession> = {}): CachedSession => ({ userId: 'u1', role: 'user', sessionId: 's1', expiresAt: 10_000, ...over });
+const session = (over: Partial<CachedSession> = {}): CachedSession => ({
+  userId: 'u1',
+  role: 'user',
+  sessionId: 's1',
+  expiresAt: 10_000,
+  ...over,
+});
 
 describe('session cache', () => {
   it('serves nothing until enabled, and forgets everything when disabled', () => {
@@ -84,7 +90,11 @@ function heldFeed(real: AuthChangeFeed) {
     heard: (userId: string) =>
       new Promise<void>((resolve) => {
         if (held.includes(userId)) return resolve();
-        const off = real.subscribe({ changed: (u) => u === userId && (off(), resolve()), lost: () => undefined, live: () => undefined });
+        const off = real.subscribe({
+          changed: (u) => u === userId && (off(), resolve()),
+          lost: () => undefined,
+          live: () => undefined,
+        });
       }),
     release() {
       hold = false;
@@ -128,7 +138,9 @@ describe.each(backends)('cached session checks on %s', (backend) => {
 
     const b = await t.createUser();
     expect((await t.request('GET', '/api/auth/profile', { token: b.token })).statusCode).toBe(200);
-    expect((await t.request('PUT', `/api/admin/users/${b.user._id}/toggle-active`, { token: t.admin.token })).statusCode).toBe(200);
+    expect(
+      (await t.request('PUT', `/api/admin/users/${b.user._id}/toggle-active`, { token: t.admin.token })).statusCode,
+    ).toBe(200);
     expect((await t.request('GET', '/api/auth/profile', { token: b.token })).statusCode).toBe(401);
     control.release();
   });
@@ -160,7 +172,8 @@ describe.each(backends)('a second instance on %s', (backend) => {
     t = await createTestApp(backend);
     // PostgreSQL: a second pool and listening connection, as another process would have. PGlite lives in one process,
     // so the second instance shares it (and its feed).
-    const database = backend === 'postgres' ? await openDatabase({ dataDir: t.dataDir, databaseUrl: t.database.url }) : null;
+    const database =
+      backend === 'postgres' ? await openDatabase({ dataDir: t.dataDir, databaseUrl: t.database.url }) : null;
     const db = database?.db ?? t.db;
     const feed = await (database ?? t.database).authChanges();
     other = { app: await buildApp({ config: t.config, db, authChanges: feed }), database };
@@ -172,11 +185,16 @@ describe.each(backends)('a second instance on %s', (backend) => {
     await t?.close();
   });
 
-  const onOther = (token: string) => other.app.inject({ method: 'GET', url: '/api/auth/profile', headers: { authorization: `Bearer ${token}` } });
+  const onOther = (token: string) =>
+    other.app.inject({ method: 'GET', url: '/api/auth/profile', headers: { authorization: `Bearer ${token}` } });
   const heardOnOther = async (userId: string) => {
     const feed = await (other.database ?? t.database).authChanges();
     return new Promise<void>((resolve) => {
-      const off = feed.subscribe({ changed: (u) => u === userId && (off(), resolve()), lost: () => undefined, live: () => undefined });
+      const off = feed.subscribe({
+        changed: (u) => u === userId && (off(), resolve()),
+        lost: () => undefined,
+        live: () => undefined,
+      });
     });
   };
 
@@ -191,7 +209,10 @@ describe.each(backends)('a second instance on %s', (backend) => {
     const v = await t.createUser();
     expect((await onOther(v.token)).statusCode).toBe(200);
     heard = heardOnOther(v.user._id);
-    const changed = await t.request('PUT', '/api/auth/change-password', { token: v.token, body: { currentPassword: v.password, newPassword: 'another-password-456' } });
+    const changed = await t.request('PUT', '/api/auth/change-password', {
+      token: v.token,
+      body: { currentPassword: v.password, newPassword: 'another-password-456' },
+    });
     expect(changed.statusCode).toBe(200);
     await heard;
     expect((await onOther(v.token)).statusCode).toBe(401);
@@ -199,7 +220,9 @@ describe.each(backends)('a second instance on %s', (backend) => {
     const w = await t.createUser();
     expect((await onOther(w.token)).statusCode).toBe(200);
     heard = heardOnOther(w.user._id);
-    expect((await t.request('PUT', `/api/admin/users/${w.user._id}/toggle-active`, { token: t.admin.token })).statusCode).toBe(200);
+    expect(
+      (await t.request('PUT', `/api/admin/users/${w.user._id}/toggle-active`, { token: t.admin.token })).statusCode,
+    ).toBe(200);
     await heard;
     expect((await onOther(w.token)).statusCode).toBe(401);
   });

@@ -20,7 +20,8 @@ describe.each(backends)('users and admin on %s', (backend) => {
       ['DELETE', `/api/admin/users/${t.admin.user._id}`],
       ['PUT', `/api/admin/users/${t.admin.user._id}/toggle-active`],
     ] as const) {
-      const body = method === 'POST' ? { username: 'sneaky', email: 'sneaky@example.test', password: 'secret1' } : undefined;
+      const body =
+        method === 'POST' ? { username: 'sneaky', email: 'sneaky@example.test', password: 'secret1' } : undefined;
       expect((await t.request(method, url, { token: u.token, body })).statusCode).toBe(403);
       expect((await t.request(method, url, { body })).statusCode).toBe(401);
     }
@@ -44,16 +45,32 @@ describe.each(backends)('users and admin on %s', (backend) => {
   });
 
   it('creates users with validation and refuses duplicates with 409', async () => {
-    const short = await t.request('POST', '/api/admin/users', { token: t.admin.token, body: { username: 'shorty', email: 'shorty@example.test', password: '12345' } });
+    const short = await t.request('POST', '/api/admin/users', {
+      token: t.admin.token,
+      body: { username: 'shorty', email: 'shorty@example.test', password: '12345' },
+    });
     expect(short.statusCode).toBe(400);
     expect(short.json().message).toBe('Password must be at least 6 characters long');
-    const ok = await t.request('POST', '/api/admin/users', { token: t.admin.token, body: { username: 'dupe', email: 'dupe@example.test', password: '123456' } });
+    const ok = await t.request('POST', '/api/admin/users', {
+      token: t.admin.token,
+      body: { username: 'dupe', email: 'dupe@example.test', password: '123456' },
+    });
     expect(ok.statusCode).toBe(201);
-    expect(ok.json()).toMatchObject({ success: true, message: 'User created successfully', user: { username: 'dupe', role: 'user', isActive: true } });
-    const sameName = await t.request('POST', '/api/admin/users', { token: t.admin.token, body: { username: 'DUPE', email: 'other@example.test', password: '123456' } });
+    expect(ok.json()).toMatchObject({
+      success: true,
+      message: 'User created successfully',
+      user: { username: 'dupe', role: 'user', isActive: true },
+    });
+    const sameName = await t.request('POST', '/api/admin/users', {
+      token: t.admin.token,
+      body: { username: 'DUPE', email: 'other@example.test', password: '123456' },
+    });
     expect(sameName.statusCode).toBe(409);
     expect(sameName.json().message).toBe('Username is already taken');
-    const sameEmail = await t.request('POST', '/api/admin/users', { token: t.admin.token, body: { username: 'other', email: 'Dupe@Example.test', password: '123456' } });
+    const sameEmail = await t.request('POST', '/api/admin/users', {
+      token: t.admin.token,
+      body: { username: 'other', email: 'Dupe@Example.test', password: '123456' },
+    });
     expect(sameEmail.statusCode).toBe(409);
     expect(sameEmail.json().message).toBe('Email is already in use');
   });
@@ -84,8 +101,12 @@ describe.each(backends)('users and admin on %s', (backend) => {
     const del = await t.request('DELETE', `/api/admin/users/${u.user._id}`, { token: t.admin.token });
     expect(del.json()).toEqual({ success: true, message: 'User deleted successfully' });
     expect((await t.request('GET', '/api/auth/profile', { token: u.token })).statusCode).toBe(401);
-    expect((await t.request('DELETE', `/api/admin/users/${u.user._id}`, { token: t.admin.token })).statusCode).toBe(404);
-    expect((await t.request('PUT', `/api/admin/users/${u.user._id}/toggle-active`, { token: t.admin.token })).statusCode).toBe(404);
+    expect((await t.request('DELETE', `/api/admin/users/${u.user._id}`, { token: t.admin.token })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await t.request('PUT', `/api/admin/users/${u.user._id}/toggle-active`, { token: t.admin.token })).statusCode,
+    ).toBe(404);
     expect((await t.request('DELETE', '/api/admin/users/not-a-uuid', { token: t.admin.token })).statusCode).toBe(400);
   });
 
@@ -114,10 +135,13 @@ describe.each(backends)('users and admin on %s', (backend) => {
     expect(statuses[0]).toBe(200);
     expect([400, 401]).toContain(statuses[1]);
     const loser = ab.statusCode === 200 ? ba : ab;
-    if (loser.statusCode === 400) expect(loser.json().message).toBe('The last active admin cannot be removed or deactivated');
+    if (loser.statusCode === 400)
+      expect(loser.json().message).toBe('The last active admin cannot be removed or deactivated');
     const winner = ab.statusCode === 200 ? a : b;
     const admins = (await t.request('GET', '/api/admin/users?role=admin', { token: winner.token })).json().users;
-    expect(admins.filter((x: { isActive: boolean }) => x.isActive).map((x: { _id: string }) => x._id)).toEqual([winner.user._id]);
+    expect(admins.filter((x: { isActive: boolean }) => x.isActive).map((x: { _id: string }) => x._id)).toEqual([
+      winner.user._id,
+    ]);
     // Restore the bootstrap admin for the other tests.
     await t.request('PUT', `/api/admin/users/${bootstrap.user._id}/toggle-active`, { token: winner.token });
     t.admin = { ...bootstrap, token: (await t.login(bootstrap.user.email, bootstrap.password)).json().token };
@@ -155,7 +179,10 @@ describe.each(backends)('own settings on %s', (backend) => {
       message: 'Trading settings updated successfully',
       user: { maxExposure: 2500, minSpread: 0.0035, maxLoss: 50, tradingEnabled: true },
     });
-    const partial = await t.request('PUT', `/api/users/${u.user._id}`, { token: u.token, body: { tradingEnabled: false } });
+    const partial = await t.request('PUT', `/api/users/${u.user._id}`, {
+      token: u.token,
+      body: { tradingEnabled: false },
+    });
     expect(partial.json().user).toMatchObject({ maxExposure: 2500, tradingEnabled: false });
   });
 
@@ -168,7 +195,10 @@ describe.each(backends)('own settings on %s', (backend) => {
     expect(negative.json().errors).toEqual([{ msg: 'Max loss must be 0 or more', path: 'maxLoss' }]);
     const empty = await t.request('PUT', `/api/users/${u.user._id}`, { token: u.token, body: {} });
     expect(empty.statusCode).toBe(400);
-    const wrongType = await t.request('PUT', `/api/users/${u.user._id}`, { token: u.token, body: { maxExposure: '100' } });
+    const wrongType = await t.request('PUT', `/api/users/${u.user._id}`, {
+      token: u.token,
+      body: { maxExposure: '100' },
+    });
     expect(wrongType.statusCode).toBe(400);
     expect(wrongType.json().errors[0].path).toBe('maxExposure');
   });
@@ -180,10 +210,16 @@ describe.each(backends)('own settings on %s', (backend) => {
       const settings = await t.request('PUT', `/api/users/${owner.user._id}`, { token, body: { maxLoss: 1 } });
       expect(settings.statusCode).toBe(403);
       expect(settings.json()).toEqual({ success: false, message: 'You can only change your own settings' });
-      const keys = await t.request('PUT', `/api/users/${owner.user._id}/api-keys`, { token, body: { derivAppId: '123' } });
+      const keys = await t.request('PUT', `/api/users/${owner.user._id}/api-keys`, {
+        token,
+        body: { derivAppId: '123' },
+      });
       expect(keys.statusCode).toBe(403);
     }
-    const missing = await t.request('PUT', '/api/users/00000000-0000-4000-8000-000000000000', { token: other.token, body: { maxLoss: 1 } });
+    const missing = await t.request('PUT', '/api/users/00000000-0000-4000-8000-000000000000', {
+      token: other.token,
+      body: { maxLoss: 1 },
+    });
     expect(missing.statusCode).toBe(404);
     const profile = await t.request('GET', '/api/auth/profile', { token: owner.token });
     expect(profile.json().user.maxLoss).toBe(100);

@@ -6,13 +6,31 @@ import { fieldLabel, userWords } from '../../../contract/field-messages';
 import { ZOD_DEFAULT_TEXT } from '../api/fuzz-arbitraries';
 import { createTestApp, type SignedIn, type TestApp } from '../helpers/app';
 
-
 describe('the contract error map', () => {
-  const messages = (schema: z.ZodType, input: unknown) => schema.safeParse(input, { error: userWords }).error?.issues.map((i) => i.message) ?? [];
+  const messages = (schema: z.ZodType, input: unknown) =>
+    schema.safeParse(input, { error: userWords }).error?.issues.map((i) => i.message) ?? [];
 
   it('words each kind of issue with the field label', () => {
-    const s = z.object({ maxExposure: z.number().max(1_000_000_000), totalAmount: z.number().positive(), derivAppId: z.string().max(4), tradingEnabled: z.boolean(), symbol: z.enum(['BTC/USDT', 'ETH/USDT']), someNewField: z.number() }).strict();
-    expect(messages(s, { maxExposure: 2e9, totalAmount: 0, derivAppId: '123456', tradingEnabled: 'yes', symbol: 'X', extra: 1 })).toEqual([
+    const s = z
+      .object({
+        maxExposure: z.number().max(1_000_000_000),
+        totalAmount: z.number().positive(),
+        derivAppId: z.string().max(4),
+        tradingEnabled: z.boolean(),
+        symbol: z.enum(['BTC/USDT', 'ETH/USDT']),
+        someNewField: z.number(),
+      })
+      .strict();
+    expect(
+      messages(s, {
+        maxExposure: 2e9,
+        totalAmount: 0,
+        derivAppId: '123456',
+        tradingEnabled: 'yes',
+        symbol: 'X',
+        extra: 1,
+      }),
+    ).toEqual([
       'Max exposure must be at most 1,000,000,000',
       'Amount must be more than 0',
       'Deriv app ID must be at most 4 characters',
@@ -24,7 +42,9 @@ describe('the contract error map', () => {
   });
 
   it("keeps a schema's own message", () => {
-    expect(messages(z.object({ bio: z.string().max(3, 'Bio must be less than 500 characters') }), { bio: 'long' })).toEqual(['Bio must be less than 500 characters']);
+    expect(
+      messages(z.object({ bio: z.string().max(3, 'Bio must be less than 500 characters') }), { bio: 'long' }),
+    ).toEqual(['Bio must be less than 500 characters']);
   });
 
   it('labels nested paths by their last name and the whole input as Request', () => {
@@ -49,23 +69,36 @@ describe('validation answers over the API', () => {
     const res = await t.request(method, url, { token: user.token, body });
     expect(res.statusCode, res.body).toBe(400);
     const json = res.json() as { message: string; errors?: { msg: string; path?: string }[] };
-    for (const text of [json.message, ...(json.errors ?? []).map((e) => e.msg)]) expect(text).not.toMatch(ZOD_DEFAULT_TEXT);
+    for (const text of [json.message, ...(json.errors ?? []).map((e) => e.msg)])
+      expect(text).not.toMatch(ZOD_DEFAULT_TEXT);
     return json;
   };
 
   it('names the trading-settings field and its bound', async () => {
     const url = `/api/users/${user.user._id}`;
-    expect((await answer('PUT', url, { maxExposure: 1_000_000_001 })).message).toBe('Max exposure must be at most 1,000,000,000');
+    expect((await answer('PUT', url, { maxExposure: 1_000_000_001 })).message).toBe(
+      'Max exposure must be at most 1,000,000,000',
+    );
     expect((await answer('PUT', url, { maxLoss: 'a lot' })).message).toBe('Max loss must be a number');
     expect((await answer('PUT', url, { minSpread: 0.5 })).message).toBe('Min spread must be at most 10%');
-    expect((await answer('PUT', url, { tradingEnabled: 'yes' })).message).toBe('Enable automated trading must be true or false');
+    expect((await answer('PUT', url, { tradingEnabled: 'yes' })).message).toBe(
+      'Enable automated trading must be true or false',
+    );
   });
 
   it('words every other schema the same way', async () => {
-    expect((await answer('POST', '/api/trades', { symbol: 'BTC/USDT', totalAmount: 20_000_000 })).message).toBe('Amount must be at most 10,000,000');
-    expect((await answer('POST', '/api/trades', { symbol: 'DOGE/USDT', totalAmount: 5 })).message).toBe('symbol must be one of BTC/USDT, ETH/USDT');
-    expect((await answer('PUT', '/api/auth/profile', { username: 'abc', email: 'a@b.co', bio: 7 })).message).toBe('Bio must be text');
-    expect((await answer('PUT', `/api/users/${user.user._id}/api-keys`, { derivAppId: '12345678901234567' })).message).toBe('Deriv app ID must be at most 16 characters');
+    expect((await answer('POST', '/api/trades', { symbol: 'BTC/USDT', totalAmount: 20_000_000 })).message).toBe(
+      'Amount must be at most 10,000,000',
+    );
+    expect((await answer('POST', '/api/trades', { symbol: 'DOGE/USDT', totalAmount: 5 })).message).toBe(
+      'symbol must be one of BTC/USDT, ETH/USDT',
+    );
+    expect((await answer('PUT', '/api/auth/profile', { username: 'abc', email: 'a@b.co', bio: 7 })).message).toBe(
+      'Bio must be text',
+    );
+    expect(
+      (await answer('PUT', `/api/users/${user.user._id}/api-keys`, { derivAppId: '12345678901234567' })).message,
+    ).toBe('Deriv app ID must be at most 16 characters');
     const profile = await answer('PUT', '/api/auth/profile', {});
     expect(profile.errors).toEqual([
       { msg: 'Username is required', path: 'username' },

@@ -22,7 +22,10 @@ describe.each(backends)('removing a user with open trades on %s', (backend) => {
   async function withOpenTrade(): Promise<{ user: SignedIn; trade: Trade }> {
     const user = await d.t.createUser();
     d.quote('BTC/USDT', 60_000, 0.001);
-    const res = await d.t.request('POST', '/api/trades', { token: user.token, body: { symbol: 'BTC/USDT', totalAmount: 100 } });
+    const res = await d.t.request('POST', '/api/trades', {
+      token: user.token,
+      body: { symbol: 'BTC/USDT', totalAmount: 100 },
+    });
     expect(res.statusCode).toBe(201);
     const trade = res.json().trade as Trade;
     await d.until('legs open', async () => (await row(trade._id))?.legs.every((l) => l.status === 'open') ?? false);
@@ -37,7 +40,8 @@ describe.each(backends)('removing a user with open trades on %s', (backend) => {
     expect(del.statusCode).toBe(409);
     expect(del.json()).toEqual({
       success: false,
-      message: 'This user has 1 open trade. It must be closed before the account can be deleted: delete with closeTrades=true to close it now.',
+      message:
+        'This user has 1 open trade. It must be closed before the account can be deleted: delete with closeTrades=true to close it now.',
     });
     const off = await d.t.request('PUT', `/api/admin/users/${user.user._id}/toggle-active`, { token: admin() });
     expect(off.statusCode).toBe(409);
@@ -45,7 +49,10 @@ describe.each(backends)('removing a user with open trades on %s', (backend) => {
     expect((await row(trade._id))?.status).toBe('pending');
     const [still] = await d.t.db.select({ active: users.isActive }).from(users).where(eq(users.id, user.user._id));
     expect(still?.active).toBe(true);
-    expect((await d.t.request('DELETE', `/api/admin/users/${user.user._id}?closeTrades=maybe`, { token: admin() })).statusCode).toBe(400);
+    expect(
+      (await d.t.request('DELETE', `/api/admin/users/${user.user._id}?closeTrades=maybe`, { token: admin() }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('with closeTrades=true closes the trades first, then deletes', async () => {
@@ -53,16 +60,25 @@ describe.each(backends)('removing a user with open trades on %s', (backend) => {
     const del = await d.t.request('DELETE', `/api/admin/users/${user.user._id}?closeTrades=true`, { token: admin() });
     expect(del.statusCode).toBe(200);
     expect(del.json()).toEqual({ success: true, message: 'User deleted successfully (1 open trade closed first)' });
-    const closed = d.events.find((e) => e.type === 'trade_updated' && e.trade._id === trade._id && e.trade.status === 'cancelled');
-    expect(closed).toMatchObject({ trade: { reason: 'account deleted by an admin', legs: [{ status: 'closed' }, { status: 'closed' }] } });
+    const closed = d.events.find(
+      (e) => e.type === 'trade_updated' && e.trade._id === trade._id && e.trade.status === 'cancelled',
+    );
+    expect(closed).toMatchObject({
+      trade: { reason: 'account deleted by an admin', legs: [{ status: 'closed' }, { status: 'closed' }] },
+    });
     expect(await d.t.db.select().from(users).where(eq(users.id, user.user._id))).toEqual([]);
   });
 
   it('with closeTrades=true closes the trades first, then deactivates', async () => {
     const { user, trade } = await withOpenTrade();
-    const off = await d.t.request('PUT', `/api/admin/users/${user.user._id}/toggle-active?closeTrades=true`, { token: admin() });
+    const off = await d.t.request('PUT', `/api/admin/users/${user.user._id}/toggle-active?closeTrades=true`, {
+      token: admin(),
+    });
     expect(off.statusCode).toBe(200);
-    expect(off.json()).toMatchObject({ message: 'User deactivated (1 open trade closed first)', user: { isActive: false, tradingEnabled: false } });
+    expect(off.json()).toMatchObject({
+      message: 'User deactivated (1 open trade closed first)',
+      user: { isActive: false, tradingEnabled: false },
+    });
     expect((await row(trade._id))?.status).toBe('cancelled');
   });
 
@@ -70,13 +86,18 @@ describe.each(backends)('removing a user with open trades on %s', (backend) => {
     const { user, trade } = await withOpenTrade();
     await d.t.db.delete(users).where(eq(users.id, user.user._id));
     d.quote('BTC/USDT', 60_000, 0); // converged: the engine closes, and finds the trade gone
-    const orphaned = () => d.logs.filter((l) => l.obj['event'] === 'trade_orphaned' && l.obj['tradeId'] === trade.tradeId);
+    const orphaned = () =>
+      d.logs.filter((l) => l.obj['event'] === 'trade_orphaned' && l.obj['tradeId'] === trade.tradeId);
     await d.until('the orphaned trade to be logged', async () => orphaned().length > 0);
     expect(orphaned()[0]).toMatchObject({ level: 'error', obj: { userId: user.user._id } });
     expect(d.engine.decisions.trade(trade.tradeId)).toBeUndefined();
     d.quote('BTC/USDT', 60_000, 0.001);
     await d.engine.idle();
     expect(orphaned()).toHaveLength(1);
-    expect(d.logs.filter((l) => l.obj['tradeId'] === trade.tradeId && l.obj['event'] !== 'trade_orphaned' && l.level === 'error')).toEqual([]);
+    expect(
+      d.logs.filter(
+        (l) => l.obj['tradeId'] === trade.tradeId && l.obj['event'] !== 'trade_orphaned' && l.level === 'error',
+      ),
+    ).toEqual([]);
   });
 });

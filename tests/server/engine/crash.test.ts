@@ -39,7 +39,8 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
     type Listed = { _id: string; tradeId: string; status: string; reason: string | null; legs: { status: string }[] };
     const listTrades = async (token: string, query = '') =>
       (await api(server!.url, 'GET', `/api/trades?limit=100${query}`, token)).json.trades as Listed[];
-    const signIn = async () => (await api(server!.url, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
+    const signIn = async () =>
+      (await api(server!.url, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
     const kill = async (what: string) => {
       server!.child.kill('SIGKILL');
       expect(await server!.exited).toBe('SIGKILL');
@@ -64,11 +65,15 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
     server = await startServer(env, dislocating);
     mark('restarted');
     token = await signIn();
-    const failed = await poll('the half-filled trade to fail', async () => (await listTrades(token)).find((t) => t._id === first._id && t.status !== 'pending'));
+    const failed = await poll('the half-filled trade to fail', async () =>
+      (await listTrades(token)).find((t) => t._id === first._id && t.status !== 'pending'),
+    );
     expect(failed.status).toBe('failed');
     expect(failed.reason).toMatch(/not placed before a restart/);
     const second = await poll('an open trade', async () =>
-      (await listTrades(token, '&status=pending')).find((t) => t._id !== first._id && t.legs.every((l) => l.status === 'open')),
+      (await listTrades(token, '&status=pending')).find(
+        (t) => t._id !== first._id && t.legs.every((l) => l.status === 'open'),
+      ),
     );
     await kill(`with ${second.tradeId} open`);
 
@@ -120,7 +125,8 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
       // balances = seed + every recorded fill's movement, by the paper venue's own arithmetic
       const expected = new Map<string, Decimal>();
       const add = (venue: string, deltas: Partial<Record<Currency, string>>) => {
-        for (const [c, d] of Object.entries(deltas)) expected.set(`${venue}|${c}`, (expected.get(`${venue}|${c}`) ?? new Decimal(0)).plus(d as string));
+        for (const [c, d] of Object.entries(deltas))
+          expected.set(`${venue}|${c}`, (expected.get(`${venue}|${c}`) ?? new Decimal(0)).plus(d as string));
       };
       for (const v of VENUES) for (const c of CURRENCIES) expected.set(`${v}|${c}`, new Decimal(PAPER_SEED[v][c]));
       for (const t of tradeRows) {
@@ -130,16 +136,37 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
           const close = byId.get(`${leg.venue}|${leg.clientOrderId}-c`);
           const q = new Decimal(open.quantity);
           if (leg.venue === 'binance') {
-            add('binance', binanceSpot(leg.side, t.symbol as SymbolId, new Decimal(open.price), q, DEFAULT_EXECUTION_COSTS).deltas);
-            if (close) add('binance', binanceSpot(leg.side === 'buy' ? 'sell' : 'buy', t.symbol as SymbolId, new Decimal(close.price), q, DEFAULT_EXECUTION_COSTS).deltas);
+            add(
+              'binance',
+              binanceSpot(leg.side, t.symbol as SymbolId, new Decimal(open.price), q, DEFAULT_EXECUTION_COSTS).deltas,
+            );
+            if (close)
+              add(
+                'binance',
+                binanceSpot(
+                  leg.side === 'buy' ? 'sell' : 'buy',
+                  t.symbol as SymbolId,
+                  new Decimal(close.price),
+                  q,
+                  DEFAULT_EXECUTION_COSTS,
+                ).deltas,
+              );
           } else {
             add('deriv', derivOpen(new Decimal(open.price), q, DEFAULT_EXECUTION_COSTS).deltas);
-            if (close) add('deriv', derivClose(leg.side, new Decimal(open.price), new Decimal(close.price), q, DEFAULT_EXECUTION_COSTS).deltas);
+            if (close)
+              add(
+                'deriv',
+                derivClose(leg.side, new Decimal(open.price), new Decimal(close.price), q, DEFAULT_EXECUTION_COSTS)
+                  .deltas,
+              );
           }
         }
       }
       const rows = await database.db.select().from(balances);
-      for (const row of rows) expect(new Decimal(row.amount).toFixed(8), `${row.venue} ${row.currency}`).toBe((expected.get(`${row.venue}|${row.currency}`) as Decimal).toFixed(8));
+      for (const row of rows)
+        expect(new Decimal(row.amount).toFixed(8), `${row.venue} ${row.currency}`).toBe(
+          (expected.get(`${row.venue}|${row.currency}`) as Decimal).toFixed(8),
+        );
       expect(tradeRows.length).toBeGreaterThan(0);
     } finally {
       await database.close();

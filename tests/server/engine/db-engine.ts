@@ -27,7 +27,11 @@ export interface DbEngine {
   close(): Promise<void>;
 }
 
-export async function createDbEngine(backend: Backend, options: TestAppOptions = {}, engineDeps: Partial<EngineDeps> = {}): Promise<DbEngine> {
+export async function createDbEngine(
+  backend: Backend,
+  options: TestAppOptions = {},
+  engineDeps: Partial<EngineDeps> = {},
+): Promise<DbEngine> {
   const holder: { engine: ArbitrageEngine | null } = { engine: null };
   const live = () => holder.engine as ArbitrageEngine;
   // buildApp takes the engine before the database exists here, so the app gets a forwarding facade.
@@ -66,7 +70,8 @@ export async function createDbEngine(backend: Backend, options: TestAppOptions =
   const events: EngineEvent[] = [];
   engine.events$.subscribe((e) => events.push(e));
   const logs: DbEngine['logs'] = [];
-  const line = (level: string) => (obj: object | string) => void logs.push({ level, obj: typeof obj === 'string' ? { msg: obj } : (obj as Record<string, unknown>) });
+  const line = (level: string) => (obj: object | string) =>
+    void logs.push({ level, obj: typeof obj === 'string' ? { msg: obj } : (obj as Record<string, unknown>) });
   const logger: EngineLogger = { info: line('info'), warn: line('warn'), error: line('error') };
   const quote: DbEngine['quote'] = (symbol, mid, spread) => {
     binance.push(symbol, mid);

@@ -26,13 +26,23 @@ describe('arbitrage engine', () => {
     const e = await started((m) => m.users.set('alice'));
     e.quote('BTC/USDT', 60_000, 0.001); // below break-even: nothing
     e.quote('BTC/USDT', 60_000, 0.008);
-    const opened = tradeOf(await e.waitFor((ev) => ev.type === 'trade_updated' && tradeOf(ev).legs.every((l) => l.status === 'open')));
-    expect(opened).toMatchObject({ userId: 'alice', symbol: 'BTC/USDT', status: 'pending', totalAmount: 250, origin: 'auto' });
+    const opened = tradeOf(
+      await e.waitFor((ev) => ev.type === 'trade_updated' && tradeOf(ev).legs.every((l) => l.status === 'open')),
+    );
+    expect(opened).toMatchObject({
+      userId: 'alice',
+      symbol: 'BTC/USDT',
+      status: 'pending',
+      totalAmount: 250,
+      origin: 'auto',
+    });
     expect(opened.legs.map((l) => [l.venue, l.side])).toEqual([
       ['binance', 'buy'],
       ['deriv', 'sell'],
     ]);
-    expect(e.events.find((ev) => ev.type === 'arbitrage_opportunity')).toMatchObject({ opportunity: { pair: 'BTC/USDT', direction: 'deriv-rich' } });
+    expect(e.events.find((ev) => ev.type === 'arbitrage_opportunity')).toMatchObject({
+      opportunity: { pair: 'BTC/USDT', direction: 'deriv-rich' },
+    });
     e.quote('BTC/USDT', 60_000, 0.0002);
     const done = tradeOf(await e.waitFor(tradeEvent('completed', 'alice')));
     expect(done.reason).toBe('converged');
@@ -42,7 +52,10 @@ describe('arbitrage engine', () => {
     for (const leg of state?.legs ?? []) {
       const o = new Decimal(leg.open?.price ?? 0).times(leg.open?.quantity ?? 0);
       const c = new Decimal(leg.close?.price ?? 0).times(leg.close?.quantity ?? 0);
-      expected = expected.plus(leg.side === 'buy' ? c.minus(o) : o.minus(c)).minus(leg.open?.fee ?? 0).minus(leg.close?.fee ?? 0);
+      expected = expected
+        .plus(leg.side === 'buy' ? c.minus(o) : o.minus(c))
+        .minus(leg.open?.fee ?? 0)
+        .minus(leg.close?.fee ?? 0);
     }
     expect(done.actualProfit).toBeCloseTo(expected.toNumber(), 8);
     expect(done.actualProfit).toBeGreaterThan(0);
@@ -79,7 +92,9 @@ describe('arbitrage engine', () => {
     e.binance.faults.push({ kind: 'unknown-after-fill' });
     e.deriv.faults.push({ kind: 'unknown-before-fill' });
     e.quote('BTC/USDT', 60_000, 0.01);
-    const open = tradeOf(await e.waitFor((ev) => ev.type === 'trade_updated' && tradeOf(ev).legs.every((l) => l.status === 'open')));
+    const open = tradeOf(
+      await e.waitFor((ev) => ev.type === 'trade_updated' && tradeOf(ev).legs.every((l) => l.status === 'open')),
+    );
     // binance: placed once, found by findOrder; deriv: not found, so placed again with the same id
     expect(e.binance.placed).toEqual([`${open.tradeId}-b`]);
     expect(e.deriv.placed).toEqual([`${open.tradeId}-d`, `${open.tradeId}-d`]);
@@ -110,15 +125,28 @@ describe('arbitrage engine', () => {
 
   it('applies the same limits to manual trades and cancels an open one with profit realised', async () => {
     const e = await started((m) => m.users.set('fay', { tradingEnabled: false, maxExposure: '300' }));
-    expect(await e.engine.createManualTrade('fay', 'BTC/USDT', 400)).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(/max exposure of 300/) });
+    expect(await e.engine.createManualTrade('fay', 'BTC/USDT', 400)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringMatching(/max exposure of 300/),
+    });
     expect(await e.engine.createManualTrade('fay', 'BTC/USDT', 5)).toMatchObject({ ok: false, status: 400 });
     const first = await e.engine.createManualTrade('fay', 'BTC/USDT', 200);
     expect(first).toMatchObject({ ok: true, trade: { status: 'pending', origin: 'manual', totalAmount: 200 } });
-    expect(await e.engine.createManualTrade('fay', 'BTC/USDT', 50)).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(/already have an open BTC\/USDT/) });
+    expect(await e.engine.createManualTrade('fay', 'BTC/USDT', 50)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringMatching(/already have an open BTC\/USDT/),
+    });
     // the first is still in flight or open: it counts against exposure
     expect(await e.engine.createManualTrade('fay', 'ETH/USDT', 150)).toMatchObject({ ok: false, status: 409 });
     if (!first.ok) throw new Error('unreachable');
-    await e.waitFor((ev) => ev.type === 'trade_updated' && tradeOf(ev)._id === first.trade._id && tradeOf(ev).legs.every((l) => l.status === 'open'));
+    await e.waitFor(
+      (ev) =>
+        ev.type === 'trade_updated' &&
+        tradeOf(ev)._id === first.trade._id &&
+        tradeOf(ev).legs.every((l) => l.status === 'open'),
+    );
     expect(await e.engine.cancelTrade('someone-else', first.trade._id)).toMatchObject({ ok: false, status: 404 });
     const cancel = await e.engine.cancelTrade('fay', first.trade._id);
     expect(cancel.ok).toBe(true);

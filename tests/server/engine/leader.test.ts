@@ -16,7 +16,12 @@ function candidate(name: string, log: string[]) {
   const acquiredP = new Promise<void>((r) => (acquired = r));
   const reacquiredP = new Promise<void>((r) => (reacquired = r));
   const lostP = new Promise<void>((r) => (lost = r));
-  const leadership: Leadership = advisoryLockLeadership({ connectionString: url as string, key, retryMs: 50, logger: SILENT_LOGGER });
+  const leadership: Leadership = advisoryLockLeadership({
+    connectionString: url as string,
+    key,
+    retryMs: 50,
+    logger: SILENT_LOGGER,
+  });
   const started = leadership.start({
     onAcquired: () => {
       log.push(`${name} leads`);
@@ -66,7 +71,10 @@ describe.skipIf(!url)('engine leadership on PostgreSQL', () => {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
-      await admin.query(`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = $1 and granted`, [key]);
+      await admin.query(
+        `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = $1 and granted`,
+        [key],
+      );
     } finally {
       await admin.end();
     }

@@ -40,13 +40,30 @@ describe('a Deriv contract bought before a SIGKILL', () => {
       const deriv = 80_000 * (1 + premium);
       venues.deriv.pushTick('cryBTCUSD', deriv.toFixed(3), (deriv + 10).toFixed(3));
     };
-    const env = { ...fakes.env, ...(await run.env('pglite')), ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'info' };
+    const env = {
+      ...fakes.env,
+      ...(await run.env('pglite')),
+      ADMIN_EMAIL: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'info',
+    };
     server = await start(env);
-    const signIn = async () => (await api(server!.url, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
+    const signIn = async () =>
+      (await api(server!.url, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
     let token = await signIn();
     const me = (await api(server.url, 'GET', '/api/auth/profile', token)).json.user as PublicUser;
-    expect((await api(server.url, 'PUT', `/api/users/${me._id}/api-keys`, token, { binanceApiKey: KEY, binanceSecretKey: SECRET, derivToken: TOKEN })).status).toBe(200);
-    expect((await api(server.url, 'PUT', `/api/users/${me._id}`, token, { maxExposure: 1000, tradingEnabled: true })).status).toBe(200);
+    expect(
+      (
+        await api(server.url, 'PUT', `/api/users/${me._id}/api-keys`, token, {
+          binanceApiKey: KEY,
+          binanceSecretKey: SECRET,
+          derivToken: TOKEN,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await api(server.url, 'PUT', `/api/users/${me._id}`, token, { maxExposure: 1000, tradingEnabled: true })).status,
+    ).toBe(200);
     expect((await api(server.url, 'POST', '/api/exchanges/trading/add-user', token)).json.tradingEnabled).toBe(true);
 
     // Deriv executes the next buy and never answers it; the server is killed while it waits.
@@ -61,13 +78,17 @@ describe('a Deriv contract bought before a SIGKILL', () => {
     expect(await server.exited).toBe('SIGKILL');
     // While the server is down, the trader buys a contract by hand on the same account.
     const byHand = new DerivVenue({ url: fakes.deriv.url, appId: '1089' });
-    const manual = await byHand.openLeg({ userId: 'me', credentials: { derivToken: TOKEN } }, { clientOrderId: 'by-hand', symbol: 'ETH/USDT', side: 'buy', notional: '100' });
+    const manual = await byHand.openLeg(
+      { userId: 'me', credentials: { derivToken: TOKEN } },
+      { clientOrderId: 'by-hand', symbol: 'ETH/USDT', side: 'buy', notional: '100' },
+    );
     await byHand.close();
 
     // Restart on the same database and the same venues; the spread converges once the trade is found.
     server = await start(env);
     token = await signIn();
-    const listed = async () => ((await api(server!.url, 'GET', '/api/trades?limit=10', token)).json.trades as Trade[])[0];
+    const listed = async () =>
+      ((await api(server!.url, 'GET', '/api/trades?limit=10', token)).json.trades as Trade[])[0];
     const adopted = await poll('the trade with both legs open', async () => {
       const trade = await listed();
       return trade?.legs.every((l) => l.status === 'open') ? trade : null;
@@ -82,7 +103,10 @@ describe('a Deriv contract bought before a SIGKILL', () => {
     expect(fakes.deriv.contracts().find((c) => c.contractId === contract?.contractId)?.sold).not.toBeNull();
     expect(fakes.binance.orders(KEY).map((o) => o.side)).toEqual(['BUY', 'SELL']);
     // the contract bought by hand is reported, and only it
-    const untracked = server.output().split('\n').filter((line) => line.includes('untracked_position'));
+    const untracked = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('untracked_position'));
     expect(untracked).toHaveLength(1);
     expect(untracked[0]).toContain(`"venueOrderId":"${manual.venueOrderId}"`);
     expect(fakes.deriv.contracts().find((c) => String(c.contractId) === manual.venueOrderId)?.sold).toBeNull();

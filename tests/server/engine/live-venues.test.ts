@@ -27,7 +27,8 @@ const waitFor = (predicate: (e: EngineEvent) => boolean): Promise<EngineEvent> =
   return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ predicate, resolve }));
 };
 const tradeOf = (e: EngineEvent): Trade => (e as { trade: Trade }).trade;
-const isTrade = (status: string) => (e: EngineEvent) => (e.type === 'trade_updated' || e.type === 'new_trade') && e.trade.status === status;
+const isTrade = (status: string) => (e: EngineEvent) =>
+  (e.type === 'trade_updated' || e.type === 'new_trade') && e.trade.status === status;
 const bothOpen = (e: EngineEvent) => e.type === 'trade_updated' && e.trade.legs.every((l) => l.status === 'open');
 
 /** Both venues quote BTC now: Binance at `mid`, Deriv `premium` above it. */
@@ -38,7 +39,16 @@ function quote(mid: number, premium: number): void {
 }
 
 async function startEngine(params: EngineDeps['params'] = {}): Promise<void> {
-  venues = await createVenues({ market: 'live', binanceRestUrl: fakes.binance.restUrl, binanceWsUrl: fakes.binance.wsUrl, derivWsUrl: fakes.deriv.url, derivAppId: '1089' }, { live: { backoff: { initialMs: 20, maxMs: 200 } } });
+  venues = await createVenues(
+    {
+      market: 'live',
+      binanceRestUrl: fakes.binance.restUrl,
+      binanceWsUrl: fakes.binance.wsUrl,
+      derivWsUrl: fakes.deriv.url,
+      derivAppId: '1089',
+    },
+    { live: { backoff: { initialMs: 20, maxMs: 200 } } },
+  );
   const store = new MemoryTradeStore();
   users = new MemoryUsers(store);
   users.set('trader', { maxExposure: '1000' });
@@ -46,7 +56,10 @@ async function startEngine(params: EngineDeps['params'] = {}): Promise<void> {
     venues: { binance: venues.binance, deriv: venues.deriv },
     store,
     users,
-    account: async (userId) => ({ userId, credentials: { binanceApiKey: KEY, binanceSecretKey: SECRET, derivToken: TOKEN } }),
+    account: async (userId) => ({
+      userId,
+      credentials: { binanceApiKey: KEY, binanceSecretKey: SECRET, derivToken: TOKEN },
+    }),
     figures: fixedFigures(),
     housekeepingMs: 20,
     params,
@@ -61,7 +74,10 @@ async function startEngine(params: EngineDeps['params'] = {}): Promise<void> {
     }
   });
   await engine.start();
-  await Promise.all([fakes.binance.waitForSubscription('btcusdt@bookTicker'), fakes.deriv.waitForSubscription('ticks:cryBTCUSD')]);
+  await Promise.all([
+    fakes.binance.waitForSubscription('btcusdt@bookTicker'),
+    fakes.deriv.waitForSubscription('ticks:cryBTCUSD'),
+  ]);
 }
 
 beforeEach(async () => {
@@ -107,7 +123,9 @@ describe('the engine on the live connectors against the venue fakes', () => {
     // The profit is the money the two accounts made, the Binance commission (paid in BTC) counted once; the BTC dust
     // the lot step left unsold counts as spent. Deriv pays in cents, hence the tolerance.
     expect(new Decimal(fakes.binance.balances(KEY).BTC as string).lt('0.00001')).toBe(true);
-    const made = new Decimal(fakes.binance.balances(KEY).USDT as string).minus(10_000).plus(new Decimal(fakes.deriv.balance('CR7001')).minus(10_000));
+    const made = new Decimal(fakes.binance.balances(KEY).USDT as string)
+      .minus(10_000)
+      .plus(new Decimal(fakes.deriv.balance('CR7001')).minus(10_000));
     expect(Math.abs(done.actualProfit - made.toNumber())).toBeLessThan(0.02);
     expect(done.actualProfit).toBeGreaterThan(0);
   });
@@ -135,7 +153,13 @@ describe('the engine on the live connectors against the venue fakes', () => {
     const feed = setInterval(() => quote(80_000, 0.01), 20);
     try {
       const notice = await waitFor((e) => e.type === 'notice');
-      expect(notice).toMatchObject({ notice: { message: expect.stringMatching(/^Trading paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/) } });
+      expect(notice).toMatchObject({
+        notice: {
+          message: expect.stringMatching(
+            /^Trading paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/,
+          ),
+        },
+      });
       // ten more quotes of the same market: nothing new is tried
       const prices = () => events.filter((e) => e.type === 'priceUpdate').length;
       const seen = prices();
@@ -146,7 +170,9 @@ describe('the engine on the live connectors against the venue fakes', () => {
     } finally {
       clearInterval(feed);
     }
-    expect(users.stops).toEqual([{ userId: 'trader', reason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)' }]);
+    expect(users.stops).toEqual([
+      { userId: 'trader', reason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)' },
+    ]);
     // each failed trade unwound its Deriv contract
     expect(fakes.deriv.contracts().every((c) => c.sold !== null)).toBe(true);
   });

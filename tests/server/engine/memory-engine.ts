@@ -24,7 +24,10 @@ export interface MemoryEngine {
   logger: EngineLogger;
 }
 
-export async function memoryEngine(overrides: Partial<EngineDeps> = {}, book: PaperBook = new InMemoryPaperBook()): Promise<MemoryEngine> {
+export async function memoryEngine(
+  overrides: Partial<EngineDeps> = {},
+  book: PaperBook = new InMemoryPaperBook(),
+): Promise<MemoryEngine> {
   const binance = new ScriptedVenue('binance', book);
   const deriv = new ScriptedVenue('deriv', book);
   const store = new MemoryTradeStore();
@@ -76,4 +79,6 @@ export async function memoryEngine(overrides: Partial<EngineDeps> = {}, book: Pa
 }
 
 export const tradeEvent = (status: string, userId?: string) => (e: EngineEvent) =>
-  (e.type === 'trade_updated' || e.type === 'new_trade') && e.trade.status === status && (userId === undefined || e.userId === userId);
+  (e.type === 'trade_updated' || e.type === 'new_trade') &&
+  e.trade.status === status &&
+  (userId === undefined || e.userId === userId);

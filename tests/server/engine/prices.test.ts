@@ -2,11 +2,25 @@ import { defer, Subject, throwError, toArray, firstValueFrom, take } from 'rxjs'
 import { describe, expect, it, vi } from 'vitest';
 import type { SymbolId } from '../../../contract/domain';
 import { DEFAULT_TRADING_PARAMS } from '../../../server/engine/costs';
-import { NO_EDGE, nextEdge, opportunityEdges, priceTicks, spreadOf, toPriceTick, toSymbolPrice } from '../../../server/engine/prices';
+import {
+  NO_EDGE,
+  nextEdge,
+  opportunityEdges,
+  priceTicks,
+  spreadOf,
+  toPriceTick,
+  toSymbolPrice,
+} from '../../../server/engine/prices';
 import { checkQuotes } from '../../../server/engine/quote-check';
 import type { Quote } from '../../../server/venues/types';
 
-const q = (venue: 'binance' | 'deriv', mid: number, ts = 1000, symbol: SymbolId = 'BTC/USDT'): Quote => ({ venue, symbol, bid: mid - 1, ask: mid + 1, ts });
+const q = (venue: 'binance' | 'deriv', mid: number, ts = 1000, symbol: SymbolId = 'BTC/USDT'): Quote => ({
+  venue,
+  symbol,
+  bid: mid - 1,
+  ask: mid + 1,
+  ts,
+});
 
 describe('spread', () => {
   it('is (deriv − binance) / binance as a fraction', () => {
@@ -18,7 +32,15 @@ describe('spread', () => {
     const tick = toPriceTick('BTC/USDT', q('binance', 50_000), null);
     expect(tick.spread).toBeNull();
     const price = toSymbolPrice(tick, 0.002, 1000, DEFAULT_TRADING_PARAMS);
-    expect(price).toMatchObject({ symbol: 'BTC/USDT', binance: 50_000, deriv: null, spread: null, arbitrage: { profitable: false }, stale: true, ageMs: { binance: 0, deriv: null } });
+    expect(price).toMatchObject({
+      symbol: 'BTC/USDT',
+      binance: 50_000,
+      deriv: null,
+      spread: null,
+      arbitrage: { profitable: false },
+      stale: true,
+      ageMs: { binance: 0, deriv: null },
+    });
   });
 
   it('judges profitable against the threshold given', () => {
@@ -31,12 +53,16 @@ describe('spread', () => {
 describe('quote freshness (issue 9, finding 6)', () => {
   const limits = { quoteMaxAgeMs: 2000, quoteMaxSkewMs: 200 };
 
-  it('sends a price whose venue stopped quoting as stale, never profitable, with each venue\'s age', () => {
+  it("sends a price whose venue stopped quoting as stale, never profitable, with each venue's age", () => {
     // Deriv's last quote is 5 s old while Binance is current: the 0.3 % spread is a phantom.
     const tick = toPriceTick('BTC/USDT', q('binance', 50_000, 10_000), q('deriv', 50_150, 5_000));
     const price = toSymbolPrice(tick, 0.002, 10_000, limits);
     expect(price).toMatchObject({ stale: true, arbitrage: { profitable: false }, ageMs: { binance: 0, deriv: 5_000 } });
-    expect(checkQuotes(tick.binance, tick.deriv, 10_000, limits)).toEqual({ ok: false, outcome: 'quote_stale', reason: 'Deriv has not quoted for 5.0 s' });
+    expect(checkQuotes(tick.binance, tick.deriv, 10_000, limits)).toEqual({
+      ok: false,
+      outcome: 'quote_stale',
+      reason: 'Deriv has not quoted for 5.0 s',
+    });
   });
 
   it('pairs two quotes only when they are close in time', () => {
@@ -66,7 +92,9 @@ describe('opportunity edges', () => {
     const venues = { binance: { quotes: () => b }, deriv: { quotes: () => d } };
     const ticks = priceTicks(venues, ['BTC/USDT']);
     const seen = firstValueFrom(ticks.pipe(take(3), toArray()));
-    const opportunities = firstValueFrom(opportunityEdges(priceTicks(venues, ['BTC/USDT']), 0.003).pipe(take(1), toArray()));
+    const opportunities = firstValueFrom(
+      opportunityEdges(priceTicks(venues, ['BTC/USDT']), 0.003).pipe(take(1), toArray()),
+    );
     b.next(q('binance', 10_000));
     d.next(q('deriv', 10_010));
     d.next(q('deriv', 10_050));
@@ -83,7 +111,9 @@ describe('opportunity edges', () => {
       const flaky = defer(() => (++attempts === 1 ? throwError(() => new Error('stream dropped')) : d));
       const b = new Subject<Quote>();
       const seen: (number | null)[] = [];
-      const sub = priceTicks({ binance: { quotes: () => b }, deriv: { quotes: () => flaky } }, ['BTC/USDT']).subscribe((t) => seen.push(t.spread));
+      const sub = priceTicks({ binance: { quotes: () => b }, deriv: { quotes: () => flaky } }, ['BTC/USDT']).subscribe(
+        (t) => seen.push(t.spread),
+      );
       b.next(q('binance', 10_000));
       vi.advanceTimersByTime(1000);
       d.next(q('deriv', 10_100));

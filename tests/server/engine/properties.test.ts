@@ -35,8 +35,14 @@ const stepArb: fc.Arbitrary<MarketStep> = fc.record({
     { weight: 2, arbitrary: fc.integer({ min: -200, max: 200 }).map((bp) => bp / 10_000) },
   ),
   // from quick successions (torn pairs possible) to long silences (stale quotes)
-  dtMs: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 50, max: 3_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 3_000, max: 40_000 }) }),
-  stall: fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('binance' as const, 'deriv' as const) }),
+  dtMs: fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: 50, max: 3_000 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 3_000, max: 40_000 }) },
+  ),
+  stall: fc.oneof(
+    { weight: 6, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom('binance' as const, 'deriv' as const) },
+  ),
   stopOut: fc.oneof({ weight: 12, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 });
 
@@ -47,7 +53,13 @@ const scenarioArb = fc.record({
   // sometimes a venue that refuses every opening order
   behaviours: fc.oneof(
     { weight: 4, arbitrary: fc.array(behaviourArb, { minLength: 1, maxLength: 40 }) },
-    { weight: 1, arbitrary: fc.array(behaviourArb.map((b) => ({ ...b, fails: true })), { minLength: 1, maxLength: 5 }) },
+    {
+      weight: 1,
+      arbitrary: fc.array(
+        behaviourArb.map((b) => ({ ...b, fails: true })),
+        { minLength: 1, maxLength: 5 },
+      ),
+    },
   ),
 });
 
@@ -87,7 +99,8 @@ function checkNoLoop(log: HarnessLog, u: UserLimits): number {
   // the failure that pauses, plus one trade already in flight on the other symbol
   expect(most).toBeLessThanOrEqual(params.pauseAfterFailures + SYMBOLS.length - 1);
   const paused = log.stops.find((s) => s.userId === u.userId);
-  if (paused) expect(log.opens.filter((o) => o.userId === u.userId && o.origin === 'auto' && o.step > paused.step)).toEqual([]);
+  if (paused)
+    expect(log.opens.filter((o) => o.userId === u.userId && o.origin === 'auto' && o.step > paused.step)).toEqual([]);
   return paused ? 1 : 0;
 }
 

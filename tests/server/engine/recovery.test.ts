@@ -8,8 +8,25 @@ import type { Trade } from '../../../contract/entities';
 
 const at = new Date(Date.now() - 1000);
 const base = (n: number) =>
-  createTrade({ id: `id-${n}`, tradeId: `R${n}`, userId: 'u', symbol: 'BTC/USDT', direction: 'deriv-rich', origin: 'auto', notional: '250', openSpread: 0.01, createdAt: at });
-const fill = (id: string, price: string, qty = '0.004'): LegFill => ({ clientOrderId: id, venueOrderId: `s:${id}`, price, quantity: qty, fee: '0.1', at: at.getTime() });
+  createTrade({
+    id: `id-${n}`,
+    tradeId: `R${n}`,
+    userId: 'u',
+    symbol: 'BTC/USDT',
+    direction: 'deriv-rich',
+    origin: 'auto',
+    notional: '250',
+    openSpread: 0.01,
+    createdAt: at,
+  });
+const fill = (id: string, price: string, qty = '0.004'): LegFill => ({
+  clientOrderId: id,
+  venueOrderId: `s:${id}`,
+  price,
+  quantity: qty,
+  fee: '0.1',
+  at: at.getTime(),
+});
 
 describe('crash recovery', () => {
   it('does not place an opening leg late: fails the trade and unwinds the leg that was filled', async () => {

@@ -18,7 +18,10 @@ import { fixedFigures, MemoryTradeStore, MemoryUsers } from '../../../tools/doub
 function manualClock(start: number): { scheduler: SchedulerLike; advance: (ms: number) => void } {
   const clock = { t: start };
   const scheduler = new VirtualTimeScheduler();
-  return { scheduler: Object.assign(Object.create(scheduler) as SchedulerLike, { now: () => clock.t }), advance: (ms) => (clock.t += ms) };
+  return {
+    scheduler: Object.assign(Object.create(scheduler) as SchedulerLike, { now: () => clock.t }),
+    advance: (ms) => (clock.t += ms),
+  };
 }
 
 async function engineRun(seed: number, minutes: number, limits: ReplayLimits) {
@@ -27,13 +30,22 @@ async function engineRun(seed: number, minutes: number, limits: ReplayLimits) {
   const market = new SimMarket({ seed, params: DEMO_PARAMS, scheduler });
   const recorded: Quote[] = [];
   // Subscribed in the order the market publishes (per symbol, Binance then Deriv); the first step is replayed at once.
-  for (const symbol of SYMBOLS) for (const venue of VENUES) market.quotes(venue, symbol).subscribe((q) => recorded.push(q));
+  for (const symbol of SYMBOLS)
+    for (const venue of VENUES) market.quotes(venue, symbol).subscribe((q) => recorded.push(q));
   const book = new InMemoryPaperBook();
   const store = new MemoryTradeStore();
   const users = new MemoryUsers(store);
-  users.set('trader', { tradingEnabled: true, minSpread: String(limits.minSpread), maxExposure: limits.maxExposure, maxLoss: limits.maxLoss });
+  users.set('trader', {
+    tradingEnabled: true,
+    minSpread: String(limits.minSpread),
+    maxExposure: limits.maxExposure,
+    maxLoss: limits.maxLoss,
+  });
   const engine = new ArbitrageEngine({
-    venues: { binance: new SimVenue('binance', { market, paperBook: book, latencyMs: 0 }), deriv: new SimVenue('deriv', { market, paperBook: book, latencyMs: 0 }) },
+    venues: {
+      binance: new SimVenue('binance', { market, paperBook: book, latencyMs: 0 }),
+      deriv: new SimVenue('deriv', { market, paperBook: book, latencyMs: 0 }),
+    },
     store,
     users,
     account: async (userId) => ({ userId, credentials: {} }),
@@ -54,7 +66,13 @@ async function engineRun(seed: number, minutes: number, limits: ReplayLimits) {
   }
   await engine.stop();
   market.close();
-  const trades = [...store.states.values()].filter((s) => isTerminal(s.stage)).sort((a, b) => (a.closedAt as Date).getTime() - (b.closedAt as Date).getTime() || a.createdAt.getTime() - b.createdAt.getTime());
+  const trades = [...store.states.values()]
+    .filter((s) => isTerminal(s.stage))
+    .sort(
+      (a, b) =>
+        (a.closedAt as Date).getTime() - (b.closedAt as Date).getTime() ||
+        a.createdAt.getTime() - b.createdAt.getTime(),
+    );
   const open = [...store.states.values()].filter((s) => !isTerminal(s.stage)).length;
   return { trades, open, recorded, stops: users.stops };
 }
@@ -71,8 +89,17 @@ describe('replay of recorded quotes', () => {
     expect(live.trades.length).toBeGreaterThan(halts ? 1 : 10);
     expect(live.stops.length > 0).toBe(halts);
     // Both won and lost trades, so the equality covers profits of either sign.
-    expect(live.trades.some((t) => Number(t.actualProfit) > 0) && live.trades.some((t) => Number(t.actualProfit) < 0)).toBe(true);
-    const shape = (t: { symbol: string; direction: string; openSpread: number; status: string; actualProfit: string; notional: string }) => ({
+    expect(
+      live.trades.some((t) => Number(t.actualProfit) > 0) && live.trades.some((t) => Number(t.actualProfit) < 0),
+    ).toBe(true);
+    const shape = (t: {
+      symbol: string;
+      direction: string;
+      openSpread: number;
+      status: string;
+      actualProfit: string;
+      notional: string;
+    }) => ({
       symbol: t.symbol,
       direction: t.direction,
       openSpread: t.openSpread,

@@ -18,10 +18,21 @@ function job(): BacktestJob {
     if (step++ % 10 !== 0) return;
     for (const symbol of SYMBOLS) {
       const { binance, deriv } = tick.symbols[symbol].quotes;
-      rows.push({ t: START + step * 100, symbol, binance: (binance.bid + binance.ask) / 2, deriv: (deriv.bid + deriv.ask) / 2, minute: false });
+      rows.push({
+        t: START + step * 100,
+        symbol,
+        binance: (binance.bid + binance.ask) / 2,
+        deriv: (deriv.bid + deriv.ask) / 2,
+        minute: false,
+      });
     }
   });
-  return { columns: toColumns(rows), limits: { minSpread: 0.002, maxExposure: 1000, maxLoss: 100 }, from: START, to: START + 600_000 };
+  return {
+    columns: toColumns(rows),
+    limits: { minSpread: 0.002, maxExposure: 1000, maxLoss: 100 },
+    from: START,
+    to: START + 600_000,
+  };
 }
 
 describe('backtest in a worker thread', () => {
@@ -32,11 +43,19 @@ describe('backtest in a worker thread', () => {
   });
 
   it('stops a replay that runs past the time limit', async () => {
-    expect(await backtestInWorker(job(), 1)).toMatchObject({ ok: false, reason: 'timeout', message: 'The backtest took longer than 0.001 s and was stopped; try a shorter range or one symbol' });
+    expect(await backtestInWorker(job(), 1)).toMatchObject({
+      ok: false,
+      reason: 'timeout',
+      message: 'The backtest took longer than 0.001 s and was stopped; try a shorter range or one symbol',
+    });
   });
 
   it('turns a third backtest away while two run', async () => {
-    const answers = await Promise.all([backtestInWorker(job(), 10_000), backtestInWorker(job(), 10_000), backtestInWorker(job(), 10_000)]);
+    const answers = await Promise.all([
+      backtestInWorker(job(), 10_000),
+      backtestInWorker(job(), 10_000),
+      backtestInWorker(job(), 10_000),
+    ]);
     expect(answers.map((a) => a.ok)).toEqual([true, true, false]);
     expect(answers[2]).toMatchObject({ reason: 'busy', message: 'Other backtests are running; try again in a moment' });
   });

@@ -21,16 +21,33 @@ describe.each(backends)('maxLoss across a restart of the real server on %s', (ba
   afterAll(() => run.cleanup());
 
   it('halts on the drawdown the database holds, and stays halted after a restart', async () => {
-    const env: Record<string, string> = { ...(await run.env(backend)), MARKET: 'sim', SIM_SEED: '777', ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password };
-    const signIn = async () => (await api(server!.url, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
-    const profile = async (token: string) => (await api(server!.url, 'GET', '/api/auth/profile', token)).json.user as PublicUser;
-    const listTrades = async (token: string) => (await api(server!.url, 'GET', '/api/trades?limit=100', token)).json.trades as Trade[];
+    const env: Record<string, string> = {
+      ...(await run.env(backend)),
+      MARKET: 'sim',
+      SIM_SEED: '777',
+      ADMIN_EMAIL: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+    };
+    const signIn = async () =>
+      (await api(server!.url, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
+    const profile = async (token: string) =>
+      (await api(server!.url, 'GET', '/api/auth/profile', token)).json.user as PublicUser;
+    const listTrades = async (token: string) =>
+      (await api(server!.url, 'GET', '/api/trades?limit=100', token)).json.trades as Trade[];
 
     // 1. A first process creates the database and the admin, who sets max loss 10 USDT.
     server = await start(env);
     let token = await signIn();
     const me = await profile(token);
-    expect((await api(server.url, 'PUT', `/api/users/${me._id}`, token, { maxLoss: 10, maxExposure: 2000, tradingEnabled: false })).status).toBe(200);
+    expect(
+      (
+        await api(server.url, 'PUT', `/api/users/${me._id}`, token, {
+          maxLoss: 10,
+          maxExposure: 2000,
+          tradingEnabled: false,
+        })
+      ).status,
+    ).toBe(200);
     server.child.kill('SIGTERM');
     await server.exited;
 
@@ -51,8 +68,13 @@ describe.each(backends)('maxLoss across a restart of the real server on %s', (ba
       closedAt: new Date(Date.now() - closedAgo),
     });
     try {
-      await database.db.insert(trades).values([finished('-50', 2 * hour), finished('5', 0.5 * hour), finished('-9.9', 0.25 * hour)]);
-      await database.db.update(users).set({ tradingEnabled: true, tradingEnabledAt: new Date(Date.now() - hour) }).where(eq(users.id, me._id));
+      await database.db
+        .insert(trades)
+        .values([finished('-50', 2 * hour), finished('5', 0.5 * hour), finished('-9.9', 0.25 * hour)]);
+      await database.db
+        .update(users)
+        .set({ tradingEnabled: true, tradingEnabledAt: new Date(Date.now() - hour) })
+        .where(eq(users.id, me._id));
     } finally {
       await database.close();
     }
@@ -65,7 +87,12 @@ describe.each(backends)('maxLoss across a restart of the real server on %s', (ba
       const user = await profile(token);
       return user.tradingPausedAt ? user : null;
     });
-    expect(halted).toMatchObject({ tradingEnabled: false, tradingPauseReason: expect.stringMatching(/^Max loss reached: your realised P&L since you enabled trading is 1\d\.\d\d USDT below its peak of 5\.00 USDT \(max loss 10 USDT\)$/) });
+    expect(halted).toMatchObject({
+      tradingEnabled: false,
+      tradingPauseReason: expect.stringMatching(
+        /^Max loss reached: your realised P&L since you enabled trading is 1\d\.\d\d USDT below its peak of 5\.00 USDT \(max loss 10 USDT\)$/,
+      ),
+    });
     const afterHalt = await listTrades(token);
     // the first failure reaches the limit (a second may have been in flight on the other symbol)
     const failedNow = afterHalt.filter((t) => t.status === 'failed');
@@ -79,11 +106,21 @@ describe.each(backends)('maxLoss across a restart of the real server on %s', (ba
     server = await start(env, { dislocating: true, derivRefusesOpens: true });
     token = await signIn();
     expect(await profile(token)).toMatchObject({ tradingEnabled: false, tradingPausedAt: halted.tradingPausedAt });
-    const priceAt = async () => Date.parse(((await api(server!.url, 'GET', '/api/exchanges/prices', token)).json.prices as Record<string, { timestamp: string }>)['BTC/USDT']?.timestamp ?? '0');
+    const priceAt = async () =>
+      Date.parse(
+        (
+          (await api(server!.url, 'GET', '/api/exchanges/prices', token)).json.prices as Record<
+            string,
+            { timestamp: string }
+          >
+        )['BTC/USDT']?.timestamp ?? '0',
+      );
     const first = await poll('prices', priceAt);
     await poll('three seconds of market', async () => (await priceAt()) >= first + 3000);
     expect(await listTrades(token)).toHaveLength(afterHalt.length);
-    expect((await api(server.url, 'POST', '/api/trades', token, { symbol: 'BTC/USDT', totalAmount: 50 })).json.message).toMatch(/Trading is stopped/);
+    expect(
+      (await api(server.url, 'POST', '/api/trades', token, { symbol: 'BTC/USDT', totalAmount: 50 })).json.message,
+    ).toMatch(/Trading is stopped/);
     server.child.kill('SIGTERM');
     await server.exited;
   }, 240_000);

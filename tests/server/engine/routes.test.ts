@@ -41,7 +41,12 @@ describe.each(backends)('trading routes on %s', (backend) => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.success).toBe(true);
-    expect(body.prices['BTC/USDT']).toMatchObject({ symbol: 'BTC/USDT', binance: 60_000, deriv: 60_010, arbitrage: { profitable: false } });
+    expect(body.prices['BTC/USDT']).toMatchObject({
+      symbol: 'BTC/USDT',
+      binance: 60_000,
+      deriv: 60_010,
+      arbitrage: { profitable: false },
+    });
     expect(body.prices['BTC/USDT'].spread).toBeCloseTo(10 / 60_000, 10);
     await t.db.update(users).set({ minSpread: '0.0001' }).where(eq(users.id, alice.user._id));
     const filtered = (await t.request('GET', '/api/exchanges/prices?symbol=BTC/USDT', { token: alice.token })).json();
@@ -57,17 +62,33 @@ describe.each(backends)('trading routes on %s', (backend) => {
     const res = await apiOnly.request('GET', '/api/exchanges/prices', { token: apiOnly.admin.token });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ success: false, message: expect.stringMatching(/API-only/) });
-    const create = await apiOnly.request('POST', '/api/trades', { token: apiOnly.admin.token, body: { symbol: 'BTC/USDT', totalAmount: 50 } });
+    const create = await apiOnly.request('POST', '/api/trades', {
+      token: apiOnly.admin.token,
+      body: { symbol: 'BTC/USDT', totalAmount: 50 },
+    });
     expect(create.statusCode).toBe(503);
   });
 
   it('tests a connection in the simulated market and syncs paper balances', async () => {
-    const res = await t.request('POST', '/api/exchanges/test-connection', { token: alice.token, body: { exchange: 'deriv' } });
-    expect(res.json()).toEqual({ success: true, exchange: 'deriv', message: 'deriv connection successful (simulated market)' });
-    expect((await t.request('POST', '/api/exchanges/test-connection', { token: alice.token, body: { exchange: 'kraken' } })).statusCode).toBe(400);
+    const res = await t.request('POST', '/api/exchanges/test-connection', {
+      token: alice.token,
+      body: { exchange: 'deriv' },
+    });
+    expect(res.json()).toEqual({
+      success: true,
+      exchange: 'deriv',
+      message: 'deriv connection successful (simulated market)',
+    });
+    expect(
+      (await t.request('POST', '/api/exchanges/test-connection', { token: alice.token, body: { exchange: 'kraken' } }))
+        .statusCode,
+    ).toBe(400);
     const sync = await t.request('POST', '/api/exchanges/sync', { token: alice.token });
     expect(sync.statusCode).toBe(200);
-    expect(sync.json()).toMatchObject({ success: true, balance: { binance: { USDT: 10_000, BTC: 0.1, ETH: 2 }, deriv: { USDT: 10_000 } } });
+    expect(sync.json()).toMatchObject({
+      success: true,
+      balance: { binance: { USDT: 10_000, BTC: 0.1, ETH: 2 }, deriv: { USDT: 10_000 } },
+    });
   });
 
   it('adds a user to trading, trades a dislocation through the database, and removes the user', async () => {
@@ -100,16 +121,28 @@ describe.each(backends)('trading routes on %s', (backend) => {
   });
 
   it('creates a manual trade within the limits and refuses what breaks them', async () => {
-    const bad = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: -5 } });
+    const bad = await t.request('POST', '/api/trades', {
+      token: bob.token,
+      body: { symbol: 'ETH/USDT', totalAmount: -5 },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Amount must be more than 0');
     d.quote('ETH/USDT', 3_000, 0);
-    const tooBig = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: 5000 } });
+    const tooBig = await t.request('POST', '/api/trades', {
+      token: bob.token,
+      body: { symbol: 'ETH/USDT', totalAmount: 5000 },
+    });
     expect(tooBig.statusCode).toBe(409);
     expect(tooBig.json().message).toMatch(/max exposure of 1000 USDT/);
-    const res = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: 120 } });
+    const res = await t.request('POST', '/api/trades', {
+      token: bob.token,
+      body: { symbol: 'ETH/USDT', totalAmount: 120 },
+    });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ success: true, trade: { status: 'pending', origin: 'manual', totalAmount: 120, symbol: 'ETH/USDT' } });
+    expect(res.json()).toMatchObject({
+      success: true,
+      trade: { status: 'pending', origin: 'manual', totalAmount: 120, symbol: 'ETH/USDT' },
+    });
     // The quotes the decision was made on are kept with the trade, for its detail (each fill's slippage).
     const detail = await t.request('GET', `/api/trades/${res.json().trade._id}`, { token: bob.token });
     expect(detail.statusCode).toBe(200);
@@ -118,7 +151,10 @@ describe.each(backends)('trading routes on %s', (backend) => {
       expect(decision[venue].bid).toBeGreaterThan(0);
       expect(decision[venue].ask).toBeGreaterThanOrEqual(decision[venue].bid);
     }
-    const second = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: 20 } });
+    const second = await t.request('POST', '/api/trades', {
+      token: bob.token,
+      body: { symbol: 'ETH/USDT', totalAmount: 20 },
+    });
     expect(second.statusCode).toBe(409);
   });
 
@@ -126,32 +162,69 @@ describe.each(backends)('trading routes on %s', (backend) => {
     const list = (await t.request('GET', '/api/trades?status=pending', { token: bob.token })).json();
     const trade = list.trades[0] as Trade;
     await until('legs open', async () => (await tradeRow(trade._id))?.legs.every((l) => l.status === 'open') ?? false);
-    const other = await t.request('PUT', `/api/trades/${trade._id}/status`, { token: alice.token, body: { status: 'cancelled' } });
+    const other = await t.request('PUT', `/api/trades/${trade._id}/status`, {
+      token: alice.token,
+      body: { status: 'cancelled' },
+    });
     expect(other.statusCode).toBe(404);
-    const wrong = await t.request('PUT', `/api/trades/${trade._id}/status`, { token: bob.token, body: { status: 'completed', actualProfit: 1e6 } });
+    const wrong = await t.request('PUT', `/api/trades/${trade._id}/status`, {
+      token: bob.token,
+      body: { status: 'completed', actualProfit: 1e6 },
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe('Only an open trade can be cancelled; other statuses are set by the engine');
-    const unknown = await t.request('PUT', `/api/trades/00000000-0000-4000-8000-000000000000/status`, { token: bob.token, body: { status: 'cancelled' } });
+    const unknown = await t.request('PUT', `/api/trades/00000000-0000-4000-8000-000000000000/status`, {
+      token: bob.token,
+      body: { status: 'cancelled' },
+    });
     expect(unknown.statusCode).toBe(404);
-    const ok = await t.request('PUT', `/api/trades/${trade._id}/status`, { token: bob.token, body: { status: 'cancelled' } });
+    const ok = await t.request('PUT', `/api/trades/${trade._id}/status`, {
+      token: bob.token,
+      body: { status: 'cancelled' },
+    });
     expect(ok.statusCode).toBe(200);
     await until('cancelled', async () => (await tradeRow(trade._id))?.status === 'cancelled');
     const row = await tradeRow(trade._id);
     expect(row?.legs.every((l) => l.status === 'closed')).toBe(true);
-    const again = await t.request('PUT', `/api/trades/${trade._id}/status`, { token: bob.token, body: { status: 'cancelled' } });
+    const again = await t.request('PUT', `/api/trades/${trade._id}/status`, {
+      token: bob.token,
+      body: { status: 'cancelled' },
+    });
     expect(again.statusCode).toBe(400);
   });
 
   it('keeps the paper book idempotent and never lets a balance go below zero', async () => {
     const book = new DbPaperBook(t.db);
-    const fill: LegFill = { clientOrderId: 'X1-b', venueOrderId: 'p:X1-b', price: '100', quantity: '1', fee: '0.1', at: Date.now() };
+    const fill: LegFill = {
+      clientOrderId: 'X1-b',
+      venueOrderId: 'p:X1-b',
+      price: '100',
+      quantity: '1',
+      fee: '0.1',
+      at: Date.now(),
+    };
     const first = await book.recordFill(bob.user._id, 'binance', 'ETH/USDT', fill, { USDT: '-100.1', ETH: '1' });
-    const retry = await book.recordFill(bob.user._id, 'binance', 'ETH/USDT', { ...fill, price: '999' }, { USDT: '-999', ETH: '1' });
+    const retry = await book.recordFill(
+      bob.user._id,
+      'binance',
+      'ETH/USDT',
+      { ...fill, price: '999' },
+      { USDT: '-999', ETH: '1' },
+    );
     expect(retry.price).toBe(first.price);
-    const rows = await t.db.select().from(paperOrders).where(and(eq(paperOrders.venue, 'binance'), eq(paperOrders.clientOrderId, 'X1-b')));
+    const rows = await t.db
+      .select()
+      .from(paperOrders)
+      .where(and(eq(paperOrders.venue, 'binance'), eq(paperOrders.clientOrderId, 'X1-b')));
     expect(rows).toHaveLength(1);
     const before = await book.balances(bob.user._id, 'binance');
-    const tooMuch = book.recordFill(bob.user._id, 'binance', 'ETH/USDT', { ...fill, clientOrderId: 'X2-b' }, { USDT: '-1000000' });
+    const tooMuch = book.recordFill(
+      bob.user._id,
+      'binance',
+      'ETH/USDT',
+      { ...fill, clientOrderId: 'X2-b' },
+      { USDT: '-1000000' },
+    );
     await expect(tooMuch).rejects.toBeInstanceOf(VenueError);
     await expect(tooMuch).rejects.toMatchObject({ kind: 'insufficient-balance' });
     expect(await book.balances(bob.user._id, 'binance')).toEqual(before);
@@ -172,7 +245,10 @@ describe('trading routes in live mode without an engine', () => {
     const u = await live.createUser();
     const res = await live.request('POST', '/api/exchanges/trading/add-user', { token: u.token });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ success: false, message: 'Save your Binance API key and secret and your Deriv token before enabling trading' });
+    expect(res.json()).toEqual({
+      success: false,
+      message: 'Save your Binance API key and secret and your Deriv token before enabling trading',
+    });
     const keys = await live.request('PUT', `/api/users/${u.user._id}/api-keys`, {
       token: u.token,
       body: { binanceApiKey: 'k'.repeat(20), binanceSecretKey: 's'.repeat(20), derivToken: 't'.repeat(15) },
@@ -184,7 +260,10 @@ describe('trading routes in live mode without an engine', () => {
 
   it('asks for credentials before testing a live connection', async () => {
     const u = await live.createUser();
-    const res = await live.request('POST', '/api/exchanges/test-connection', { token: u.token, body: { exchange: 'binance' } });
+    const res = await live.request('POST', '/api/exchanges/test-connection', {
+      token: u.token,
+      body: { exchange: 'binance' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Enter or save your Binance API key and secret first');
   });

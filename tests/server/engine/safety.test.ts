@@ -16,7 +16,10 @@ afterEach(async () => {
 
 const tradeOf = (e: EngineEvent): Trade => (e as { trade: Trade }).trade;
 const newTrades = (e: MemoryEngine) => e.events.filter((ev) => ev.type === 'new_trade').map(tradeOf);
-const outcomesOf = (e: MemoryEngine) => e.events.filter((ev) => ev.type === 'opportunity_outcome').map((ev) => (ev as { outcome: OpportunityOutcome }).outcome);
+const outcomesOf = (e: MemoryEngine) =>
+  e.events
+    .filter((ev) => ev.type === 'opportunity_outcome')
+    .map((ev) => (ev as { outcome: OpportunityOutcome }).outcome);
 const logged = (e: MemoryEngine, event: string) => e.logs.filter((l) => l.obj['event'] === event);
 
 /** An engine on the test's clock, with a richer paper seed when a test trades large notionals. */
@@ -45,20 +48,35 @@ describe('safe with real money (issue 9)', () => {
     expect(failed).toBeLessThanOrEqual(3);
     const notice = await e.waitFor((ev) => ev.type === 'notice' && ev.userId === 'ana');
     expect(notice).toMatchObject({
-      notice: { level: 'warning', message: expect.stringMatching(/^Trading paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/), user: { tradingEnabled: false } },
+      notice: {
+        level: 'warning',
+        message: expect.stringMatching(
+          /^Trading paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/,
+        ),
+        user: { tradingEnabled: false },
+      },
     });
-    expect(e.users.stops).toEqual([{ userId: 'ana', reason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)' }]);
+    expect(e.users.stops).toEqual([
+      { userId: 'ana', reason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)' },
+    ]);
     expect((await e.users.settings('ana'))?.tradingEnabled).toBe(false);
     await e.waitFor((ev) => ev.type === 'stats_updated' && ev.userId === 'ana');
     // finding 10: one structured line per refused order, per unwind and for the pause
     expect(logged(e, 'order_refused')).toHaveLength(failed);
-    expect(logged(e, 'order_refused')[0]?.obj).toMatchObject({ venue: 'binance', userId: 'ana', reason: 'Binance refused the order — insufficient USDT' });
+    expect(logged(e, 'order_refused')[0]?.obj).toMatchObject({
+      venue: 'binance',
+      userId: 'ana',
+      reason: 'Binance refused the order — insufficient USDT',
+    });
     expect(logged(e, 'unwind')).toHaveLength(failed);
     expect(logged(e, 'pause')).toHaveLength(1);
   });
 
   it('finding 3: stops a user who is up 86 once a loss takes realised P&L maxLoss below its peak', async () => {
-    const { e, clock } = await engineAt({ binance: { USDT: '100000', BTC: '0', ETH: '0' }, deriv: { USDT: '100000', BTC: '0', ETH: '0' } });
+    const { e, clock } = await engineAt({
+      binance: { USDT: '100000', BTC: '0', ETH: '0' },
+      deriv: { USDT: '100000', BTC: '0', ETH: '0' },
+    });
     e.users.set('bea', { maxLoss: '2', maxExposure: '40000' });
     e.quote('BTC/USDT', 60_000, 0, clock.now);
     await e.engine.start({ logger: e.logger });
@@ -91,11 +109,25 @@ describe('safe with real money (issue 9)', () => {
     e.binance.push('BTC/USDT', 59_400, clock.now);
     await e.engine.idle();
     expect(newTrades(e)).toEqual([]);
-    const last = e.events.filter((ev) => ev.type === 'priceUpdate').map((ev) => (ev as { price: SymbolPrice }).price).at(-1);
-    expect(last).toMatchObject({ symbol: 'BTC/USDT', stale: true, arbitrage: { profitable: false }, ageMs: { binance: 0, deriv: 5_000 } });
-    expect(outcomesOf(e)).toContainEqual(expect.objectContaining({ symbol: 'BTC/USDT', outcome: 'quote_stale', reason: 'Deriv has not quoted for 5.0 s' }));
+    const last = e.events
+      .filter((ev) => ev.type === 'priceUpdate')
+      .map((ev) => (ev as { price: SymbolPrice }).price)
+      .at(-1);
+    expect(last).toMatchObject({
+      symbol: 'BTC/USDT',
+      stale: true,
+      arbitrage: { profitable: false },
+      ageMs: { binance: 0, deriv: 5_000 },
+    });
+    expect(outcomesOf(e)).toContainEqual(
+      expect.objectContaining({ symbol: 'BTC/USDT', outcome: 'quote_stale', reason: 'Deriv has not quoted for 5.0 s' }),
+    );
     expect(e.engine.prices(0.002)['BTC/USDT']?.stale).toBe(true);
-    expect(await e.engine.createManualTrade('cai', 'BTC/USDT', 100)).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(/Deriv has not quoted/) });
+    expect(await e.engine.createManualTrade('cai', 'BTC/USDT', 100)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringMatching(/Deriv has not quoted/),
+    });
   });
 
   it('finding 6: a manual trade between two Deriv ticks waits for the next one instead of refusing the pair as apart', async () => {
@@ -137,7 +169,10 @@ describe('safe with real money (issue 9)', () => {
   });
 
   it('finding 1 (mirror): skips the mirror case when the coin to sell is not held: no trade row, no order', async () => {
-    const { e, clock } = await engineAt({ binance: { USDT: '10000', BTC: '0', ETH: '0.01' }, deriv: { USDT: '10000', BTC: '0', ETH: '0' } });
+    const { e, clock } = await engineAt({
+      binance: { USDT: '10000', BTC: '0', ETH: '0.01' },
+      deriv: { USDT: '10000', BTC: '0', ETH: '0' },
+    });
     e.users.set('eve');
     e.quote('ETH/USDT', 3_000, 0, clock.now);
     await e.engine.start({ logger: e.logger });
@@ -149,7 +184,12 @@ describe('safe with real money (issue 9)', () => {
     expect(newTrades(e)).toEqual([]);
     expect(e.binance.placed).toEqual([]);
     expect(e.deriv.placed).toEqual([]);
-    expect(outcomesOf(e)).toContainEqual(expect.objectContaining({ outcome: 'pretrade_failed', reason: expect.stringMatching(/^not enough ETH on Binance for the mirror sell/) }));
+    expect(outcomesOf(e)).toContainEqual(
+      expect.objectContaining({
+        outcome: 'pretrade_failed',
+        reason: expect.stringMatching(/^not enough ETH on Binance for the mirror sell/),
+      }),
+    );
     expect(e.users.stops).toEqual([]);
   });
 
@@ -160,7 +200,9 @@ describe('safe with real money (issue 9)', () => {
     await e.engine.start({ logger: e.logger });
     clock.now += 1000;
     e.quote('BTC/USDT', 60_000, 0.01, clock.now);
-    const open = tradeOf(await e.waitFor((ev) => ev.type === 'trade_updated' && tradeOf(ev).legs.every((l) => l.status === 'open')));
+    const open = tradeOf(
+      await e.waitFor((ev) => ev.type === 'trade_updated' && tradeOf(ev).legs.every((l) => l.status === 'open')),
+    );
     const contract = open.legs.find((l) => l.venue === 'deriv')?.venueOrderId as string;
     await e.deriv.stopOut(contract);
     const done = tradeOf(await e.waitFor(tradeEvent('completed', 'fox')));
@@ -170,6 +212,8 @@ describe('safe with real money (issue 9)', () => {
       ['deriv', 'closed'],
     ]);
     expect(e.binance.placed).toEqual([`${done.tradeId}-b`, `${done.tradeId}-b-c`]);
-    expect(logged(e, 'stop_out')).toEqual([expect.objectContaining({ obj: expect.objectContaining({ tradeId: done.tradeId, venue: 'deriv' }) })]);
+    expect(logged(e, 'stop_out')).toEqual([
+      expect.objectContaining({ obj: expect.objectContaining({ tradeId: done.tradeId, venue: 'deriv' }) }),
+    ]);
   });
 });

@@ -25,7 +25,11 @@ const delay = market.derivOpenDelayMs ?? 0;
 function derivAsTested(deriv: Venue): Venue {
   if (market.derivRefusesOpens) {
     return withOpens(deriv, async () => {
-      throw new VenueError('deriv', 'insufficient-balance', 'Your account balance is insufficient to buy this contract.');
+      throw new VenueError(
+        'deriv',
+        'insufficient-balance',
+        'Your account balance is insufficient to buy this contract.',
+      );
     });
   }
   if (delay > 0) {
@@ -42,10 +46,18 @@ runServer({
   market: {
     ...(market.dislocating && {
       simParams: simParams({
-        dislocation: { perMinute: 20, size: [0.008, 0.012], widenProbability: 0, stickyProbability: 0, halfLifeSeconds: [20, 30] },
+        dislocation: {
+          perMinute: 20,
+          size: [0.008, 0.012],
+          widenProbability: 0,
+          stickyProbability: 0,
+          halfLifeSeconds: [20, 30],
+        },
       }),
     }),
-    ...((delay > 0 || market.derivRefusesOpens) && { tradeOn: (venues: Venues) => ({ binance: venues.binance, deriv: derivAsTested(venues.deriv) }) }),
+    ...((delay > 0 || market.derivRefusesOpens) && {
+      tradeOn: (venues: Venues) => ({ binance: venues.binance, deriv: derivAsTested(venues.deriv) }),
+    }),
   },
 }).catch((error: unknown) => {
   console.error('Failed to start:', error instanceof Error ? error.message : error);

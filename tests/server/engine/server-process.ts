@@ -19,11 +19,15 @@ export interface ServerProcess {
 
 export async function startServer(env: Record<string, string>, market: TestMarket = {}): Promise<ServerProcess> {
   // One process: node with tsx's loader, not the tsx CLI, which runs the server in a child that SIGKILL would orphan.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/server/engine/server-main.ts', JSON.stringify(market)], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SKIP_CLIENT_BUILD: '1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'tests/server/engine/server-main.ts', JSON.stringify(market)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SKIP_CLIENT_BUILD: '1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const exited = new Promise<string>((res) => child.on('exit', (code, signal) => res(signal ?? String(code))));
   const url = await new Promise<string>((res, rej) => {
@@ -39,17 +43,33 @@ export async function startServer(env: Record<string, string>, market: TestMarke
   return { child, url, output: () => output, exited };
 }
 
-export async function api(base: string, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> & { token?: string; trades?: unknown[]; tradingEnabled?: boolean } }> {
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{
+  status: number;
+  json: Record<string, unknown> & { token?: string; trades?: unknown[]; tradingEnabled?: boolean };
+}> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   return { status: res.status, json: await res.json() };
 }
 
 /** Polls until `fn` gives a value, for states a server process reaches on its own; gives up after `withinMs`. */
-export async function poll<T>(what: string, fn: () => Promise<T | null | undefined | false>, withinMs = 60_000): Promise<T> {
+export async function poll<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  withinMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const value = await fn();

@@ -9,7 +9,15 @@ import { money } from '../../../server/engine/decimal';
 import { EMPTY_WINDOW, foldRealised, type RealisedWindow } from '../../../server/engine/drawdown';
 import { toPriceTick, type PriceTick } from '../../../server/engine/prices';
 import { TradingCore, type Command, type StopKind, type UserLimits } from '../../../server/engine/trading-core';
-import { applyTradeEvent, closeOrderId, createTrade, isTerminal, pendingOrders, type TradeEvent, type TradeState } from '../../../server/engine/trade-state';
+import {
+  applyTradeEvent,
+  closeOrderId,
+  createTrade,
+  isTerminal,
+  pendingOrders,
+  type TradeEvent,
+  type TradeState,
+} from '../../../server/engine/trade-state';
 import type { LegFill, Quote } from '../../../server/venues/types';
 
 export interface MarketStep {
@@ -75,27 +83,57 @@ export function runHarness(
   const limitsById = new Map(users.map((u) => [u.userId, u]));
   let stepNo = 0;
 
-  const fillAt = (symbol: SymbolId, venue: 'binance' | 'deriv', side: 'buy' | 'sell', id: string, notional: Decimal | null, quantity: string | null): LegFill => {
+  const fillAt = (
+    symbol: SymbolId,
+    venue: 'binance' | 'deriv',
+    side: 'buy' | 'sell',
+    id: string,
+    notional: Decimal | null,
+    quantity: string | null,
+  ): LegFill => {
     const q = (latest.get(symbol) as { binance: Quote; deriv: Quote })[venue];
     const price = new Decimal(side === 'buy' ? q.ask : q.bid).toDecimalPlaces(8);
-    const qty = quantity ? new Decimal(quantity) : (notional as Decimal).dividedBy(price).toDecimalPlaces(8, Decimal.ROUND_DOWN);
+    const qty = quantity
+      ? new Decimal(quantity)
+      : (notional as Decimal).dividedBy(price).toDecimalPlaces(8, Decimal.ROUND_DOWN);
     const quoteAmount = price.times(qty);
-    const fee = venue === 'binance' ? quoteAmount.times(FEE).toDecimalPlaces(8) : quantity ? new Decimal(0) : quoteAmount.times(DERIV_COMMISSION).toDecimalPlaces(8);
-    return { clientOrderId: id, venueOrderId: `v-${id}`, price: price.toFixed(), quantity: qty.toFixed(), fee: fee.toFixed(), at: now };
+    const fee =
+      venue === 'binance'
+        ? quoteAmount.times(FEE).toDecimalPlaces(8)
+        : quantity
+          ? new Decimal(0)
+          : quoteAmount.times(DERIV_COMMISSION).toDecimalPlaces(8);
+    return {
+      clientOrderId: id,
+      venueOrderId: `v-${id}`,
+      price: price.toFixed(),
+      quantity: qty.toFixed(),
+      fee: fee.toFixed(),
+      at: now,
+    };
   };
 
   const handle = (commands: Command[]): void => {
     for (const c of commands) {
       switch (c.kind) {
         case 'open':
-          log.opens.push({ step: stepNo, userId: c.trade.userId, notional: c.trade.notional, origin: c.trade.origin, tradeId: c.trade.tradeId });
+          log.opens.push({
+            step: stepNo,
+            userId: c.trade.userId,
+            notional: c.trade.notional,
+            origin: c.trade.origin,
+            tradeId: c.trade.tradeId,
+          });
           trades.set(c.trade.tradeId, createTrade(c.trade));
           dispatch(c.trade.tradeId);
           break;
         case 'close': {
           const t = trades.get(c.tradeId);
           if (!t) break;
-          trades.set(c.tradeId, applyTradeEvent(t, { type: 'close-requested', reason: c.reason, cancel: c.cancel }, new Date(now)));
+          trades.set(
+            c.tradeId,
+            applyTradeEvent(t, { type: 'close-requested', reason: c.reason, cancel: c.cancel }, new Date(now)),
+          );
           dispatch(c.tradeId);
           break;
         }
@@ -129,12 +167,27 @@ export function runHarness(
           if (order.kind === 'open') {
             return b.fails
               ? { type: 'leg-open-failed', venue: leg.venue, reason: `${leg.venue} refused` }
-              : { type: 'leg-opened', venue: leg.venue, fill: fillAt(t.symbol, leg.venue, leg.side, leg.clientOrderId, new Decimal(t.notional), null) };
+              : {
+                  type: 'leg-opened',
+                  venue: leg.venue,
+                  fill: fillAt(t.symbol, leg.venue, leg.side, leg.clientOrderId, new Decimal(t.notional), null),
+                };
           }
           const current = trades.get(tradeId) as TradeState;
           const open = current.legs.find((l) => l.venue === leg.venue)?.open;
           const closingSide = leg.side === 'buy' ? 'sell' : 'buy';
-          return { type: 'leg-closed', venue: leg.venue, fill: fillAt(t.symbol, leg.venue, closingSide, closeOrderId(leg.clientOrderId), null, open?.quantity ?? '0') };
+          return {
+            type: 'leg-closed',
+            venue: leg.venue,
+            fill: fillAt(
+              t.symbol,
+              leg.venue,
+              closingSide,
+              closeOrderId(leg.clientOrderId),
+              null,
+              open?.quantity ?? '0',
+            ),
+          };
         },
       });
     }
@@ -145,12 +198,19 @@ export function runHarness(
     if (!before) return;
     const after = applyTradeEvent(before, event, new Date(now));
     trades.set(tradeId, after);
-    if (before.stage === 'opening' && after.stage !== 'opening' && after.legs.every((l) => l.status !== 'failed')) core.onOpened(tradeId);
+    if (before.stage === 'opening' && after.stage !== 'opening' && after.legs.every((l) => l.status !== 'failed'))
+      core.onOpened(tradeId);
     if (isTerminal(after.stage)) {
       trades.delete(tradeId);
       log.ended.push({ ...after, step: stepNo });
       windows.set(after.userId, foldRealised(windows.get(after.userId) ?? EMPTY_WINDOW, money(after.actualProfit)));
-      handle(core.onEnded(tradeId, { status: after.stage as 'completed' | 'failed' | 'cancelled', profit: money(after.actualProfit), reason: after.reason }));
+      handle(
+        core.onEnded(tradeId, {
+          status: after.stage as 'completed' | 'failed' | 'cancelled',
+          profit: money(after.actualProfit),
+          reason: after.reason,
+        }),
+      );
     } else {
       dispatch(tradeId);
     }
@@ -172,7 +232,14 @@ export function runHarness(
       if (t.symbol !== symbol || leg?.status !== 'open' || !leg.open) continue;
       log.stopOuts += 1;
       core.markClosing(t.tradeId);
-      const fill = fillAt(symbol, 'deriv', leg.side === 'buy' ? 'sell' : 'buy', closeOrderId(leg.clientOrderId), null, leg.open.quantity);
+      const fill = fillAt(
+        symbol,
+        'deriv',
+        leg.side === 'buy' ? 'sell' : 'buy',
+        closeOrderId(leg.clientOrderId),
+        null,
+        leg.open.quantity,
+      );
       apply(t.tradeId, { type: 'leg-closed-by-venue', venue: 'deriv', fill, reason: 'Deriv stopped the contract out' });
     }
   };
@@ -184,10 +251,25 @@ export function runHarness(
     const d = step.mid * (1 + step.spread);
     const previous = latest.get(step.symbol);
     const fresh = {
-      binance: { venue: 'binance', symbol: step.symbol, bid: step.mid * (1 - HALF_SPREAD), ask: step.mid * (1 + HALF_SPREAD), ts: now } as Quote,
-      deriv: { venue: 'deriv', symbol: step.symbol, bid: d * (1 - HALF_SPREAD), ask: d * (1 + HALF_SPREAD), ts: now } as Quote,
+      binance: {
+        venue: 'binance',
+        symbol: step.symbol,
+        bid: step.mid * (1 - HALF_SPREAD),
+        ask: step.mid * (1 + HALF_SPREAD),
+        ts: now,
+      } as Quote,
+      deriv: {
+        venue: 'deriv',
+        symbol: step.symbol,
+        bid: d * (1 - HALF_SPREAD),
+        ask: d * (1 + HALF_SPREAD),
+        ts: now,
+      } as Quote,
     };
-    const q = { binance: step.stall === 'binance' && previous ? previous.binance : fresh.binance, deriv: step.stall === 'deriv' && previous ? previous.deriv : fresh.deriv };
+    const q = {
+      binance: step.stall === 'binance' && previous ? previous.binance : fresh.binance,
+      deriv: step.stall === 'deriv' && previous ? previous.deriv : fresh.deriv,
+    };
     latest.set(step.symbol, q);
     deliver();
     if (step.stopOut) stopOut(step.symbol);
@@ -207,8 +289,10 @@ export function runHarness(
     for (const t of trades.values()) open.set(t.userId, (open.get(t.userId) ?? new Decimal(0)).plus(t.notional));
     for (const u of users) {
       const sum = open.get(u.userId) ?? new Decimal(0);
-      if (sum.gt(u.maxExposure)) log.violations.push(`step ${stepNo}: ${u.userId} open ${sum} > maxExposure ${u.maxExposure}`);
-      if (!core.committedOf(u.userId).eq(sum)) log.violations.push(`step ${stepNo}: ${u.userId} committed ${core.committedOf(u.userId)} ≠ ${sum}`);
+      if (sum.gt(u.maxExposure))
+        log.violations.push(`step ${stepNo}: ${u.userId} open ${sum} > maxExposure ${u.maxExposure}`);
+      if (!core.committedOf(u.userId).eq(sum))
+        log.violations.push(`step ${stepNo}: ${u.userId} committed ${core.committedOf(u.userId)} ≠ ${sum}`);
     }
   }
   // Let everything in flight finish, and every open trade close on its time limit, so every trade has a final profit.

@@ -1,12 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import type { LegFill } from '../../../server/venues/types';
-import { applyTradeEvent, createTrade, pendingOrders, statusOf, type TradeState } from '../../../server/engine/trade-state';
+import {
+  applyTradeEvent,
+  createTrade,
+  pendingOrders,
+  statusOf,
+  type TradeState,
+} from '../../../server/engine/trade-state';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const fresh = (direction: 'deriv-rich' | 'binance-rich' = 'deriv-rich') =>
-  createTrade({ id: 'id-1', tradeId: 'T1', userId: 'u', symbol: 'BTC/USDT', direction, origin: 'auto', notional: '1000', openSpread: 0.01, createdAt: now });
-const fill = (clientOrderId: string, price: string, quantity: string, fee: string): LegFill => ({ clientOrderId, venueOrderId: `v-${clientOrderId}`, price, quantity, fee, at: now.getTime() });
-const step = (s: TradeState, ...events: Parameters<typeof applyTradeEvent>[1][]) => events.reduce((acc, e) => applyTradeEvent(acc, e, now), s);
+  createTrade({
+    id: 'id-1',
+    tradeId: 'T1',
+    userId: 'u',
+    symbol: 'BTC/USDT',
+    direction,
+    origin: 'auto',
+    notional: '1000',
+    openSpread: 0.01,
+    createdAt: now,
+  });
+const fill = (clientOrderId: string, price: string, quantity: string, fee: string): LegFill => ({
+  clientOrderId,
+  venueOrderId: `v-${clientOrderId}`,
+  price,
+  quantity,
+  fee,
+  at: now.getTime(),
+});
+const step = (s: TradeState, ...events: Parameters<typeof applyTradeEvent>[1][]) =>
+  events.reduce((acc, e) => applyTradeEvent(acc, e, now), s);
 
 describe('trade state machine', () => {
   it('buys Binance and shorts Deriv when Deriv is rich, with the documented client order ids', () => {
@@ -69,9 +93,17 @@ describe('trade state machine', () => {
   it('defers a close asked for while opening, and a cancel ends cancelled with profit realised', () => {
     let t = step(fresh(), { type: 'close-requested', reason: 'cancelled by user', cancel: true });
     expect(t.stage).toBe('opening');
-    t = step(t, { type: 'leg-opened', venue: 'binance', fill: fill('T1-b', '100', '1', '0') }, { type: 'leg-opened', venue: 'deriv', fill: fill('T1-d', '100', '1', '0') });
+    t = step(
+      t,
+      { type: 'leg-opened', venue: 'binance', fill: fill('T1-b', '100', '1', '0') },
+      { type: 'leg-opened', venue: 'deriv', fill: fill('T1-d', '100', '1', '0') },
+    );
     expect(t.stage).toBe('closing');
-    t = step(t, { type: 'leg-closed', venue: 'binance', fill: fill('T1-b-c', '103', '1', '0') }, { type: 'leg-closed', venue: 'deriv', fill: fill('T1-d-c', '101', '1', '0') });
+    t = step(
+      t,
+      { type: 'leg-closed', venue: 'binance', fill: fill('T1-b-c', '103', '1', '0') },
+      { type: 'leg-closed', venue: 'deriv', fill: fill('T1-d-c', '101', '1', '0') },
+    );
     expect(t.stage).toBe('cancelled');
     expect(t.actualProfit).toBe('2');
   });
@@ -80,7 +112,11 @@ describe('trade state machine', () => {
     const t = fresh();
     expect(step(t, { type: 'leg-closed', venue: 'binance', fill: fill('x', '1', '1', '0') })).toBe(t);
     expect(step(t, { type: 'close-requested', reason: 'r', cancel: false }).stage).toBe('opening');
-    const failed = step(t, { type: 'leg-open-failed', venue: 'deriv', reason: 'a' }, { type: 'leg-open-failed', venue: 'binance', reason: 'b' });
+    const failed = step(
+      t,
+      { type: 'leg-open-failed', venue: 'deriv', reason: 'a' },
+      { type: 'leg-open-failed', venue: 'binance', reason: 'b' },
+    );
     expect(step(failed, { type: 'leg-opened', venue: 'binance', fill: fill('T1-b', '1', '1', '0') })).toBe(failed);
   });
 });

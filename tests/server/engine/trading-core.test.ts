@@ -28,7 +28,9 @@ function setup(params = DEFAULT_TRADING_PARAMS) {
   const core = new TradingCore({ params, now: () => now, newIds: () => ({ id: `id${++n}`, tradeId: `T${n}` }) });
   const windows = new Map<string, RealisedWindow>();
   const run = (commands: Command[]): Command[] =>
-    commands.flatMap((c) => (c.kind === 'read-realised' ? run(core.realisedRead(c.userId, c.seq, windows.get(c.userId) ?? EMPTY_WINDOW)) : [c]));
+    commands.flatMap((c) =>
+      c.kind === 'read-realised' ? run(core.realisedRead(c.userId, c.seq, windows.get(c.userId) ?? EMPTY_WINDOW)) : [c],
+    );
   const tick = (spread: number, symbol: SymbolId = 'BTC/USDT', ts = { binance: now, deriv: now }) =>
     toPriceTick(
       symbol,
@@ -37,7 +39,12 @@ function setup(params = DEFAULT_TRADING_PARAMS) {
     );
   /** The user enabled trading again: the database's window starts empty. */
   const newWindow = (userId: string) => windows.delete(userId);
-  const end = (tradeId: string, profit: string | number, status: TradeEnd['status'] = 'completed', reason: string | null = null): Command[] => {
+  const end = (
+    tradeId: string,
+    profit: string | number,
+    status: TradeEnd['status'] = 'completed',
+    reason: string | null = null,
+  ): Command[] => {
     const trade = core.trade(tradeId);
     if (trade) windows.set(trade.userId, foldRealised(windows.get(trade.userId) ?? EMPTY_WINDOW, money(profit)));
     return run(core.onEnded(tradeId, { status, profit: money(profit), reason }));
@@ -57,7 +64,10 @@ function setup(params = DEFAULT_TRADING_PARAMS) {
 const opens = (cs: Command[]) => cs.filter((c): c is Extract<Command, { kind: 'open' }> => c.kind === 'open');
 const closes = (cs: Command[]) => cs.filter((c): c is Extract<Command, { kind: 'close' }> => c.kind === 'close');
 const stops = (cs: Command[]) => cs.filter((c): c is Extract<Command, { kind: 'stop' }> => c.kind === 'stop');
-const outcomes = (cs: Command[]) => cs.filter((c): c is Extract<Command, { kind: 'outcome' }> => c.kind === 'outcome').map((c) => [c.userId, c.outcome.outcome]);
+const outcomes = (cs: Command[]) =>
+  cs
+    .filter((c): c is Extract<Command, { kind: 'outcome' }> => c.kind === 'outcome')
+    .map((c) => [c.userId, c.outcome.outcome]);
 
 describe('TradingCore decisions', () => {
   it('opens only when |spread| beats both the user minSpread and the costs', () => {
@@ -69,7 +79,12 @@ describe('TradingCore decisions', () => {
     expect(opens(on(0.003))).toEqual([]);
     const first = opens(on(0.004));
     expect(first.map((c) => c.trade.userId)).toEqual(['low']);
-    expect(first[0]?.trade).toMatchObject({ direction: 'deriv-rich', notional: '250', origin: 'auto', decision: { binance: { ask: 100.01 } } });
+    expect(first[0]?.trade).toMatchObject({
+      direction: 'deriv-rich',
+      notional: '250',
+      origin: 'auto',
+      decision: { binance: { ask: 100.01 } },
+    });
     const second = opens(on(-0.007));
     expect(second.map((c) => [c.trade.userId, c.trade.direction])).toEqual([['high', 'binance-rich']]);
   });
@@ -141,7 +156,14 @@ describe('maxLoss as a drawdown (issue 9, findings 2 and 3)', () => {
     // Up 86: a loss of 3 leaves +83, which the old rule (stop at −2 overall) let through until −88.
     const [loss] = opens(on(0.01));
     const after = end(loss?.trade.tradeId as string, -3);
-    expect(stops(after)).toEqual([{ kind: 'stop', userId: 'u', stop: 'halted', reason: expect.stringMatching(/^Max loss reached: .*3\.00 USDT below its peak of 86\.00/) }]);
+    expect(stops(after)).toEqual([
+      {
+        kind: 'stop',
+        userId: 'u',
+        stop: 'halted',
+        reason: expect.stringMatching(/^Max loss reached: .*3\.00 USDT below its peak of 86\.00/),
+      },
+    ]);
     expect(core.stoppedOf('u')).toBe('halted');
     expect(opens(on(0.02, 'ETH/USDT'))).toEqual([]);
   });
@@ -177,7 +199,11 @@ describe('maxLoss as a drawdown (issue 9, findings 2 and 3)', () => {
     // The trade ends: the user neither trades automatically nor has a trade, so the core forgets them.
     end(first.command.trade.tradeId, 1);
     expect(core.hasUser('m')).toBe(false);
-    expect(core.manualOpen(manualOnly, 'BTC/USDT', money(50), tick(0))).toMatchObject({ ok: false, status: 409, message: expect.stringMatching(/being updated/) });
+    expect(core.manualOpen(manualOnly, 'BTC/USDT', money(50), tick(0))).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringMatching(/being updated/),
+    });
     expect(core.hasUser('m')).toBe(false);
     add(manualOnly);
     expect(core.manualOpen(manualOnly, 'BTC/USDT', money(50), tick(0))).toMatchObject({ ok: true });
@@ -217,7 +243,9 @@ describe('circuit breaker (issue 9, finding 1)', () => {
     advance(DEFAULT_TRADING_PARAMS.backoffBaseMs);
     const [third] = opens(on(0.01));
     const paused = end(third?.trade.tradeId as string, -0.1, 'failed', refused);
-    expect(stops(paused)).toEqual([{ kind: 'stop', userId: 'u', stop: 'paused', reason: `${refused} (3 failed trades in a row)` }]);
+    expect(stops(paused)).toEqual([
+      { kind: 'stop', userId: 'u', stop: 'paused', reason: `${refused} (3 failed trades in a row)` },
+    ]);
     advance(3_600_000);
     expect(opens([...on(0.01), ...on(0.01, 'ETH/USDT')])).toEqual([]);
   });

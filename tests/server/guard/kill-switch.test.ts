@@ -39,15 +39,28 @@ describe.each(backends)('kill switches on %s', (backend) => {
     d.quote('BTC/USDT', 60_000, 0.01);
     await d.until('automated trade', async () => newTrades(alice.user._id).length === 1);
     d.quote('ETH/USDT', 3_000, 0);
-    const manual = await t.request('POST', '/api/trades', { token: alice.token, body: { symbol: 'ETH/USDT', totalAmount: 50 } });
+    const manual = await t.request('POST', '/api/trades', {
+      token: alice.token,
+      body: { symbol: 'ETH/USDT', totalAmount: 50 },
+    });
     expect(manual.statusCode, manual.body).toBe(201);
-    const ids = [(newTrades(alice.user._id)[0] as { trade: Trade }).trade._id, (manual.json() as { trade: Trade }).trade._id];
-    await d.until('legs open', async () => (await Promise.all(ids.map(tradeRow))).every((r) => r?.legs.every((l) => l.status === 'open')));
+    const ids = [
+      (newTrades(alice.user._id)[0] as { trade: Trade }).trade._id,
+      (manual.json() as { trade: Trade }).trade._id,
+    ];
+    await d.until('legs open', async () =>
+      (await Promise.all(ids.map(tradeRow))).every((r) => r?.legs.every((l) => l.status === 'open')),
+    );
 
     const res = await t.request('POST', '/api/exchanges/trading/stop-and-flatten', { token: alice.token });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as FlattenResponse;
-    expect(body).toMatchObject({ success: true, closed: 2, stillClosing: 0, message: 'Automated trading stopped and 2 open trades closed.' });
+    expect(body).toMatchObject({
+      success: true,
+      closed: 2,
+      stillClosing: 0,
+      message: 'Automated trading stopped and 2 open trades closed.',
+    });
     expect(body.trades.map((r) => r._id).sort()).toEqual([...ids].sort());
     expect(body.trades.every((r) => r.status === 'cancelled' && r.reason === 'stop & flatten')).toBe(true);
     const [saved] = await t.db.select({ on: users.tradingEnabled }).from(users).where(eq(users.id, alice.user._id));
@@ -57,8 +70,14 @@ describe.each(backends)('kill switches on %s', (backend) => {
     await d.engine.idle();
     expect(newTrades(alice.user._id)).toHaveLength(2);
     d.quote('BTC/USDT', 60_000, 0);
-    const again = (await t.request('POST', '/api/exchanges/trading/stop-and-flatten', { token: alice.token })).json() as FlattenResponse;
-    expect(again).toMatchObject({ closed: 0, trades: [], message: 'Automated trading stopped. You had no open trades.' });
+    const again = (
+      await t.request('POST', '/api/exchanges/trading/stop-and-flatten', { token: alice.token })
+    ).json() as FlattenResponse;
+    expect(again).toMatchObject({
+      closed: 0,
+      trades: [],
+      message: 'Automated trading stopped. You had no open trades.',
+    });
     const audited = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'stop_and_flatten'));
     expect(audited[0]?.details).toMatchObject({ open: 2, closed: 2, stillClosing: 0 });
   });
@@ -66,7 +85,10 @@ describe.each(backends)('kill switches on %s', (backend) => {
   it('a Stop & flatten taken by an instance that does not trade is carried out by the leading engine', async () => {
     const carol = await t.createUser();
     d.quote('ETH/USDT', 3_000, 0);
-    const manual = await t.request('POST', '/api/trades', { token: carol.token, body: { symbol: 'ETH/USDT', totalAmount: 40 } });
+    const manual = await t.request('POST', '/api/trades', {
+      token: carol.token,
+      body: { symbol: 'ETH/USDT', totalAmount: 40 },
+    });
     expect(manual.statusCode, manual.body).toBe(201);
     const id = (manual.json() as { trade: Trade }).trade._id;
     await d.until('legs open', async () => (await tradeRow(id))?.legs.every((l) => l.status === 'open') ?? false);
@@ -74,9 +96,15 @@ describe.each(backends)('kill switches on %s', (backend) => {
     // An API-only instance (no engine) takes a request: it saves it and says the engine instance closes the trades.
     const apiOnly = await createTestApp(backend);
     try {
-      const res = await apiOnly.request('POST', '/api/exchanges/trading/stop-and-flatten', { token: apiOnly.admin.token });
+      const res = await apiOnly.request('POST', '/api/exchanges/trading/stop-and-flatten', {
+        token: apiOnly.admin.token,
+      });
       expect(res.statusCode, res.body).toBe(202);
-      expect(res.json()).toMatchObject({ success: true, closed: 0, message: 'Automated trading stopped. You had no open trades.' });
+      expect(res.json()).toMatchObject({
+        success: true,
+        closed: 0,
+        message: 'Automated trading stopped. You had no open trades.',
+      });
       expect(await pendingFlattens(apiOnly.db)).toEqual([apiOnly.admin.user._id]);
     } finally {
       await apiOnly.close();
@@ -92,7 +120,10 @@ describe.each(backends)('kill switches on %s', (backend) => {
     const res = await t.request('POST', '/api/admin/trading/halt', { token: bob.token, body: { reason: 'x' } });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ success: false, message: 'Admin access required' });
-    const bad = await t.request('POST', '/api/admin/trading/halt', { token: t.admin.token, body: { reason: 'a\u0007b' } });
+    const bad = await t.request('POST', '/api/admin/trading/halt', {
+      token: t.admin.token,
+      body: { reason: 'a\u0007b' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('Reason must not contain control characters');
     expect(await isTradingHalted(t.db)).toBe(false);
@@ -100,17 +131,29 @@ describe.each(backends)('kill switches on %s', (backend) => {
 
   it('the global halt stops automated and manual trades on the next tick, shows in meta, and lifts on resume', async () => {
     expect((await t.request('POST', '/api/exchanges/trading/add-user', { token: bob.token })).statusCode).toBe(200);
-    const halt = await t.request('POST', '/api/admin/trading/halt', { token: t.admin.token, body: { reason: 'venue incident' } });
+    const halt = await t.request('POST', '/api/admin/trading/halt', {
+      token: t.admin.token,
+      body: { reason: 'venue incident' },
+    });
     expect(halt.statusCode, halt.body).toBe(200);
-    expect((halt.json() as HaltResponse).halt).toMatchObject({ halted: true, reason: 'venue incident', changedBy: t.admin.user.username });
-    const meta = (await t.request('GET', '/api/meta', { token: bob.token })).json() as { halt: { halted: boolean; reason: string } };
+    expect((halt.json() as HaltResponse).halt).toMatchObject({
+      halted: true,
+      reason: 'venue incident',
+      changedBy: t.admin.user.username,
+    });
+    const meta = (await t.request('GET', '/api/meta', { token: bob.token })).json() as {
+      halt: { halted: boolean; reason: string };
+    };
     expect(meta.halt).toMatchObject({ halted: true, reason: 'venue incident' });
 
     d.quote('BTC/USDT', 60_000, 0.01);
     await d.engine.idle();
     expect(newTrades(bob.user._id)).toHaveLength(0);
     d.quote('ETH/USDT', 3_000, 0);
-    const manual = await t.request('POST', '/api/trades', { token: bob.token, body: { symbol: 'ETH/USDT', totalAmount: 50 } });
+    const manual = await t.request('POST', '/api/trades', {
+      token: bob.token,
+      body: { symbol: 'ETH/USDT', totalAmount: 50 },
+    });
     expect(manual.statusCode).toBe(409);
     expect(manual.json().message).toBe(HALTED_MESSAGE);
 
@@ -131,13 +174,19 @@ describe.each(backends)('kill switches on %s', (backend) => {
     const before = newTrades(bob.user._id).length;
     const ordersBefore = (await t.db.select().from(paperOrders).where(eq(paperOrders.userId, bob.user._id))).length;
     // As another instance would: only the database row changes; this engine's own flag still says "trading".
-    await setTradingHalt(t.db, { halted: true, reason: 'from elsewhere', by: { id: t.admin.user._id, name: 'other instance' } });
+    await setTradingHalt(t.db, {
+      halted: true,
+      reason: 'from elsewhere',
+      by: { id: t.admin.user._id, name: 'other instance' },
+    });
     expect(d.engine.globallyHalted).toBe(false);
     d.quote('BTC/USDT', 60_000, 0.01);
     await d.engine.idle();
     expect(newTrades(bob.user._id)).toHaveLength(before);
     expect(d.engine.globallyHalted).toBe(true);
-    expect((await t.db.select().from(paperOrders).where(eq(paperOrders.userId, bob.user._id))).length).toBe(ordersBefore);
+    expect((await t.db.select().from(paperOrders).where(eq(paperOrders.userId, bob.user._id))).length).toBe(
+      ordersBefore,
+    );
     d.quote('BTC/USDT', 60_000, 0);
   });
 

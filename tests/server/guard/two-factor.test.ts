@@ -3,18 +3,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import { eq } from 'drizzle-orm';
-import { TWO_FACTOR_MESSAGES, type TwoFactorEnabledResponse, type TwoFactorSetupResponse } from '../../../contract/guard';
+import {
+  TWO_FACTOR_MESSAGES,
+  type TwoFactorEnabledResponse,
+  type TwoFactorSetupResponse,
+} from '../../../contract/guard';
 import { auditEvents, twoFactor } from '../../../server/db/schema';
 import { backends, createTestApp, type SignedIn, type TestApp } from '../helpers/app';
 
 /** The code an authenticator app shows for this secret, `steps` periods from now. */
 const codeFor = (secret: string, steps = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + steps * 30_000 });
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
 
 describe.each(backends)('two-factor sign-in on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(backend, { build: { loginLimits: { freePerPair: 3, freePerAddress: 100, baseDelaySeconds: 60, maxDelaySeconds: 900, windowSeconds: 60, namespace: `2fa-${Date.now()}` } } });
+    t = await createTestApp(backend, {
+      build: {
+        loginLimits: {
+          freePerPair: 3,
+          freePerAddress: 100,
+          baseDelaySeconds: 60,
+          maxDelaySeconds: 900,
+          windowSeconds: 60,
+          namespace: `2fa-${Date.now()}`,
+        },
+      },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -26,7 +43,10 @@ describe.each(backends)('two-factor sign-in on %s', (backend) => {
     const { secret, otpauthUrl, qrDataUrl } = setup.json() as TwoFactorSetupResponse;
     expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\/ArbiTrade:/);
     expect(qrDataUrl).toMatch(/^data:image\/png;base64,/);
-    const enabled = await t.request('POST', '/api/auth/2fa/enable', { token: u.token, body: { code: codeFor(secret) } });
+    const enabled = await t.request('POST', '/api/auth/2fa/enable', {
+      token: u.token,
+      body: { code: codeFor(secret) },
+    });
     expect(enabled.statusCode, enabled.body).toBe(200);
     const { recoveryCodes } = enabled.json() as TwoFactorEnabledResponse;
     return { secret, recoveryCodes };
@@ -41,13 +61,19 @@ describe.each(backends)('two-factor sign-in on %s', (backend) => {
   it('enrols with a QR code, a confirming code and ten recovery codes; the secret is stored encrypted', async () => {
     const u = await t.createUser();
     const setup = (await t.request('POST', '/api/auth/2fa/setup', { token: u.token })).json() as TwoFactorSetupResponse;
-    const wrong = await t.request('POST', '/api/auth/2fa/enable', { token: u.token, body: { code: '000000' === codeFor(setup.secret) ? '111111' : '000000' } });
+    const wrong = await t.request('POST', '/api/auth/2fa/enable', {
+      token: u.token,
+      body: { code: '000000' === codeFor(setup.secret) ? '111111' : '000000' },
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe(TWO_FACTOR_MESSAGES.wrongCode);
     const malformed = await t.request('POST', '/api/auth/2fa/enable', { token: u.token, body: { code: '12ab' } });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.body).toContain('Enter the 6-digit code from your authenticator app');
-    const ok = await t.request('POST', '/api/auth/2fa/enable', { token: u.token, body: { code: codeFor(setup.secret) } });
+    const ok = await t.request('POST', '/api/auth/2fa/enable', {
+      token: u.token,
+      body: { code: codeFor(setup.secret) },
+    });
     expect(ok.statusCode).toBe(200);
     const codes = (ok.json() as TwoFactorEnabledResponse).recoveryCodes;
     expect(codes).toHaveLength(10);
@@ -78,12 +104,18 @@ describe.each(backends)('two-factor sign-in on %s', (backend) => {
     const { token } = ok.json() as { token: string };
     expect((await t.request('GET', '/api/auth/profile', { token })).statusCode).toBe(200);
     // The same code again (a replay) is refused.
-    const replay = await t.request('POST', '/api/auth/login/2fa', { body: { challenge: (await passwordStep(u)).challenge, code } });
+    const replay = await t.request('POST', '/api/auth/login/2fa', {
+      body: { challenge: (await passwordStep(u)).challenge, code },
+    });
     expect(replay.statusCode).toBe(401);
-    const bad = await t.request('POST', '/api/auth/login/2fa', { body: { challenge: 'not-a-challenge', code: '123456' } });
+    const bad = await t.request('POST', '/api/auth/login/2fa', {
+      body: { challenge: 'not-a-challenge', code: '123456' },
+    });
     expect(bad.statusCode).toBe(401);
     expect(bad.json().message).toBe(TWO_FACTOR_MESSAGES.challengeExpired);
-    const actions = (await t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, u.user._id))).map((e) => e.action);
+    const actions = (await t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, u.user._id))).map(
+      (e) => e.action,
+    );
     expect(actions).toEqual(expect.arrayContaining(['two_factor_enabled', 'sign_in_2fa_failed', 'sign_in']));
   });
 
@@ -93,16 +125,27 @@ describe.each(backends)('two-factor sign-in on %s', (backend) => {
     // Each wrong code comes after a fresh, correct password step: the count goes on regardless.
     for (let i = 0; i < 2; i++) {
       const { challenge } = await passwordStep(u);
-      expect((await t.request('POST', '/api/auth/login/2fa', { body: { challenge, code: codeFor(secret, 6 + i) } })).statusCode).toBe(401);
+      expect(
+        (await t.request('POST', '/api/auth/login/2fa', { body: { challenge, code: codeFor(secret, 6 + i) } }))
+          .statusCode,
+      ).toBe(401);
     }
     const { challenge } = await passwordStep(u);
-    expect((await t.request('POST', '/api/auth/login/2fa', { body: { challenge, code: codeFor(secret, 9) } })).statusCode).toBe(401);
+    expect(
+      (await t.request('POST', '/api/auth/login/2fa', { body: { challenge, code: codeFor(secret, 9) } })).statusCode,
+    ).toBe(401);
     // Past the limit even the right code is refused; the password step still answers a challenge, whose code waits.
     const blocked = await t.request('POST', '/api/auth/login/2fa', { body: { challenge, code: codeFor(secret, 1) } });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/Too many failed sign-in attempts/);
     const again = await passwordStep(u);
-    expect((await t.request('POST', '/api/auth/login/2fa', { body: { challenge: again.challenge, code: codeFor(secret, 1) } })).statusCode).toBe(429);
+    expect(
+      (
+        await t.request('POST', '/api/auth/login/2fa', {
+          body: { challenge: again.challenge, code: codeFor(secret, 1) },
+        })
+      ).statusCode,
+    ).toBe(429);
   });
 
   it('wrong passwords from the owner’s address do not lock out the right password with its code (OWASP)', async () => {
@@ -127,15 +170,25 @@ describe.each(backends)('two-factor sign-in on %s', (backend) => {
     const u = await t.createUser();
     const { secret, recoveryCodes } = await enrol(u);
     const code = recoveryCodes[0] as string;
-    const ok = await t.request('POST', '/api/auth/login/2fa', { body: { challenge: (await passwordStep(u)).challenge, code: code.toUpperCase() } });
+    const ok = await t.request('POST', '/api/auth/login/2fa', {
+      body: { challenge: (await passwordStep(u)).challenge, code: code.toUpperCase() },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
-    const again = await t.request('POST', '/api/auth/login/2fa', { body: { challenge: (await passwordStep(u)).challenge, code } });
+    const again = await t.request('POST', '/api/auth/login/2fa', {
+      body: { challenge: (await passwordStep(u)).challenge, code },
+    });
     expect(again.statusCode).toBe(401);
     expect((await t.request('GET', '/api/auth/2fa', { token: u.token })).json().twoFactor.recoveryCodesLeft).toBe(9);
 
-    const wrongOff = await t.request('POST', '/api/auth/2fa/disable', { token: u.token, body: { code: codeFor(secret, 7) } });
+    const wrongOff = await t.request('POST', '/api/auth/2fa/disable', {
+      token: u.token,
+      body: { code: codeFor(secret, 7) },
+    });
     expect(wrongOff.statusCode).toBe(400);
-    const off = await t.request('POST', '/api/auth/2fa/disable', { token: u.token, body: { code: codeFor(secret, 1) } });
+    const off = await t.request('POST', '/api/auth/2fa/disable', {
+      token: u.token,
+      body: { code: codeFor(secret, 1) },
+    });
     expect(off.statusCode, off.body).toBe(200);
     expect((await passwordStep(u)).token).toEqual(expect.any(String));
 
@@ -165,11 +218,22 @@ describe('ADMIN_REQUIRE_2FA', () => {
     const before = await t.request('GET', '/api/admin/users', { token: t.admin.token });
     expect(before.statusCode).toBe(403);
     expect(before.json().message).toBe(TWO_FACTOR_MESSAGES.adminMustEnrol);
-    expect((await t.request('GET', '/api/auth/2fa', { token: t.admin.token })).json().twoFactor).toMatchObject({ enabled: false, required: true });
-    const { secret } = (await t.request('POST', '/api/auth/2fa/setup', { token: t.admin.token })).json() as TwoFactorSetupResponse;
-    expect((await t.request('POST', '/api/auth/2fa/enable', { token: t.admin.token, body: { code: codeFor(secret) } })).statusCode).toBe(200);
+    expect((await t.request('GET', '/api/auth/2fa', { token: t.admin.token })).json().twoFactor).toMatchObject({
+      enabled: false,
+      required: true,
+    });
+    const { secret } = (
+      await t.request('POST', '/api/auth/2fa/setup', { token: t.admin.token })
+    ).json() as TwoFactorSetupResponse;
+    expect(
+      (await t.request('POST', '/api/auth/2fa/enable', { token: t.admin.token, body: { code: codeFor(secret) } }))
+        .statusCode,
+    ).toBe(200);
     expect((await t.request('GET', '/api/admin/users', { token: t.admin.token })).statusCode).toBe(200);
-    const off = await t.request('POST', '/api/auth/2fa/disable', { token: t.admin.token, body: { code: codeFor(secret, 1) } });
+    const off = await t.request('POST', '/api/auth/2fa/disable', {
+      token: t.admin.token,
+      body: { code: codeFor(secret, 1) },
+    });
     expect(off.statusCode).toBe(400);
     expect(off.json().message).toMatch(/requires admins/);
   });

@@ -38,7 +38,11 @@ export interface TestApp {
   logs: string[];
   /** The bootstrapped admin, signed in. */
   admin: SignedIn;
-  request(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  request(
+    method: string,
+    url: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
   login(username: string, password: string): Promise<LightMyRequestResponse>;
   /** Creates a user through the admin API and signs it in. Unique names unless given. */
   createUser(options?: { role?: Role; username?: string; email?: string; password?: string }): Promise<SignedIn>;
@@ -72,7 +76,13 @@ export async function createTestApp(backend: Backend, options: TestAppOptions = 
   const logs: string[] = [];
   const feed = await database.authChanges();
   const authChanges = options.wrapAuthChanges ? options.wrapAuthChanges(feed) : feed;
-  const app = await buildApp({ config, db: database.db, authChanges, logSink: { write: (line) => void logs.push(line) }, ...options.build });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    authChanges,
+    logSink: { write: (line) => void logs.push(line) },
+    ...options.build,
+  });
   await app.ready();
 
   const request: TestApp['request'] = (method, url, { token, body, headers } = {}) =>
@@ -82,7 +92,8 @@ export async function createTestApp(backend: Backend, options: TestAppOptions = 
       headers: { ...(token && { authorization: `Bearer ${token}` }), ...headers },
       ...(body !== undefined && { payload: body as object }),
     });
-  const login: TestApp['login'] = (username, password) => request('POST', '/api/auth/login', { body: { username, password } });
+  const login: TestApp['login'] = (username, password) =>
+    request('POST', '/api/auth/login', { body: { username, password } });
 
   const signIn = async (username: string, password: string): Promise<SignedIn> => {
     const res = await login(username, password);
@@ -93,7 +104,12 @@ export async function createTestApp(backend: Backend, options: TestAppOptions = 
 
   const admin = await signIn(ADMIN_EMAIL, ADMIN_PASSWORD);
 
-  const createUser: TestApp['createUser'] = async ({ role = 'user', username, email, password = 'user-password-123' } = {}) => {
+  const createUser: TestApp['createUser'] = async ({
+    role = 'user',
+    username,
+    email,
+    password = 'user-password-123',
+  } = {}) => {
     const n = ++counter;
     const name = username ?? `user${n}_${process.pid}`;
     const res = await request('POST', '/api/admin/users', {

@@ -40,10 +40,29 @@ const b64url = (buf: Buffer) => buf.toString('base64url');
 
 export async function startPushEndpoint(): Promise<PushEndpoint> {
   const dir = mkdtempSync(join(tmpdir(), 'push-endpoint-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const key = readFileSync(join(dir, 'key.pem'));
   const cert = readFileSync(join(dir, 'cert.pem'));
   rmSync(dir, { recursive: true, force: true });
@@ -77,7 +96,15 @@ export async function startPushEndpoint(): Promise<PushEndpoint> {
       ecdh.generateKeys();
       const auth = randomBytes(16);
       const id = `device-${++n}`;
-      return { id, ecdh, auth, subscription: { endpoint: `${url}/push/${id}`, keys: { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) } } };
+      return {
+        id,
+        ecdh,
+        auth,
+        subscription: {
+          endpoint: `${url}/push/${id}`,
+          keys: { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) },
+        },
+      };
     },
     answer: (deviceId, status) => void statuses.set(deviceId, status),
     next: (deviceId) =>
@@ -114,7 +141,10 @@ export function decryptPayload(device: Device, body: Buffer): string {
 }
 
 /** RFC 8292: `vapid t=<JWT>, k=<public key>`; the JWT must verify with that key and name the endpoint's origin. */
-export async function verifyVapid(delivery: Delivery, endpointOrigin: string): Promise<{ publicKey: string; subject: string; expiresIn: number }> {
+export async function verifyVapid(
+  delivery: Delivery,
+  endpointOrigin: string,
+): Promise<{ publicKey: string; subject: string; expiresIn: number }> {
   const header = String(delivery.headers.authorization ?? '');
   const match = /^vapid t=([^,]+), k=(.+)$/.exec(header);
   if (!match) throw new Error(`not a VAPID authorization: ${header}`);

@@ -49,7 +49,11 @@ describe.each(backends)('web push on %s', (backend) => {
   });
 
   const subscribe = async (who: SignedIn, device: Device) => {
-    const res = await t.request('POST', '/api/notifications/subscriptions', { token: who.token, body: device.subscription, headers: { 'user-agent': 'Test\u0007Browser' } });
+    const res = await t.request('POST', '/api/notifications/subscriptions', {
+      token: who.token,
+      body: device.subscription,
+      headers: { 'user-agent': 'Test\u0007Browser' },
+    });
     expect(res.statusCode, res.body).toBe(201);
   };
   const received = async (device: Device, send: () => Promise<unknown>): Promise<PushMessage> => {
@@ -66,8 +70,17 @@ describe.each(backends)('web push on %s', (backend) => {
     const res = await t.request('GET', '/api/notifications/vapid-public-key', { token: alice.token });
     expect(res.json()).toEqual({ success: true, publicKey: loadVapidKeys(t.config).publicKey });
     expect(Buffer.from(res.json().publicKey, 'base64url')).toHaveLength(65);
-    const configured = loadConfig({ DATA_DIR: t.dataDir, VAPID_PUBLIC_KEY: 'B'.repeat(87), VAPID_PRIVATE_KEY: 'A'.repeat(43), VAPID_SUBJECT: 'https://example.test/contact' });
-    expect(loadVapidKeys(configured)).toEqual({ publicKey: 'B'.repeat(87), privateKey: 'A'.repeat(43), subject: 'https://example.test/contact' });
+    const configured = loadConfig({
+      DATA_DIR: t.dataDir,
+      VAPID_PUBLIC_KEY: 'B'.repeat(87),
+      VAPID_PRIVATE_KEY: 'A'.repeat(43),
+      VAPID_SUBJECT: 'https://example.test/contact',
+    });
+    expect(loadVapidKeys(configured)).toEqual({
+      publicKey: 'B'.repeat(87),
+      privateKey: 'A'.repeat(43),
+      subject: 'https://example.test/contact',
+    });
     expect(() => loadConfig({ VAPID_PUBLIC_KEY: 'B'.repeat(87) })).toThrow(/must be set together/);
   });
 
@@ -100,7 +113,10 @@ describe.each(backends)('web push on %s', (backend) => {
     expect(flattened).toMatchObject({ kind: 'killSwitch', title: 'Stop & flatten done', tag: 'kill-switch' });
     expect(flattened.body).toMatch(/Automated trading is off \(by you\)/);
     const halted = await received(phone, async () => {
-      const res = await t.request('POST', '/api/admin/trading/halt', { token: t.admin.token, body: { reason: 'test' } });
+      const res = await t.request('POST', '/api/admin/trading/halt', {
+        token: t.admin.token,
+        body: { reason: 'test' },
+      });
       expect(res.statusCode, res.body).toBe(200);
     });
     expect(halted).toMatchObject({ kind: 'killSwitch', title: 'Trading halted for everyone', url: '/dashboard' });
@@ -121,7 +137,9 @@ describe.each(backends)('web push on %s', (backend) => {
     expect(prefs.json().devices).toBe(0);
     const again = await t.request('POST', '/api/notifications/test', { token: bob.token });
     expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe('No device of yours receives notifications yet. Turn notifications on for this device first.');
+    expect(again.json().message).toBe(
+      'No device of yours receives notifications yet. Turn notifications on for this device first.',
+    );
   });
 
   it('keeps a device the push service merely failed on, for the next event', async () => {
@@ -138,7 +156,8 @@ describe.each(backends)('web push on %s', (backend) => {
   it('limits test notifications per user, saying when to try again', async () => {
     const frank = await t.createUser();
     const statuses: number[] = [];
-    for (let i = 0; i < TEST_NOTIFICATIONS_PER_MINUTE + 1; i++) statuses.push((await t.request('POST', '/api/notifications/test', { token: frank.token })).statusCode);
+    for (let i = 0; i < TEST_NOTIFICATIONS_PER_MINUTE + 1; i++)
+      statuses.push((await t.request('POST', '/api/notifications/test', { token: frank.token })).statusCode);
     expect(statuses).toEqual([...Array(TEST_NOTIFICATIONS_PER_MINUTE).fill(409), 429]);
     const refused = await t.request('POST', '/api/notifications/test', { token: frank.token });
     expect(refused.json().message).toMatch(/^That is a lot of test notifications\. Try again in \d+ seconds?\.$/);
@@ -150,9 +169,16 @@ describe.each(backends)('web push on %s', (backend) => {
   it('saves preferences field by field and refuses unknown or non-boolean ones', async () => {
     const dave = await t.createUser();
     const initial = await t.request('GET', '/api/notifications/preferences', { token: dave.token });
-    expect(initial.json()).toEqual({ success: true, devices: 0, preferences: { tradeCompleted: true, tradeFailed: true, tradingPaused: true, maxLoss: true, killSwitch: true } });
+    expect(initial.json()).toEqual({
+      success: true,
+      devices: 0,
+      preferences: { tradeCompleted: true, tradeFailed: true, tradingPaused: true, maxLoss: true, killSwitch: true },
+    });
     await t.request('PUT', '/api/notifications/preferences', { token: dave.token, body: { tradeCompleted: false } });
-    const saved = await t.request('PUT', '/api/notifications/preferences', { token: dave.token, body: { killSwitch: false } });
+    const saved = await t.request('PUT', '/api/notifications/preferences', {
+      token: dave.token,
+      body: { killSwitch: false },
+    });
     expect(saved.json().preferences).toMatchObject({ tradeCompleted: false, killSwitch: false, tradeFailed: true });
     for (const body of [{}, { tradeCompleted: 'yes' }, { sms: true }]) {
       const res = await t.request('PUT', '/api/notifications/preferences', { token: dave.token, body });
@@ -174,7 +200,10 @@ describe.each(backends)('web push on %s', (backend) => {
       const res = await t.request('POST', '/api/notifications/subscriptions', { token: alice.token, body });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
-    const removed = await t.request('POST', '/api/notifications/subscriptions/remove', { token: alice.token, body: { endpoint: good.endpoint } });
+    const removed = await t.request('POST', '/api/notifications/subscriptions/remove', {
+      token: alice.token,
+      body: { endpoint: good.endpoint },
+    });
     expect(removed.json().message).toBe('This device was not subscribed');
   });
 
@@ -196,16 +225,42 @@ describe.each(backends)('web push on %s', (backend) => {
         // The same state persisted again is not announced again.
         events$.next({ type: SERVER_EVENTS.tradeUpdated, userId: erin.user._id, trade: completed });
       });
-      expect(done).toMatchObject({ kind: 'tradeCompleted', title: 'Trade completed: BTC/USDT +1.25 USDT', url: '/trades', tag: `trade-${completed._id}` });
+      expect(done).toMatchObject({
+        kind: 'tradeCompleted',
+        title: 'Trade completed: BTC/USDT +1.25 USDT',
+        url: '/trades',
+        tag: `trade-${completed._id}`,
+      });
 
       const failed = await received(phone, async () =>
-        events$.next({ type: SERVER_EVENTS.tradeUpdated, userId: erin.user._id, trade: trade({ _id: '5b0c4b8e-0000-4000-8000-000000000002', status: 'failed', actualProfit: -0.02, reason: 'Deriv refused the stake' }) }),
+        events$.next({
+          type: SERVER_EVENTS.tradeUpdated,
+          userId: erin.user._id,
+          trade: trade({
+            _id: '5b0c4b8e-0000-4000-8000-000000000002',
+            status: 'failed',
+            actualProfit: -0.02,
+            reason: 'Deriv refused the stake',
+          }),
+        }),
       );
-      expect(failed).toMatchObject({ kind: 'tradeFailed', title: 'Trade failed: BTC/USDT', body: 'T-1 · Deriv refused the stake · unwind −0.0200 USDT' });
+      expect(failed).toMatchObject({
+        kind: 'tradeFailed',
+        title: 'Trade failed: BTC/USDT',
+        body: 'T-1 · Deriv refused the stake · unwind −0.0200 USDT',
+      });
 
       const stopped = { tradingEnabled: false, tradingPausedAt: '2026-01-01T00:00:00.000Z' };
       const halt = await received(phone, async () =>
-        events$.next({ type: SERVER_EVENTS.notice, userId: erin.user._id, notice: { level: 'warning', message: 'm', user: { ...stopped, tradingPauseReason: 'Max loss reached: 12 USDT below its peak' } } }),
+        events$.next({
+          type: SERVER_EVENTS.notice,
+          userId: erin.user._id,
+          notice: {
+            level: 'warning',
+            message: 'm',
+            user: { ...stopped, tradingPauseReason: 'Max loss reached: 12 USDT below its peak' },
+          },
+        }),
       );
       expect(halt).toMatchObject({ kind: 'maxLoss', title: 'Trading halted: max loss reached', url: '/settings' });
       expect(halt.body).toContain('Max loss reached: 12 USDT below its peak');
@@ -214,8 +269,14 @@ describe.each(backends)('web push on %s', (backend) => {
       const muted = await t.app.push.send(erin.user._id, { ...halt, kind: 'tradingPaused' });
       expect(muted).toEqual({ sent: 0, removed: 0, failed: 0, muted: true });
 
-      const kill = await received(phone, () => t.app.push.send(erin.user._id, killSwitchMessage({ scope: 'user', closed: 2, failed: 0, by: 'you' })));
-      expect(kill).toMatchObject({ kind: 'killSwitch', title: 'Stop & flatten done', body: 'Automated trading is off (by you). 2 trades closed.' });
+      const kill = await received(phone, () =>
+        t.app.push.send(erin.user._id, killSwitchMessage({ scope: 'user', closed: 2, failed: 0, by: 'you' })),
+      );
+      expect(kill).toMatchObject({
+        kind: 'killSwitch',
+        title: 'Stop & flatten done',
+        body: 'Automated trading is off (by you). 2 trades closed.',
+      });
       // Three notifications and a kill switch reached the phone; the standby's event and the repeat did not.
       expect(endpoint.deliveries.length - before).toBe(4);
     } finally {

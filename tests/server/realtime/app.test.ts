@@ -34,7 +34,12 @@ describe.each(backends)('realtime gateway on the real app (%s)', (backend: Backe
   const events = new Subject<EngineEvent>();
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, token?: string, body?: object) =>
-    app.inject({ method, url: path, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(body ? { payload: body } : {}) });
+    app.inject({
+      method,
+      url: path,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(body ? { payload: body } : {}),
+    });
 
   async function signIn(username: string, password: string): Promise<Session> {
     const res = await call('POST', '/api/auth/login', undefined, { username, password });
@@ -103,7 +108,9 @@ describe.each(backends)('realtime gateway on the real app (%s)', (backend: Backe
     const bob = await newUser();
     const socket = await socketOf(alice, false);
     expect(await join(socket, userRoom(bob.user._id))).toEqual({ ok: false, message: ROOM_REFUSED });
-    const refusalLog = logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.room === userRoom(bob.user._id));
+    const refusalLog = logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.room === userRoom(bob.user._id));
     expect(refusalLog).toMatchObject({ userId: alice.user._id, action: 'join', msg: 'realtime: room request refused' });
   });
 

@@ -84,10 +84,13 @@ describe('coalesceLatestPerKey', () => {
 
   it('on any tick path: per symbol, emits are a period apart, in order, and the last tick is delivered within a period', () => {
     const period = 7;
-    const path = fc.array(fc.record({ gap: fc.integer({ min: 0, max: 12 }), symbol: fc.constantFrom('BTC', 'ETH', 'SOL') }), {
-      minLength: 1,
-      maxLength: 60,
-    });
+    const path = fc.array(
+      fc.record({ gap: fc.integer({ min: 0, max: 12 }), symbol: fc.constantFrom('BTC', 'ETH', 'SOL') }),
+      {
+        minLength: 1,
+        maxLength: 60,
+      },
+    );
     fc.assert(
       fc.property(path, (steps) => {
         const scheduler = new TestScheduler(() => undefined);

@@ -24,7 +24,14 @@ describe('socket of an expiring token', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(joinPath(tmpdir(), 'arb-expiry-'));
     database = await openTestDatabase('pglite', dataDir);
-    const config = loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'silent', ENGINE: 'off', TOKEN_TTL: `${TTL_SECONDS}s` });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'silent',
+      ENGINE: 'off',
+      TOKEN_TTL: `${TTL_SECONDS}s`,
+    });
     await bootstrapAdmin(database.db, config);
     app = await buildApp({ config, db: database.db });
     attachRealtimeToApp(app);
@@ -38,9 +45,14 @@ describe('socket of an expiring token', () => {
   });
 
   it('is disconnected by the server when the token expires, as REST refuses the token', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.email, password: ADMIN.password } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: ADMIN.email, password: ADMIN.password },
+    });
     const { token } = res.json() as { token: string };
-    const expiresAt = (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { exp: number }).exp * 1000;
+    const expiresAt =
+      (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { exp: number }).exp * 1000;
     const socket = client(url, { token });
     await connected(socket);
     const reason = await new Promise<string>((resolve) => socket.once('disconnect', resolve));
@@ -49,7 +61,11 @@ describe('socket of an expiring token', () => {
     // Not before the token expired, and long before the minute's revalidation round would have caught it.
     expect(droppedAt).toBeGreaterThanOrEqual(expiresAt);
     expect(droppedAt - expiresAt).toBeLessThan(5_000);
-    const rest = await app.inject({ method: 'GET', url: '/api/auth/profile', headers: { authorization: `Bearer ${token}` } });
+    const rest = await app.inject({
+      method: 'GET',
+      url: '/api/auth/profile',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(rest.statusCode).toBe(401);
   }, 30_000);
 });

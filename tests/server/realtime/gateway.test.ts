@@ -124,12 +124,17 @@ describe('rooms', () => {
     expect(alice.connected).toBe(true);
     alice.emit('join_room', userRoom('one-too-many'));
     expect(await reason).toBe('io server disconnect');
-    expect(gateway.logs.some((r) => r.msg === 'realtime: too many refused room requests, socket disconnected')).toBe(true);
+    expect(gateway.logs.some((r) => r.msg === 'realtime: too many refused room requests, socket disconnected')).toBe(
+      true,
+    );
   });
 
   it('refuses a room that is not a string and survives a request without an ack', async () => {
     const alice = await signedIn('alice-token');
-    expect(await alice.emitWithAck('join_room', { $ne: null } as unknown as string)).toEqual({ ok: false, message: ROOM_REFUSED });
+    expect(await alice.emitWithAck('join_room', { $ne: null } as unknown as string)).toEqual({
+      ok: false,
+      message: ROOM_REFUSED,
+    });
     alice.emit('join_room', userRoom('bob'));
     alice.emit('join_room', userRoom('alice'));
     // Both ackless requests were handled (in order) before this one is answered.
@@ -153,7 +158,11 @@ describe('fan-out', () => {
     const bobMarker = next(bob, 'arbitrage_opportunity');
 
     gateway.events.next({ type: 'new_trade', userId: 'alice', trade: trade('alice', 't1') });
-    gateway.events.next({ type: 'trade_updated', userId: 'alice', trade: { ...trade('alice', 't1'), status: 'completed' } });
+    gateway.events.next({
+      type: 'trade_updated',
+      userId: 'alice',
+      trade: { ...trade('alice', 't1'), status: 'completed' },
+    });
     gateway.events.next({ type: 'balance_updated', userId: 'alice', balance: { netProfit: 1.5 } });
     gateway.events.next({ type: 'stats_updated', userId: 'alice', stats: { totalTrades: 1 } });
     gateway.events.next({ type: 'notice', userId: 'alice', notice: { level: 'warning', message: 'Trading stopped' } });
@@ -181,13 +190,18 @@ describe('fan-out', () => {
   });
 
   it('broadcasts prices and opportunities to every signed-in client, joined to a room or not', async () => {
-    const sockets = await Promise.all([signedIn('alice-token', 'alice'), signedIn('bob-token'), signedIn('admin-token')]);
+    const sockets = await Promise.all([
+      signedIn('alice-token', 'alice'),
+      signedIn('bob-token'),
+      signedIn('admin-token'),
+    ]);
     const prices = sockets.map((socket) => next(socket, 'priceUpdate'));
     const opportunities = sockets.map((socket) => next(socket, 'arbitrage_opportunity'));
     gateway.events.next({ type: 'priceUpdate', price: price('ETH/USDT', 3000) });
     gateway.events.next({ type: 'arbitrage_opportunity', opportunity: opportunity(-0.003) });
     for (const heard of await Promise.all(prices)) expect(heard).toMatchObject({ symbol: 'ETH/USDT', binance: 3000 });
-    for (const heard of await Promise.all(opportunities)) expect(heard).toMatchObject({ spread: -0.003, direction: 'binance-rich' });
+    for (const heard of await Promise.all(opportunities))
+      expect(heard).toMatchObject({ spread: -0.003, direction: 'binance-rich' });
   });
 });
 
@@ -199,9 +213,12 @@ describe('price coalescing over the wire', () => {
       const erin = client(coalescing.url, { token: 't' });
       await connected(erin);
       const heard = collect(erin, 'priceUpdate');
-      const latestBtc = new Promise<void>((resolve) => erin.on('priceUpdate', (p) => p.binance === 60_009 && resolve()));
+      const latestBtc = new Promise<void>((resolve) =>
+        erin.on('priceUpdate', (p) => p.binance === 60_009 && resolve()),
+      );
       const firstEth = next(erin, 'priceUpdate');
-      for (let i = 0; i < 10; i++) coalescing.events.next({ type: 'priceUpdate', price: price('BTC/USDT', 60_000 + i) });
+      for (let i = 0; i < 10; i++)
+        coalescing.events.next({ type: 'priceUpdate', price: price('BTC/USDT', 60_000 + i) });
       coalescing.events.next({ type: 'priceUpdate', price: price('ETH/USDT', 3000) });
       await firstEth;
       await latestBtc;

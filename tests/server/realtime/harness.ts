@@ -5,7 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { Subject } from 'rxjs';
 import { io as connectClient } from 'socket.io-client';
 import type { Socket as ClientSocket } from 'socket.io-client';
-import type { ArbitrageOpportunity, ClientToServerEvents, ServerToClientEvents, SymbolId, SymbolPrice, Trade } from '../../../contract';
+import type {
+  ArbitrageOpportunity,
+  ClientToServerEvents,
+  ServerToClientEvents,
+  SymbolId,
+  SymbolPrice,
+  Trade,
+} from '../../../contract';
 import type { EngineEvent } from '../../../server/engine/events';
 import { attachRealtime } from '../../../server/realtime';
 import type { Realtime, SocketIdentity } from '../../../server/realtime';
@@ -122,14 +129,20 @@ export function join(socket: TestClient, room: string): Promise<{ ok: boolean; m
   return socket.emitWithAck('join_room', room);
 }
 
-export function next<E extends keyof ServerToClientEvents>(socket: TestClient, event: E): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+export function next<E extends keyof ServerToClientEvents>(
+  socket: TestClient,
+  event: E,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
   return new Promise((resolve) => {
     socket.once(event, ((value: Parameters<ServerToClientEvents[E]>[0]) => resolve(value)) as never);
   });
 }
 
 /** Every value the socket hears for an event, in order. */
-export function collect<E extends keyof ServerToClientEvents>(socket: TestClient, event: E): Array<Parameters<ServerToClientEvents[E]>[0]> {
+export function collect<E extends keyof ServerToClientEvents>(
+  socket: TestClient,
+  event: E,
+): Array<Parameters<ServerToClientEvents[E]>[0]> {
   const seen: Array<Parameters<ServerToClientEvents[E]>[0]> = [];
   socket.on(event, ((value: Parameters<ServerToClientEvents[E]>[0]) => seen.push(value)) as never);
   return seen;
@@ -137,7 +150,16 @@ export function collect<E extends keyof ServerToClientEvents>(socket: TestClient
 
 export function price(symbol: SymbolId, binance: number, deriv = binance * 1.001): SymbolPrice {
   const spread = (deriv - binance) / binance;
-  return { symbol, binance, deriv, spread, arbitrage: { profitable: Math.abs(spread) > 0.002 }, timestamp: new Date().toISOString(), stale: false, ageMs: { binance: 0, deriv: 0 } };
+  return {
+    symbol,
+    binance,
+    deriv,
+    spread,
+    arbitrage: { profitable: Math.abs(spread) > 0.002 },
+    timestamp: new Date().toISOString(),
+    stale: false,
+    ageMs: { binance: 0, deriv: 0 },
+  };
 }
 
 export function opportunity(spread: number): ArbitrageOpportunity {

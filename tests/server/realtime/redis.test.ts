@@ -90,7 +90,8 @@ describe('Redis adapter across two processes', () => {
     const remote = await signedIn(apiSide.url, 'dave');
     const heard = [next(local, 'priceUpdate'), next(remote, 'priceUpdate')];
     engineSide.emit({ type: 'priceUpdate', price: price('BTC/USDT', 61_000) });
-    for (const update of await Promise.all(heard)) expect(update).toMatchObject({ symbol: 'BTC/USDT', binance: 61_000 });
+    for (const update of await Promise.all(heard))
+      expect(update).toMatchObject({ symbol: 'BTC/USDT', binance: 61_000 });
   });
 
   it("disconnects a revoked session's socket on another instance when one instance asks", async () => {

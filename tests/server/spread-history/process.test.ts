@@ -36,7 +36,13 @@ describe.each(backends)('spread history of the real server on %s', (backend) => 
   });
 
   it('records one sample a second and keeps it across a graceful restart', async () => {
-    const env: Record<string, string> = { DATA_DIR: dataDir, MARKET: 'sim', SIM_SEED: '99', ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password };
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      MARKET: 'sim',
+      SIM_SEED: '99',
+      ADMIN_EMAIL: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+    };
     if (backend === 'postgres') {
       const pgdb = await createPostgresDatabase();
       env.DATABASE_URL = pgdb.url;
@@ -44,14 +50,20 @@ describe.each(backends)('spread history of the real server on %s', (backend) => 
     }
     const started = new Date(Date.now() - 1000).toISOString();
     server = await startServer(env);
-    const signIn = async (base: string) => (await api(base, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
+    const signIn = async (base: string) =>
+      (await api(base, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
     let token = await signIn(server.url);
 
     const meta = await api(server.url, 'GET', '/api/meta', token);
     expect((meta.json as unknown as MetaResponse).market).toMatchObject({ kind: 'sim', simProfile: 'calibrated' });
 
     const spreads = async (base: string) => {
-      const res = await api(base, 'GET', `/api/exchanges/spreads?symbol=ETH%2FUSDT&from=${started}&to=${new Date(Date.now() + 60_000).toISOString()}`, token);
+      const res = await api(
+        base,
+        'GET',
+        `/api/exchanges/spreads?symbol=ETH%2FUSDT&from=${started}&to=${new Date(Date.now() + 60_000).toISOString()}`,
+        token,
+      );
       expect(res.status).toBe(200);
       return (res.json as unknown as SpreadsResponse).series;
     };

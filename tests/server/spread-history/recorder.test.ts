@@ -10,7 +10,11 @@ import type { SymbolId } from '../../../contract/domain';
 import type { SymbolPrice } from '../../../contract/entities';
 import type { SpreadSample } from '../../../contract/spreads';
 import { openDatabase } from '../../../server/db/client';
-import { insertSpreadSamples, readSpreadSeries, spreadHistorySize } from '../../../server/db/repositories/spread-history';
+import {
+  insertSpreadSamples,
+  readSpreadSeries,
+  spreadHistorySize,
+} from '../../../server/db/repositories/spread-history';
 import { spreadMinutes } from '../../../server/db/schema/spread-minutes';
 import { spreadSamples } from '../../../server/db/schema/spread-samples';
 import { startSpreadRecorder, type SpreadRecorderOptions } from '../../../server/spread-history/recorder';
@@ -21,7 +25,16 @@ const SECOND = 1000;
 const DAY = 24 * 3600 * SECOND;
 
 function price(symbol: SymbolId, at: number, binance: number, deriv: number): SymbolPrice {
-  return { symbol, binance, deriv, spread: (deriv - binance) / binance, arbitrage: { profitable: false }, timestamp: new Date(at).toISOString(), stale: false, ageMs: { binance: 0, deriv: 0 } };
+  return {
+    symbol,
+    binance,
+    deriv,
+    spread: (deriv - binance) / binance,
+    arbitrage: { profitable: false },
+    timestamp: new Date(at).toISOString(),
+    stale: false,
+    ageMs: { binance: 0, deriv: 0 },
+  };
 }
 
 const sample = (symbol: SymbolId, t: number, spread: number): SpreadSample => ({
@@ -93,7 +106,14 @@ describe.each(backends)('spread history recorder on %s', (backend) => {
     const btc = await readSpreadSeries(database.db, 'BTC/USDT', new Date(T0), new Date(T0 + 30 * SECOND), 1);
     expect(btc).toHaveLength(30);
     // Second 3 ends with the price of tenth 39.
-    expect(btc[3]).toEqual({ t: T0 + 3 * SECOND, binance: 60_039, deriv: 60_049, spread: 10 / 60_039, spreadLow: 10 / 60_039, spreadHigh: 10 / 60_039 });
+    expect(btc[3]).toEqual({
+      t: T0 + 3 * SECOND,
+      binance: 60_039,
+      deriv: 60_049,
+      spread: 10 / 60_039,
+      spreadLow: 10 / 60_039,
+      spreadHigh: 10 / 60_039,
+    });
   });
 
   it('records only while this instance leads the engine, and a sample written twice is one row', async () => {
@@ -128,7 +148,10 @@ describe.each(backends)('spread history recorder on %s', (backend) => {
     expect(minute?.spread).toBeCloseTo(0.00015, 12);
 
     // Two more samples of that minute arrive late (a recorder that was behind): merged, weighted by sample count.
-    await insertSpreadSamples(database.db, [sample('ETH/USDT', minuteStart + 10 * SECOND, 0.0009), sample('ETH/USDT', minuteStart + 11 * SECOND, 0.0009)]);
+    await insertSpreadSamples(database.db, [
+      sample('ETH/USDT', minuteStart + 10 * SECOND, 0.0009),
+      sample('ETH/USDT', minuteStart + 11 * SECOND, 0.0009),
+    ]);
     await r.maintain();
     const [merged] = await database.db.select().from(spreadMinutes);
     expect(merged).toMatchObject({ samples: 6, spreadLow: 0, spreadHigh: 0.0009 });
@@ -157,7 +180,9 @@ describe.each(backends)('spread history recorder on %s', (backend) => {
     if (backend === 'pglite') await database.close();
     const reopened = await openDatabase({ dataDir, databaseUrl: database.url });
     try {
-      expect(await readSpreadSeries(reopened.db, 'BTC/USDT', new Date(T0), new Date(T0 + 10 * SECOND), 1)).toEqual(before);
+      expect(await readSpreadSeries(reopened.db, 'BTC/USDT', new Date(T0), new Date(T0 + 10 * SECOND), 1)).toEqual(
+        before,
+      );
     } finally {
       await reopened.close();
     }

@@ -27,7 +27,11 @@ beforeAll(async () => {
       { apiKey: FEE_KEY, secret: SECRET, balances: { USDT: '5000', BTC: '0' } },
     ],
   });
-  venue = new BinanceVenue({ endpoints: { restUrl: fake.restUrl, wsUrl: fake.wsUrl }, backoff: { initialMs: 20, maxMs: 200 }, feeCacheMs: 0 });
+  venue = new BinanceVenue({
+    endpoints: { restUrl: fake.restUrl, wsUrl: fake.wsUrl },
+    backoff: { initialMs: 20, maxMs: 200 },
+    feeCacheMs: 0,
+  });
 });
 
 afterAll(async () => {
@@ -59,7 +63,13 @@ describe('Binance connector against the fake venue', () => {
 
   it('recovers the stream after the connection drops', async () => {
     const quotes = venue.quotes('BTC/USDT');
-    const firstTwo = firstValueFrom(quotes.pipe(filter((q) => q.bid === 82000 || q.bid === 83000), take(2), toArray()));
+    const firstTwo = firstValueFrom(
+      quotes.pipe(
+        filter((q) => q.bid === 82000 || q.bid === 83000),
+        take(2),
+        toArray(),
+      ),
+    );
     await fake.waitForSubscription('btcusdt@bookTicker');
     fake.pushQuote('BTCUSDT', '82000.00', '82000.10');
     expect(fake.dropStreams()).toBeGreaterThan(0);
@@ -120,37 +130,75 @@ describe('Binance connector against the fake venue', () => {
     const usdtBefore = new Decimal(fake.balances(FEE_KEY).USDT as string);
     fake.pushQuote('BTCUSDT', '79990.00', '80000.00');
     // 800 USDT at 80,000 buys exactly 0.01 BTC, of which Binance keeps 0.00001 BTC as commission.
-    const open = await venue.openLeg(trader, { clientOrderId: 'fee1-b', symbol: 'BTC/USDT', side: 'buy', notional: '800' });
+    const open = await venue.openLeg(trader, {
+      clientOrderId: 'fee1-b',
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      notional: '800',
+    });
     expect(open).toMatchObject({ price: '80000', quantity: '0.00999', fee: '0.8' });
     fake.pushQuote('BTCUSDT', '80400.00', '80400.01');
-    const close = await venue.closeLeg(trader, { clientOrderId: 'fee1-b-c', symbol: 'BTC/USDT', side: 'buy', quantity: open.quantity, venueOrderId: open.venueOrderId });
+    const close = await venue.closeLeg(trader, {
+      clientOrderId: 'fee1-b-c',
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      quantity: open.quantity,
+      venueOrderId: open.venueOrderId,
+    });
     expect(close.quantity).toBe('0.00999');
     expect(fake.balances(FEE_KEY).BTC).toBe('0');
-    const leg = { venue: 'binance' as const, side: 'buy' as const, clientOrderId: 'fee1-b', venueOrderId: open.venueOrderId, status: 'closed' as const, open: { ...open, at: '' }, close: { ...close, at: '' } };
+    const leg = {
+      venue: 'binance' as const,
+      side: 'buy' as const,
+      clientOrderId: 'fee1-b',
+      venueOrderId: open.venueOrderId,
+      status: 'closed' as const,
+      open: { ...open, at: '' },
+      close: { ...close, at: '' },
+    };
     const usdtMade = new Decimal(fake.balances(FEE_KEY).USDT as string).minus(usdtBefore);
     expect(tradeProfit([leg]).toFixed()).toBe(usdtMade.toFixed());
   });
 
   it('places an opening order as LIMIT IOC at the decision price and tolerance, refused when the price moved beyond it (issue 9, finding 7)', async () => {
     fake.pushQuote('ETHUSDT', '3000.00', '3000.01');
-    const order = { symbol: 'ETH/USDT', side: 'buy', notional: '300', protection: { price: '2990.00', maxSlippage: 0.001 } } as const;
+    const order = {
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      notional: '300',
+      protection: { price: '2990.00', maxSlippage: 0.001 },
+    } as const;
     const usdtBefore = fake.balances(KEY).USDT;
     const moved = await expectVenueError(venue.openLeg(account(), { ...order, clientOrderId: 'ioc1-b' }), 'rejected');
     expect(moved.message).toMatch(/expired unfilled/);
     expect(fake.balances(KEY).USDT).toBe(usdtBefore);
-    const within = await venue.openLeg(account(), { ...order, clientOrderId: 'ioc2-b', protection: { price: '2999.50', maxSlippage: 0.001 } });
+    const within = await venue.openLeg(account(), {
+      ...order,
+      clientOrderId: 'ioc2-b',
+      protection: { price: '2999.50', maxSlippage: 0.001 },
+    });
     expect(within.price).toBe('3000.01');
     expect(fake.orders(KEY).find((o) => o.clientOrderId === 'ioc2-b')).toMatchObject({ executedQty: '0.10000000' });
   });
 
   it('states the symbol filters from exchangeInfo and the account fee as trade rules', async () => {
-    expect(await venue.tradeRules(account(), 'BTC/USDT')).toMatchObject({ currency: 'USDT', minNotional: '5', stepSize: '0.00001', minQuantity: '0.00001', feeRate: '0.001', multiplier: null });
+    expect(await venue.tradeRules(account(), 'BTC/USDT')).toMatchObject({
+      currency: 'USDT',
+      minNotional: '5',
+      stepSize: '0.00001',
+      minQuantity: '0.00001',
+      feeRate: '0.001',
+      multiplier: null,
+    });
   });
 
   it('maps a refusal for insufficient balance (-2010) the venue answers on demand', async () => {
     fake.refuseOrders(-2010);
     try {
-      const error = await expectVenueError(venue.openLeg(account(), { clientOrderId: 'refused-b', symbol: 'BTC/USDT', side: 'buy', notional: '50' }), 'insufficient-balance');
+      const error = await expectVenueError(
+        venue.openLeg(account(), { clientOrderId: 'refused-b', symbol: 'BTC/USDT', side: 'buy', notional: '50' }),
+        'insufficient-balance',
+      );
       expect(error.message).toMatch(/insufficient balance/);
     } finally {
       fake.refuseOrders(null);
@@ -188,7 +236,12 @@ describe('Binance connector against the fake venue', () => {
   it('on a 5xx whose order did execute, queries the order and returns its fill', async () => {
     fake.pushQuote('ETHUSDT', '3000.00', '3000.01');
     fake.failNextOrder({ status: 503, execute: true });
-    const fill = await venue.openLeg(account(), { clientOrderId: 'trade2-b', symbol: 'ETH/USDT', side: 'buy', notional: '300' });
+    const fill = await venue.openLeg(account(), {
+      clientOrderId: 'trade2-b',
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      notional: '300',
+    });
     expect(fill.clientOrderId).toBe('trade2-b');
     expect(fill.price).toBe('3000.01');
     expect(fake.orders(KEY).filter((o) => o.clientOrderId === 'trade2-b')).toHaveLength(1);
@@ -207,7 +260,12 @@ describe('Binance connector against the fake venue', () => {
     expect(fake.orders(KEY).filter((o) => o.clientOrderId === 'trade3-b')).toHaveLength(0);
     expect(fake.balances(KEY)).toEqual(before);
     // The same id can then be placed for real.
-    const fill = await venue.openLeg(account(), { clientOrderId: 'trade3-b', symbol: 'ETH/USDT', side: 'sell', notional: '300' });
+    const fill = await venue.openLeg(account(), {
+      clientOrderId: 'trade3-b',
+      symbol: 'ETH/USDT',
+      side: 'sell',
+      notional: '300',
+    });
     expect(fill.price).toBe('3000');
   });
 });

@@ -8,16 +8,26 @@ import { startFakeBinance, type FakeBinance } from '../../fakes/binance/server';
 import { startFakeDeriv, type FakeDeriv } from '../../fakes/deriv/server';
 import { startFakeVenues } from '../../fakes/venues';
 
-const endpoints = { binanceRestUrl: 'http://127.0.0.1:9', binanceWsUrl: 'ws://127.0.0.1:9', derivWsUrl: 'ws://127.0.0.1:9/websockets/v3', derivAppId: '1089' };
+const endpoints = {
+  binanceRestUrl: 'http://127.0.0.1:9',
+  binanceWsUrl: 'ws://127.0.0.1:9',
+  derivWsUrl: 'ws://127.0.0.1:9/websockets/v3',
+  derivAppId: '1089',
+};
 
 describe('createVenues', () => {
   it('builds simulated venues on one seeded market by default, quoting both symbols at once', async () => {
     const venues = await createVenues({ market: 'sim', ...endpoints }, { seed: 5, sim: { latencyMs: 0 } });
     expect(venues.binance).toBeInstanceOf(SimVenue);
     expect(venues.deriv.id).toBe('deriv');
-    const [b, d] = await firstValueFrom(combineLatest([venues.binance.quotes('BTC/USDT'), venues.deriv.quotes('BTC/USDT')]));
+    const [b, d] = await firstValueFrom(
+      combineLatest([venues.binance.quotes('BTC/USDT'), venues.deriv.quotes('BTC/USDT')]),
+    );
     expect(Math.abs(d.bid / b.bid - 1)).toBeLessThan(0.05);
-    const fill = await venues.deriv.openLeg({ userId: 'u', credentials: {} }, { clientOrderId: 'x', symbol: 'ETH/USDT', side: 'sell', notional: '100' });
+    const fill = await venues.deriv.openLeg(
+      { userId: 'u', credentials: {} },
+      { clientOrderId: 'x', symbol: 'ETH/USDT', side: 'sell', notional: '100' },
+    );
     expect(fill.venueOrderId).toBe('paper:x');
     await venues.close();
   });
@@ -33,7 +43,13 @@ describe('createVenues', () => {
     });
 
     it('connects the public quote streams of both venues at the configured endpoints', async () => {
-      const venues = await createVenues({ market: 'live', binanceRestUrl: binance.restUrl, binanceWsUrl: binance.wsUrl, derivWsUrl: deriv.url, derivAppId: '1089' });
+      const venues = await createVenues({
+        market: 'live',
+        binanceRestUrl: binance.restUrl,
+        binanceWsUrl: binance.wsUrl,
+        derivWsUrl: deriv.url,
+        derivAppId: '1089',
+      });
       expect(venues.binance).toBeInstanceOf(BinanceVenue);
       expect(venues.deriv).toBeInstanceOf(DerivVenue);
       expect(venues.simMarket).toBeNull();
@@ -43,7 +59,10 @@ describe('createVenues', () => {
           venues.deriv.quotes('BTC/USDT').pipe(filter((q) => q.bid === 90500)),
         ]),
       );
-      await Promise.all([binance.waitForSubscription('btcusdt@bookTicker'), deriv.waitForSubscription('ticks:cryBTCUSD')]);
+      await Promise.all([
+        binance.waitForSubscription('btcusdt@bookTicker'),
+        deriv.waitForSubscription('ticks:cryBTCUSD'),
+      ]);
       binance.pushQuote('BTCUSDT', '90000.00', '90000.01');
       deriv.pushTick('cryBTCUSD', '90500.000', '90510.000');
       const [b, d] = await both;
@@ -64,7 +83,9 @@ describe('startFakeVenues', () => {
       derivWsUrl: fakes.env.DERIV_WS_URL,
       derivAppId: '1089',
     });
-    const [b, d] = await firstValueFrom(combineLatest([venues.binance.quotes('ETH/USDT'), venues.deriv.quotes('ETH/USDT')]));
+    const [b, d] = await firstValueFrom(
+      combineLatest([venues.binance.quotes('ETH/USDT'), venues.deriv.quotes('ETH/USDT')]),
+    );
     const sim = fakes.market!;
     expect(b.bid).toBeGreaterThan(sim.latest('binance', 'ETH/USDT').bid * 0.99);
     expect(Math.abs(d.bid / b.bid - 1)).toBeLessThan(0.05);

@@ -10,7 +10,8 @@ import { startFakeDeriv, type FakeDeriv } from '../../fakes/deriv/server';
 const TOKEN = 'a1-SafetyToken';
 const EURO_TOKEN = 'a1-EuroToken';
 const account = (token = TOKEN, userId = 's1'): VenueAccount => ({ userId, credentials: { derivToken: token } });
-const connector = (fake: FakeDeriv) => new DerivVenue({ url: fake.url, appId: '1089', backoff: { initialMs: 20, maxMs: 200 }, requestTimeoutMs: 2000 });
+const connector = (fake: FakeDeriv) =>
+  new DerivVenue({ url: fake.url, appId: '1089', backoff: { initialMs: 20, maxMs: 200 }, requestTimeoutMs: 2000 });
 
 let fake: FakeDeriv;
 const venues: DerivVenue[] = [];
@@ -38,7 +39,12 @@ afterAll(async () => {
 
 describe('Deriv connector: what the venue offers (issue 9, finding 5)', () => {
   it('buys at the lowest multiplier the symbol offers (×50 here), never at a fixed ×10', async () => {
-    const fill = await fresh().openLeg(account(), { clientOrderId: 'x-d', symbol: 'BTC/USDT', side: 'sell', notional: '1000' });
+    const fill = await fresh().openLeg(account(), {
+      clientOrderId: 'x-d',
+      symbol: 'BTC/USDT',
+      side: 'sell',
+      notional: '1000',
+    });
     const contract = fake.contracts().find((c) => String(c.contractId) === fill.venueOrderId);
     expect(contract?.multiplier).toBe(50);
     expect(contract?.stake.toFixed(2)).toBe('20.00');
@@ -46,7 +52,13 @@ describe('Deriv connector: what the venue offers (issue 9, finding 5)', () => {
 
   it('states the lowest multiplier offered, the stake bounds and the commission as the symbol rules', async () => {
     const rules = await fresh().tradeRules(account(), 'BTC/USDT');
-    expect(rules).toMatchObject({ currency: 'USD', multiplier: 50, minStake: '1', maxStake: '2000', feeRate: '0.0003' });
+    expect(rules).toMatchObject({
+      currency: 'USD',
+      multiplier: 50,
+      minStake: '1',
+      maxStake: '2000',
+      feeRate: '0.0003',
+    });
     expect((await fresh().tradeRules(account(), 'ETH/USDT')).multiplier).toBe(10);
     expect(fake.calls).toContain('contracts_for');
   });
@@ -55,15 +67,30 @@ describe('Deriv connector: what the venue offers (issue 9, finding 5)', () => {
     const venue = fresh();
     await venue.tradeRules(account(), 'ETH/USDT');
     fake.setMultipliers('cryETHUSD', [20, 40]);
-    const refused = await venue.openLeg(account(), { clientOrderId: 'eth1-d', symbol: 'ETH/USDT', side: 'buy', notional: '400' }).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ kind: 'rejected', message: expect.stringMatching(/Multiplier is not in acceptable range\. Accepts 20,40/) });
-    const fill = await venue.openLeg(account(), { clientOrderId: 'eth2-d', symbol: 'ETH/USDT', side: 'buy', notional: '400' });
+    const refused = await venue
+      .openLeg(account(), { clientOrderId: 'eth1-d', symbol: 'ETH/USDT', side: 'buy', notional: '400' })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      kind: 'rejected',
+      message: expect.stringMatching(/Multiplier is not in acceptable range\. Accepts 20,40/),
+    });
+    const fill = await venue.openLeg(account(), {
+      clientOrderId: 'eth2-d',
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      notional: '400',
+    });
     expect(fake.contracts().find((c) => String(c.contractId) === fill.venueOrderId)).toMatchObject({ multiplier: 20 });
     fake.setMultipliers('cryETHUSD', [10, 20, 30, 40, 50, 100]);
   });
 
   it('proposes in the account currency read from authorize', async () => {
-    await fresh().openLeg(account(EURO_TOKEN, 's2'), { clientOrderId: 'eur1-d', symbol: 'ETH/USDT', side: 'sell', notional: '100' });
+    await fresh().openLeg(account(EURO_TOKEN, 's2'), {
+      clientOrderId: 'eur1-d',
+      symbol: 'ETH/USDT',
+      side: 'sell',
+      notional: '100',
+    });
     expect(fake.contracts().at(-1)?.loginid).toBe('CR2002');
   });
 
@@ -71,7 +98,13 @@ describe('Deriv connector: what the venue offers (issue 9, finding 5)', () => {
     fake.pushTick('cryETHUSD', '3000.000', '3001.000');
     const before = fake.contracts().length;
     const moved = await fresh()
-      .openLeg(account(), { clientOrderId: 'moved-d', symbol: 'ETH/USDT', side: 'buy', notional: '300', protection: { price: '2980', maxSlippage: 0.001 } })
+      .openLeg(account(), {
+        clientOrderId: 'moved-d',
+        symbol: 'ETH/USDT',
+        side: 'buy',
+        notional: '300',
+        protection: { price: '2980', maxSlippage: 0.001 },
+      })
       .catch((e: unknown) => e);
     expect(moved).toMatchObject({ kind: 'rejected', message: expect.stringMatching(/Deriv's price moved/) });
     expect(fake.contracts()).toHaveLength(before);
@@ -102,7 +135,16 @@ describe('Deriv connector across a crash (issue 9, finding 4)', () => {
     // nothing bought when the attempt was written; bought when its id was
     expect(contracts).toEqual([0, 1]);
     expect(notes).toEqual([
-      { kind: 'attempt', placement: { contractType: 'MULTDOWN', underlying: 'cryETHUSD', stake: '20.00', multiplier: 10, at: expect.any(Number) } },
+      {
+        kind: 'attempt',
+        placement: {
+          contractType: 'MULTDOWN',
+          underlying: 'cryETHUSD',
+          stake: '20.00',
+          multiplier: 10,
+          at: expect.any(Number),
+        },
+      },
       { kind: 'placed', venueOrderId: fill.venueOrderId },
     ]);
   });
@@ -110,7 +152,13 @@ describe('Deriv connector across a crash (issue 9, finding 4)', () => {
   it('buys nothing when the attempt cannot be written down', async () => {
     const before = fake.contracts().length;
     const error = await fresh()
-      .openLeg(account(), { clientOrderId: 'j2-d', symbol: 'ETH/USDT', side: 'sell', notional: '200', journal: async () => Promise.reject(new Error('database down')) })
+      .openLeg(account(), {
+        clientOrderId: 'j2-d',
+        symbol: 'ETH/USDT',
+        side: 'sell',
+        notional: '200',
+        journal: async () => Promise.reject(new Error('database down')),
+      })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/nothing was bought/) });
     expect(fake.contracts()).toHaveLength(before);
@@ -136,21 +184,53 @@ describe('Deriv connector across a crash (issue 9, finding 4)', () => {
     expect(contract).toMatchObject({ contractType: 'MULTDOWN', symbol: 'cryBTCUSD', multiplier: 50 });
     // The process died here. A new connector knows only what was written down.
     const restarted = fresh();
-    const found = await restarted.findOrder(account(), 'BTC/USDT', 'crash1-d', { venueOrderId: null, placement, role: 'open' });
+    const found = await restarted.findOrder(account(), 'BTC/USDT', 'crash1-d', {
+      venueOrderId: null,
+      placement,
+      role: 'open',
+    });
     expect(found).toMatchObject({ venueOrderId: String(contract?.contractId), fee: contract?.commission.toFixed() });
     // another trade's attempt with the same figures does not take a contract that is already claimed
-    const claimed = await restarted.findOrder(account(), 'BTC/USDT', 'crash2-d', { venueOrderId: null, placement, role: 'open', claimed: new Set([String(contract?.contractId)]) });
+    const claimed = await restarted.findOrder(account(), 'BTC/USDT', 'crash2-d', {
+      venueOrderId: null,
+      placement,
+      role: 'open',
+      claimed: new Set([String(contract?.contractId)]),
+    });
     expect(claimed).toBeNull();
     // and by its id, once Deriv had answered
-    expect(await fresh().findOrder(account(), 'BTC/USDT', 'crash1-d', { venueOrderId: String(contract?.contractId), placement: null, role: 'open' })).toEqual(found);
-    expect((await restarted.openPositions(account())).map((p) => p.venueOrderId)).toContain(String(contract?.contractId));
+    expect(
+      await fresh().findOrder(account(), 'BTC/USDT', 'crash1-d', {
+        venueOrderId: String(contract?.contractId),
+        placement: null,
+        role: 'open',
+      }),
+    ).toEqual(found);
+    expect((await restarted.openPositions(account())).map((p) => p.venueOrderId)).toContain(
+      String(contract?.contractId),
+    );
   });
 
   it('finds a close the venue made while the process was down through the contract id', async () => {
     const venue = fresh();
-    const open = await venue.openLeg(account(), { clientOrderId: 'c1-d', symbol: 'ETH/USDT', side: 'buy', notional: '100' });
-    await venue.closeLeg(account(), { clientOrderId: 'c1-d-c', symbol: 'ETH/USDT', side: 'buy', quantity: open.quantity, venueOrderId: open.venueOrderId });
-    const close = await fresh().findOrder(account(), 'ETH/USDT', 'c1-d-c', { venueOrderId: open.venueOrderId, placement: null, role: 'close' });
+    const open = await venue.openLeg(account(), {
+      clientOrderId: 'c1-d',
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      notional: '100',
+    });
+    await venue.closeLeg(account(), {
+      clientOrderId: 'c1-d-c',
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      quantity: open.quantity,
+      venueOrderId: open.venueOrderId,
+    });
+    const close = await fresh().findOrder(account(), 'ETH/USDT', 'c1-d-c', {
+      venueOrderId: open.venueOrderId,
+      placement: null,
+      role: 'close',
+    });
     expect(close).toMatchObject({ venueOrderId: open.venueOrderId, fee: '0' });
   });
 });
@@ -159,11 +239,19 @@ describe('Deriv connector following open contracts (issue 9, finding 7)', () => 
   it('reports a stop-out of an open contract with its exit', async () => {
     const venue = fresh();
     fake.pushTick('cryETHUSD', '3000.000', '3001.000');
-    const open = await venue.openLeg(account(), { clientOrderId: 'so1-d', symbol: 'ETH/USDT', side: 'sell', notional: '300' });
+    const open = await venue.openLeg(account(), {
+      clientOrderId: 'so1-d',
+      symbol: 'ETH/USDT',
+      side: 'sell',
+      notional: '300',
+    });
     const closed = firstValueFrom(venue.watchPosition(account(), 'ETH/USDT', open.venueOrderId, open.quantity));
     await fake.waitForSubscription(`poc:${open.venueOrderId}`);
     fake.pushTick('cryETHUSD', '3290.000', '3300.000');
     fake.stopOut(Number(open.venueOrderId));
-    expect(await closed).toMatchObject({ reason: 'Deriv stopped the contract out', fill: { venueOrderId: open.venueOrderId, price: '3300', quantity: open.quantity } });
+    expect(await closed).toMatchObject({
+      reason: 'Deriv stopped the contract out',
+      fill: { venueOrderId: open.venueOrderId, price: '3300', quantity: open.quantity },
+    });
   });
 });

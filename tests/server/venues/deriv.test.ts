@@ -10,7 +10,10 @@ const TRADER = 'a1-TraderToken';
 const NOSY = 'a1-PaymentsToken';
 const READER = 'a1-ReadOnlyToken';
 
-const account = (token = TRADER, userId = 'u1'): VenueAccount => ({ userId, credentials: { derivToken: token, derivAppId: '1089' } });
+const account = (token = TRADER, userId = 'u1'): VenueAccount => ({
+  userId,
+  credentials: { derivToken: token, derivAppId: '1089' },
+});
 
 let fake: FakeDeriv;
 let venue: DerivVenue;
@@ -23,7 +26,12 @@ beforeAll(async () => {
       { token: READER, loginid: 'CR1003', scopes: ['read'] },
     ],
   });
-  venue = new DerivVenue({ url: fake.url, appId: '1089', backoff: { initialMs: 20, maxMs: 200 }, requestTimeoutMs: 5000 });
+  venue = new DerivVenue({
+    url: fake.url,
+    appId: '1089',
+    backoff: { initialMs: 20, maxMs: 200 },
+    requestTimeoutMs: 5000,
+  });
 });
 
 afterAll(async () => {
@@ -152,25 +160,52 @@ describe('Deriv connector against the fake venue', () => {
   it('closes the leg by selling the contract, realising the move net of commission', async () => {
     const open = await venue.findOrder(account(), 'BTC/USDT', 'trade1-d');
     fake.pushTick('cryBTCUSD', '79000.000', '79200.000');
-    const close = await venue.closeLeg(account(), { clientOrderId: 'trade1-d-c', symbol: 'BTC/USDT', side: 'sell', quantity: open!.quantity, venueOrderId: open!.venueOrderId });
+    const close = await venue.closeLeg(account(), {
+      clientOrderId: 'trade1-d-c',
+      symbol: 'BTC/USDT',
+      side: 'sell',
+      quantity: open!.quantity,
+      venueOrderId: open!.venueOrderId,
+    });
     // A short leaves at the ask: 100 stake + 1000 × (1 − 79200/80000) − 0.30 commission.
     expect(close.price).toBe('79200');
     expect(close.fee).toBe('0');
-    const expected = new Decimal(100).plus(new Decimal(1000).times(new Decimal(1).minus(new Decimal(79200).dividedBy(80000)))).minus(0.3);
-    expect(fake.balance('CR1001')).toBe(new Decimal(900).plus(expected.toDecimalPlaces(2, Decimal.ROUND_DOWN)).toFixed(2));
-    const retry = await venue.closeLeg(account(), { clientOrderId: 'trade1-d-c', symbol: 'BTC/USDT', side: 'sell', quantity: open!.quantity, venueOrderId: open!.venueOrderId });
+    const expected = new Decimal(100)
+      .plus(new Decimal(1000).times(new Decimal(1).minus(new Decimal(79200).dividedBy(80000))))
+      .minus(0.3);
+    expect(fake.balance('CR1001')).toBe(
+      new Decimal(900).plus(expected.toDecimalPlaces(2, Decimal.ROUND_DOWN)).toFixed(2),
+    );
+    const retry = await venue.closeLeg(account(), {
+      clientOrderId: 'trade1-d-c',
+      symbol: 'BTC/USDT',
+      side: 'sell',
+      quantity: open!.quantity,
+      venueOrderId: open!.venueOrderId,
+    });
     expect(retry).toEqual(close);
     expect(await venue.findOrder(account(), 'BTC/USDT', 'trade1-d-c')).toEqual(close);
   });
 
   it('streams an open contract until it is sold', async () => {
     fake.pushTick('cryETHUSD', '3000.000', '3001.000');
-    const open = await venue.openLeg(account(), { clientOrderId: 'trade4-d', symbol: 'ETH/USDT', side: 'buy', notional: '200' });
+    const open = await venue.openLeg(account(), {
+      clientOrderId: 'trade4-d',
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      notional: '200',
+    });
     const updates: ContractUpdate[] = [];
     const finished = lastValueFrom(venue.watchContract(account(), open.venueOrderId).pipe(tap((u) => updates.push(u))));
     await fake.waitForSubscription(`poc:${open.venueOrderId}`);
     fake.pushTick('cryETHUSD', '3030.000', '3031.000');
-    await venue.closeLeg(account(), { clientOrderId: 'trade4-d-c', symbol: 'ETH/USDT', side: 'buy', quantity: open.quantity, venueOrderId: open.venueOrderId });
+    await venue.closeLeg(account(), {
+      clientOrderId: 'trade4-d-c',
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      quantity: open.quantity,
+      venueOrderId: open.venueOrderId,
+    });
     const last = await finished;
     expect(last).toMatchObject({ contractId: open.venueOrderId, isSold: true, status: 'sold' });
     expect(updates.some((u) => !u.isSold && u.currentSpot === '3030')).toBe(true);
@@ -187,8 +222,17 @@ describe('Deriv connector against the fake venue', () => {
   it('still reports a bought contract when reading it back fails, from the proposal', async () => {
     fake.pushTick('cryBTCUSD', '70000.000', '70010.000');
     fake.failNext('proposal_open_contract', 'InternalServerError');
-    const fill = await venue.openLeg(account(), { clientOrderId: 'readback-d', symbol: 'BTC/USDT', side: 'buy', notional: '100' });
-    expect(fill).toMatchObject({ price: '70010', quantity: new Decimal(100).dividedBy(70010).toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed(), fee: '0.03' });
+    const fill = await venue.openLeg(account(), {
+      clientOrderId: 'readback-d',
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      notional: '100',
+    });
+    expect(fill).toMatchObject({
+      price: '70010',
+      quantity: new Decimal(100).dividedBy(70010).toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed(),
+      fee: '0.03',
+    });
     expect(fill.venueOrderId).toBe(String(fake.contracts().at(-1)!.contractId));
   });
 
@@ -200,7 +244,9 @@ describe('Deriv connector against the fake venue', () => {
   });
 
   it('maps insufficient balance', async () => {
-    const error = await venueError(venue.openLeg(account(), { clientOrderId: 'huge-d', symbol: 'ETH/USDT', side: 'buy', notional: '19000' }));
+    const error = await venueError(
+      venue.openLeg(account(), { clientOrderId: 'huge-d', symbol: 'ETH/USDT', side: 'buy', notional: '19000' }),
+    );
     expect(error.kind).toBe('insufficient-balance');
     expect(error.message).toMatch(/insufficient/);
   });
@@ -208,7 +254,9 @@ describe('Deriv connector against the fake venue', () => {
   it('maps a rate limit and a rejected proposal', async () => {
     fake.failNext('balance', 'RateLimit');
     expect((await venueError(venue.balances(account()))).kind).toBe('rate-limit');
-    const tooSmall = await venueError(venue.openLeg(account(), { clientOrderId: 'tiny-d', symbol: 'ETH/USDT', side: 'buy', notional: '5' }));
+    const tooSmall = await venueError(
+      venue.openLeg(account(), { clientOrderId: 'tiny-d', symbol: 'ETH/USDT', side: 'buy', notional: '5' }),
+    );
     expect(tooSmall.kind).toBe('rejected');
   });
 
@@ -216,7 +264,12 @@ describe('Deriv connector against the fake venue', () => {
     fake.pushTick('cryETHUSD', '3200.000', '3201.000');
     const contractsBefore = fake.contracts().length;
     fake.failNext('buy', 'InternalServerError', { execute: true, dropConnection: true });
-    const fill = await venue.openLeg(account(), { clientOrderId: 'trade2-d', symbol: 'ETH/USDT', side: 'buy', notional: '500' });
+    const fill = await venue.openLeg(account(), {
+      clientOrderId: 'trade2-d',
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      notional: '500',
+    });
     expect(fill.price).toBe('3201');
     expect(fake.contracts()).toHaveLength(contractsBefore + 1);
     expect(fill.venueOrderId).toBe(String(fake.contracts().at(-1)!.contractId));
@@ -226,7 +279,9 @@ describe('Deriv connector against the fake venue', () => {
   it('reports not executed when the buy failed with an internal error and bought nothing', async () => {
     const contractsBefore = fake.contracts().length;
     fake.failNext('buy', 'InternalServerError');
-    const error = await venueError(venue.openLeg(account(), { clientOrderId: 'trade3-d', symbol: 'ETH/USDT', side: 'buy', notional: '500' }));
+    const error = await venueError(
+      venue.openLeg(account(), { clientOrderId: 'trade3-d', symbol: 'ETH/USDT', side: 'buy', notional: '500' }),
+    );
     expect(error.kind).toBe('unavailable');
     expect(error.message).toMatch(/no contract was bought/);
     expect(fake.contracts()).toHaveLength(contractsBefore);

@@ -21,7 +21,12 @@ describe('backoffDelay', () => {
 });
 
 describe('Binance fills', () => {
-  const fill = (commission: string, commissionAsset: string) => ({ price: '50000', qty: '0.02', commission, commissionAsset });
+  const fill = (commission: string, commissionAsset: string) => ({
+    price: '50000',
+    qty: '0.02',
+    commission,
+    commissionAsset,
+  });
 
   it('values commission in USDT whatever asset it was paid in', () => {
     expect(commissionInUsdt('BTC/USDT', [fill('0.00002', 'BTC')], '0.001').toFixed()).toBe('1');
@@ -31,15 +36,43 @@ describe('Binance fills', () => {
   });
 
   it('averages the price over the executed quantity and refuses an unfilled order', () => {
-    const order = { orderId: 7, clientOrderId: 'c', executedQty: '0.03', cummulativeQuoteQty: '1500.3', status: 'FILLED', transactTime: 5 };
-    expect(toLegFill('BTC/USDT', order, [], '0.001', 'open')).toEqual({ clientOrderId: 'c', venueOrderId: '7', price: '50010', quantity: '0.03', fee: '0', at: 5 });
-    expect(() => toLegFill('BTC/USDT', { ...order, executedQty: '0', status: 'EXPIRED' }, [], '0.001', 'open')).toThrow(/expired unfilled/);
+    const order = {
+      orderId: 7,
+      clientOrderId: 'c',
+      executedQty: '0.03',
+      cummulativeQuoteQty: '1500.3',
+      status: 'FILLED',
+      transactTime: 5,
+    };
+    expect(toLegFill('BTC/USDT', order, [], '0.001', 'open')).toEqual({
+      clientOrderId: 'c',
+      venueOrderId: '7',
+      price: '50010',
+      quantity: '0.03',
+      fee: '0',
+      at: 5,
+    });
+    expect(() => toLegFill('BTC/USDT', { ...order, executedQty: '0', status: 'EXPIRED' }, [], '0.001', 'open')).toThrow(
+      /expired unfilled/,
+    );
   });
 
   it('holds an opening buy net of the commission taken in the coin, its value charged once as the fee (issue 9, finding 8)', () => {
-    const buy = { orderId: 8, clientOrderId: 'b', side: 'BUY', executedQty: '0.02', cummulativeQuoteQty: '1000', status: 'FILLED', transactTime: 6 };
+    const buy = {
+      orderId: 8,
+      clientOrderId: 'b',
+      side: 'BUY',
+      executedQty: '0.02',
+      cummulativeQuoteQty: '1000',
+      status: 'FILLED',
+      transactTime: 6,
+    };
     const fills = [{ price: '50000', qty: '0.02', commission: '0.00002', commissionAsset: 'BTC' }];
-    expect(toLegFill('BTC/USDT', buy, fills, '0.001', 'open')).toMatchObject({ price: '50000', quantity: '0.01998', fee: '1' });
+    expect(toLegFill('BTC/USDT', buy, fills, '0.001', 'open')).toMatchObject({
+      price: '50000',
+      quantity: '0.01998',
+      fee: '1',
+    });
     // a buy that closes a short keeps the quantity it bought: the coins lost to commission are its fee
     expect(toLegFill('BTC/USDT', buy, fills, '0.001', 'close')).toMatchObject({ quantity: '0.02', fee: '1' });
   });
@@ -51,7 +84,11 @@ describe('Binance error mapping', () => {
     [body(-2015, 'Invalid API-key, IP, or permissions for action.'), 'order', 'auth'],
     [body(-2014, 'API-key format invalid.'), 'read', 'auth'],
     [body(-1022, 'Signature for this request is not valid.'), 'read', 'auth'],
-    [new ccxt.InsufficientFunds('binance Account has insufficient balance for requested action.'), 'order', 'insufficient-balance'],
+    [
+      new ccxt.InsufficientFunds('binance Account has insufficient balance for requested action.'),
+      'order',
+      'insufficient-balance',
+    ],
     [body(-2010, 'Account has insufficient balance for requested action.'), 'order', 'insufficient-balance'],
     [body(-2010, 'Duplicate order sent.'), 'order', 'rejected'],
     [body(-1021, 'Timestamp for this request is outside of the recvWindow.'), 'read', 'rejected'],
@@ -96,7 +133,16 @@ describe('Deriv error mapping', () => {
 
 describe('impliedExitSpot', () => {
   it('recovers the exit spot from what a multiplier sold for', () => {
-    const short = { contract_id: 1, contract_type: 'MULTDOWN', underlying: 'cryBTCUSD', buy_price: 100, multiplier: 10, entry_spot: 80000, commission: 0.3, is_sold: 1 };
+    const short = {
+      contract_id: 1,
+      contract_type: 'MULTDOWN',
+      underlying: 'cryBTCUSD',
+      buy_price: 100,
+      multiplier: 10,
+      entry_spot: 80000,
+      commission: 0.3,
+      is_sold: 1,
+    };
     // 100 + 1000 × (1 − 79200/80000) − 0.3
     expect(impliedExitSpot(short, 109.7)).toBeCloseTo(79200, 6);
     const long = { ...short, contract_type: 'MULTUP', entry_spot: 3000 };

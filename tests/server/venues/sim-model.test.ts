@@ -159,7 +159,9 @@ describe('simulatePath', () => {
     const paths = 200;
     for (let seed = 1; seed <= paths; seed += 1) {
       const { ticks } = simulatePath(seed, horizon, params);
-      const found = ticks.some((t) => SYMBOLS.some((s) => Math.abs(mid(t.symbols[s].quotes.deriv) / mid(t.symbols[s].quotes.binance) - 1) > 0.0045));
+      const found = ticks.some((t) =>
+        SYMBOLS.some((s) => Math.abs(mid(t.symbols[s].quotes.deriv) / mid(t.symbols[s].quotes.binance) - 1) > 0.0045),
+      );
       if (found) seen += 1;
     }
     expect(seen / paths).toBeGreaterThan(0.85);
@@ -197,7 +199,10 @@ describe('SimMarket', () => {
     market.step();
     const latest = market.latest('binance', 'BTC/USDT');
     let replayed: Quote | undefined;
-    market.quotes('binance', 'BTC/USDT').subscribe((q) => (replayed ??= q)).unsubscribe();
+    market
+      .quotes('binance', 'BTC/USDT')
+      .subscribe((q) => (replayed ??= q))
+      .unsubscribe();
     expect(replayed).toEqual(latest);
     market.close();
   });

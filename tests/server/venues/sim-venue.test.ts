@@ -53,7 +53,12 @@ describe('SimVenue paper execution', () => {
   it('buys spot on Binance at the ask plus slippage, with the 0.1 % taker fee in USDT', async () => {
     const { market, binance, book } = setup();
     const quote = market.latest('binance', 'BTC/USDT');
-    const fill = await binance.openLeg(alice, { clientOrderId: 't1-b', symbol: 'BTC/USDT', side: 'buy', notional: '1000' });
+    const fill = await binance.openLeg(alice, {
+      clientOrderId: 't1-b',
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      notional: '1000',
+    });
     const price = new Decimal(fill.price);
     expect(price.toNumber()).toBeGreaterThanOrEqual(quote.ask);
     expect(price.toNumber()).toBeLessThan(quote.ask * 1.001);
@@ -81,7 +86,12 @@ describe('SimVenue paper execution', () => {
 
   it('rejects a spot sell beyond the coins held as insufficient balance', async () => {
     const { binance } = setup();
-    const attempt = binance.openLeg(alice, { clientOrderId: 't3-b', symbol: 'BTC/USDT', side: 'sell', notional: '50000' });
+    const attempt = binance.openLeg(alice, {
+      clientOrderId: 't3-b',
+      symbol: 'BTC/USDT',
+      side: 'sell',
+      notional: '50000',
+    });
     await expect(attempt).rejects.toBeInstanceOf(VenueError);
     await expect(attempt).rejects.toMatchObject({ kind: 'insufficient-balance' });
     expect(await binance.findOrder(alice, 'BTC/USDT', 't3-b')).toBeNull();
@@ -90,7 +100,9 @@ describe('SimVenue paper execution', () => {
   it('rejects a non-positive or malformed notional', async () => {
     const { binance } = setup();
     for (const notional of ['0', '-5', 'abc']) {
-      await expect(binance.openLeg(alice, { clientOrderId: `bad-${notional}`, symbol: 'BTC/USDT', side: 'buy', notional })).rejects.toMatchObject({
+      await expect(
+        binance.openLeg(alice, { clientOrderId: `bad-${notional}`, symbol: 'BTC/USDT', side: 'buy', notional }),
+      ).rejects.toMatchObject({
         kind: 'rejected',
       });
     }
@@ -98,7 +110,12 @@ describe('SimVenue paper execution', () => {
 
   it('opens a Deriv short by reserving stake plus commission, and closes it realising the move', async () => {
     const { market, deriv, book } = setup();
-    const open = await deriv.openLeg(alice, { clientOrderId: 't4-d', symbol: 'BTC/USDT', side: 'sell', notional: '1000' });
+    const open = await deriv.openLeg(alice, {
+      clientOrderId: 't4-d',
+      symbol: 'BTC/USDT',
+      side: 'sell',
+      notional: '1000',
+    });
     const stake = new Decimal(open.quantity).times(open.price).dividedBy(deriv.costs.derivMultiplier);
     expect(stake.toNumber()).toBeCloseTo(100, 2);
     expect(new Decimal(open.fee).toNumber()).toBeCloseTo(100 * deriv.costs.derivCommissionOfStake, 4);
@@ -119,22 +136,48 @@ describe('SimVenue paper execution', () => {
     expect(Number(close.price)).toBeGreaterThanOrEqual(exitAsk);
     const pnl = new Decimal(open.price).minus(close.price).times(open.quantity);
     const afterClose = await book.balances('alice', 'deriv');
-    expect(new Decimal(afterClose.USDT).toNumber()).toBeCloseTo(new Decimal(afterOpen.USDT).plus(stake).plus(pnl).toNumber(), 4);
-    const retry = await deriv.closeLeg(alice, { clientOrderId: 't4-d-c', symbol: 'BTC/USDT', side: 'sell', quantity: open.quantity, venueOrderId: open.venueOrderId });
+    expect(new Decimal(afterClose.USDT).toNumber()).toBeCloseTo(
+      new Decimal(afterOpen.USDT).plus(stake).plus(pnl).toNumber(),
+      4,
+    );
+    const retry = await deriv.closeLeg(alice, {
+      clientOrderId: 't4-d-c',
+      symbol: 'BTC/USDT',
+      side: 'sell',
+      quantity: open.quantity,
+      venueOrderId: open.venueOrderId,
+    });
     expect(retry).toEqual(close);
     expect(await book.balances('alice', 'deriv')).toEqual(afterClose);
   });
 
   it('refuses to close a Deriv contract it never opened', async () => {
     const { deriv } = setup();
-    const attempt = deriv.closeLeg(bob, { clientOrderId: 'x-c', symbol: 'ETH/USDT', side: 'buy', quantity: '1', venueOrderId: 'paper:x' });
+    const attempt = deriv.closeLeg(bob, {
+      clientOrderId: 'x-c',
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      quantity: '1',
+      venueOrderId: 'paper:x',
+    });
     await expect(attempt).rejects.toMatchObject({ kind: 'rejected' });
   });
 
   it('round-trips a Binance leg: sell back what was bought', async () => {
     const { binance, book } = setup();
-    const open = await binance.openLeg(bob, { clientOrderId: 't5-b', symbol: 'ETH/USDT', side: 'buy', notional: '300' });
-    const close = await binance.closeLeg(bob, { clientOrderId: 't5-b-c', symbol: 'ETH/USDT', side: 'buy', quantity: open.quantity, venueOrderId: open.venueOrderId });
+    const open = await binance.openLeg(bob, {
+      clientOrderId: 't5-b',
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      notional: '300',
+    });
+    const close = await binance.closeLeg(bob, {
+      clientOrderId: 't5-b-c',
+      symbol: 'ETH/USDT',
+      side: 'buy',
+      quantity: open.quantity,
+      venueOrderId: open.venueOrderId,
+    });
     expect(Number(close.price)).toBeLessThan(Number(open.price));
     const balances = await book.balances('bob', 'binance');
     expect(balances.ETH).toBe('2');
@@ -159,18 +202,52 @@ describe('SimVenue safety contract (issue 9)', () => {
     const { market, binance, deriv, book } = setup();
     const ask = market.latest('binance', 'BTC/USDT').ask;
     const before = await book.balances('alice', 'binance');
-    const moved = binance.openLeg(alice, { clientOrderId: 'p1-b', symbol: 'BTC/USDT', side: 'buy', notional: '100', protection: { price: String(ask * 0.99), maxSlippage: 0.001 } });
-    await expect(moved).rejects.toMatchObject({ kind: 'rejected', message: expect.stringMatching(/price moved beyond the limit/) });
+    const moved = binance.openLeg(alice, {
+      clientOrderId: 'p1-b',
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      notional: '100',
+      protection: { price: String(ask * 0.99), maxSlippage: 0.001 },
+    });
+    await expect(moved).rejects.toMatchObject({
+      kind: 'rejected',
+      message: expect.stringMatching(/price moved beyond the limit/),
+    });
     expect(await book.balances('alice', 'binance')).toEqual(before);
-    const within = await binance.openLeg(alice, { clientOrderId: 'p2-b', symbol: 'BTC/USDT', side: 'buy', notional: '100', protection: { price: String(ask), maxSlippage: 0.001 } });
+    const within = await binance.openLeg(alice, {
+      clientOrderId: 'p2-b',
+      symbol: 'BTC/USDT',
+      side: 'buy',
+      notional: '100',
+      protection: { price: String(ask), maxSlippage: 0.001 },
+    });
     expect(Number(within.price)).toBeGreaterThanOrEqual(ask);
     const bid = market.latest('deriv', 'BTC/USDT').bid;
-    await expect(deriv.openLeg(alice, { clientOrderId: 'p3-d', symbol: 'BTC/USDT', side: 'sell', notional: '100', protection: { price: String(bid * 1.01), maxSlippage: 0.001 } })).rejects.toBeInstanceOf(VenueError);
+    await expect(
+      deriv.openLeg(alice, {
+        clientOrderId: 'p3-d',
+        symbol: 'BTC/USDT',
+        side: 'sell',
+        notional: '100',
+        protection: { price: String(bid * 1.01), maxSlippage: 0.001 },
+      }),
+    ).rejects.toBeInstanceOf(VenueError);
   });
 
   it('states the same kind of limits as the live venues: Binance filters and fee, Deriv multiplier, stake bounds, commission', async () => {
     const { binance, deriv } = setup();
-    expect(await binance.tradeRules(alice, 'ETH/USDT')).toMatchObject({ currency: 'USDT', minNotional: '5', stepSize: '0.0001', feeRate: '0.001', multiplier: null });
-    expect(await deriv.tradeRules(alice, 'BTC/USDT')).toMatchObject({ multiplier: 10, minStake: '1', maxStake: '2000', feeRate: '0.0003' });
+    expect(await binance.tradeRules(alice, 'ETH/USDT')).toMatchObject({
+      currency: 'USDT',
+      minNotional: '5',
+      stepSize: '0.0001',
+      feeRate: '0.001',
+      multiplier: null,
+    });
+    expect(await deriv.tradeRules(alice, 'BTC/USDT')).toMatchObject({
+      multiplier: 10,
+      minStake: '1',
+      maxStake: '2000',
+      feeRate: '0.0003',
+    });
   });
 });

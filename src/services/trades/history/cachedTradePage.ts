@@ -26,7 +26,9 @@ export async function cachedTradePage(
     }
   }
   const stored = await cache.readPage(pageKey);
-  return stored ? { value: { trades: stored.trades, pagination: stored.pagination }, savedAt: stored.savedAt } : undefined;
+  return stored
+    ? { value: { trades: stored.trades, pagination: stored.pagination }, savedAt: stored.savedAt }
+    : undefined;
 }
 
 /** How far back the local copy reaches (for the note on the Trades screen). */

@@ -22,7 +22,11 @@ describe('syncTradeHistory', () => {
     expect(api.calls).toEqual(Array.from({ length: 10 }, (_, i) => ({ page: i + 1, limit: 100 })));
     expect(r.tradesFetched).toBe(1000);
     expect(await cache.recentTrades(5000)).toHaveLength(1000);
-    expect(r.meta).toMatchObject({ newestSynced: history[0]!.createdAt, contiguousFrom: history[999]!.createdAt, serverTotal: 1500 });
+    expect(r.meta).toMatchObject({
+      newestSynced: history[0]!.createdAt,
+      contiguousFrom: history[999]!.createdAt,
+      serverTotal: 1500,
+    });
   });
 
   it('a short history is fetched whole and marked complete', async () => {
@@ -56,7 +60,9 @@ describe('syncTradeHistory', () => {
     let history = makeTrades(400, { status: (i) => (i >= 150 && i < 160 ? 'pending' : 'completed') });
     const api = fakeTradesApi(() => history);
     await syncTradeHistory({ cache, fetchPage: api.fetchPage });
-    history = history.map((t): Trade => (t.status === 'pending' ? { ...t, status: 'completed', actualProfit: 1.25 } : t));
+    history = history.map((t): Trade =>
+      t.status === 'pending' ? { ...t, status: 'completed', actualProfit: 1.25 } : t,
+    );
     api.calls.length = 0;
     await syncTradeHistory({ cache, fetchPage: api.fetchPage });
     expect(api.calls.map((c) => c.page)).toEqual([1, 2]);

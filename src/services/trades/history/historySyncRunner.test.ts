@@ -24,10 +24,29 @@ function setup(online = true) {
   const cache = createUserCache(`runner-${Math.random()}`);
   caches.push(cache);
   /** A runner over this setup's session, network and cache, fetching pages with `fetchPage`. */
-  const runWith = (fetchPage: typeof api.fetchPage, settleMs?: number) => runHistorySync({ session$, online$, reconnected$, events$, cacheFor: () => cache, fetchPage, settleMs });
+  const runWith = (fetchPage: typeof api.fetchPage, settleMs?: number) =>
+    runHistorySync({ session$, online$, reconnected$, events$, cacheFor: () => cache, fetchPage, settleMs });
   const sync$ = runWith(api.fetchPage, 10);
-  const synced = (n: number) => firstValueFrom(sync$.pipe(filter((e): e is Extract<HistorySyncEvent, { type: 'synced' }> => e.type === 'synced'), take(n), toArray()));
-  return { session$, online$, reconnected$, events$, api, cache, sync$, synced, runWith, setHistory: (h: typeof history) => (history = h) };
+  const synced = (n: number) =>
+    firstValueFrom(
+      sync$.pipe(
+        filter((e): e is Extract<HistorySyncEvent, { type: 'synced' }> => e.type === 'synced'),
+        take(n),
+        toArray(),
+      ),
+    );
+  return {
+    session$,
+    online$,
+    reconnected$,
+    events$,
+    api,
+    cache,
+    sync$,
+    synced,
+    runWith,
+    setHistory: (h: typeof history) => (history = h),
+  };
 }
 
 describe('runHistorySync', () => {
@@ -35,8 +54,18 @@ describe('runHistorySync', () => {
     for (const outcome of ['answered', 'failed'] as const) {
       const t = setup();
       let settle: (ok: boolean) => void = () => undefined;
-      const firstPaint = new Promise<void>((resolve, reject) => (settle = (ok) => (ok ? resolve() : reject(new Error('down')))));
-      const sync$ = runHistorySync({ session$: t.session$, online$: t.online$, reconnected$: t.reconnected$, events$: t.events$, cacheFor: () => t.cache, fetchPage: t.api.fetchPage, firstSyncAfter: () => firstPaint });
+      const firstPaint = new Promise<void>(
+        (resolve, reject) => (settle = (ok) => (ok ? resolve() : reject(new Error('down')))),
+      );
+      const sync$ = runHistorySync({
+        session$: t.session$,
+        online$: t.online$,
+        reconnected$: t.reconnected$,
+        events$: t.events$,
+        cacheFor: () => t.cache,
+        fetchPage: t.api.fetchPage,
+        firstSyncAfter: () => firstPaint,
+      });
       const first = firstValueFrom(sync$);
       t.session$.next({ userId: 'u1', token: 'x' });
       await new Promise((resolve) => setTimeout(resolve, 50));

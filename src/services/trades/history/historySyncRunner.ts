@@ -53,7 +53,10 @@ export type HistorySyncEvent = { type: 'synced'; result: HistorySyncResult } | {
  */
 export function runHistorySync(deps: HistorySyncRunnerDeps): Observable<HistorySyncEvent> {
   const online$ = deps.online$.pipe(distinctUntilChanged());
-  const tradeEvents$ = merge(eventsOf(deps.events$, SERVER_EVENTS.newTrade), eventsOf(deps.events$, SERVER_EVENTS.tradeUpdated)).pipe(share());
+  const tradeEvents$ = merge(
+    eventsOf(deps.events$, SERVER_EVENTS.newTrade),
+    eventsOf(deps.events$, SERVER_EVENTS.tradeUpdated),
+  ).pipe(share());
 
   return deps.session$.pipe(
     map((s) => s?.userId ?? null),

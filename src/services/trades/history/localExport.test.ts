@@ -36,7 +36,12 @@ describe('offline CSV export', () => {
 
   it('stops where the synced copy stops vouching, and says how far back that is', async () => {
     const { trades, db } = await seeded(30);
-    const meta = { newestSynced: trades[0]!.createdAt, contiguousFrom: trades[9]!.createdAt, serverTotal: 500, syncedAt: 1 };
+    const meta = {
+      newestSynced: trades[0]!.createdAt,
+      contiguousFrom: trades[9]!.createdAt,
+      serverTotal: 500,
+      syncedAt: 1,
+    };
     const csv = await localTradesCsv(db, {}, meta);
     expect(csv.rows).toBe(10);
     expect(csv.coverage).toEqual({ count: 10, oldest: trades[9]!.createdAt, complete: false });

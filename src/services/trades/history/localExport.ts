@@ -20,11 +20,22 @@ export async function localTradesCsv(db: CacheDb, filter: ExportFilter, meta: Hi
   const vouched = meta?.contiguousFrom ?? '';
   // ISO strings of one format compare as their instants do; the index holds createdAt as the server sent it.
   const lower = [vouched, filter.from ?? ''].reduce((a, b) => (a > b ? a : b));
-  const range = lower && filter.to ? IDBKeyRange.bound(lower, filter.to, false, true) : lower ? IDBKeyRange.lowerBound(lower) : filter.to ? IDBKeyRange.upperBound(filter.to, true) : null;
+  const range =
+    lower && filter.to
+      ? IDBKeyRange.bound(lower, filter.to, false, true)
+      : lower
+        ? IDBKeyRange.lowerBound(lower)
+        : filter.to
+          ? IDBKeyRange.upperBound(filter.to, true)
+          : null;
   let text = tradesCsvHeader();
   let rows = 0;
   const tx = db.transaction('trades');
-  for (let cursor = await tx.store.index('createdAt').openCursor(range, 'prev'); cursor; cursor = await cursor.continue()) {
+  for (
+    let cursor = await tx.store.index('createdAt').openCursor(range, 'prev');
+    cursor;
+    cursor = await cursor.continue()
+  ) {
     const t = cursor.value;
     if ((filter.status && t.status !== filter.status) || (filter.symbol && t.symbol !== filter.symbol)) continue;
     text += tradeCsvLine(t);

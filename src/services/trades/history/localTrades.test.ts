@@ -63,7 +63,12 @@ describe('queryLocalTrades', () => {
 describe('cachedTradePage', () => {
   it('answers any filter from the local history, with the sync time as its age', async () => {
     const { trades } = await seeded(30);
-    await writeHistoryMeta(cache, { newestSynced: trades[0]!.createdAt, contiguousFrom: trades[29]!.createdAt, serverTotal: 30, syncedAt: 1234 });
+    await writeHistoryMeta(cache, {
+      newestSynced: trades[0]!.createdAt,
+      contiguousFrom: trades[29]!.createdAt,
+      serverTotal: 30,
+      syncedAt: 1234,
+    });
     const got = await cachedTradePage(cache, { status: 'failed', symbol: '', page: 1, limit: 5 }, 'k');
     expect(got?.savedAt).toBe(1234);
     expect(got?.value.trades.every((t) => t.status === 'failed')).toBe(true);

@@ -26,15 +26,21 @@ const HIGH = '\uffff';
  * size — the same answer shape as GET /trades, so the screen renders it unchanged. Only the contiguous range the
  * history sync vouches for is used when it has run, so no page silently skips trades that were never downloaded.
  */
-export async function queryLocalTrades(db: CacheDb, q: TradePageQuery, meta: HistoryMeta | null): Promise<LocalTradePage> {
+export async function queryLocalTrades(
+  db: CacheDb,
+  q: TradePageQuery,
+  meta: HistoryMeta | null,
+): Promise<LocalTradePage> {
   const from = meta?.contiguousFrom ?? '';
   const tx = db.transaction('trades');
   const store = tx.store;
 
   // Pick the index that narrows most; a second filter is checked per row.
   const cursorFor = () => {
-    if (q.status) return store.index('status_createdAt').openCursor(IDBKeyRange.bound([q.status, from], [q.status, HIGH]), 'prev');
-    if (q.symbol) return store.index('symbol_createdAt').openCursor(IDBKeyRange.bound([q.symbol, from], [q.symbol, HIGH]), 'prev');
+    if (q.status)
+      return store.index('status_createdAt').openCursor(IDBKeyRange.bound([q.status, from], [q.status, HIGH]), 'prev');
+    if (q.symbol)
+      return store.index('symbol_createdAt').openCursor(IDBKeyRange.bound([q.symbol, from], [q.symbol, HIGH]), 'prev');
     return store.index('createdAt').openCursor(from ? IDBKeyRange.lowerBound(from) : null, 'prev');
   };
 
