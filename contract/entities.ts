@@ -12,6 +12,7 @@ import type {
   TradeStatus,
   VenueId,
 } from './domain';
+import type { TradingStop } from './trading-state';
 
 /** The user record the API returns. Secrets never appear: only a masked form (last 4 characters) and a has-flag. */
 export interface PublicUser {
@@ -41,6 +42,8 @@ export interface PublicUser {
   /** USDT: automated trading stops once realised P&L since trading was enabled falls this far below its peak. */
   maxLoss: number;
   tradingEnabled: boolean;
+  /** Why automated trading is not running (contract/trading-state.ts); null while it runs. */
+  tradingStop: TradingStop | null;
   /** Set when the engine turned trading off by itself (maxLoss reached, or repeated refusals); null otherwise. */
   tradingPausedAt: string | null;
   /** Why, in the trader's words, e.g. 'Binance refused the order — insufficient USDT'. */

@@ -31,7 +31,7 @@ export interface Notice {
   level: 'info' | 'warning' | 'error';
   message: string;
   /** When the engine changed the user's trading settings (a pause or a halt): the fields as they are now saved. */
-  user?: Partial<Pick<PublicUser, 'tradingEnabled' | 'tradingPausedAt' | 'tradingPauseReason'>>;
+  user?: Partial<Pick<PublicUser, 'tradingEnabled' | 'tradingStop' | 'tradingPausedAt' | 'tradingPauseReason'>>;
 }
 
 export interface RoomAck {

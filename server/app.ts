@@ -25,7 +25,7 @@ import { authRoutes } from './http/auth';
 import { createLoginLimiter, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './http/auth/login-limiter';
 import { userRoutes } from './http/users';
 import { adminRoutes } from './http/admin';
-import { registerClient, type ClientBuildStatus } from './process/pwa-serve';
+import { registerClient, type ClientBuildStatus } from './http/client';
 import { exchangeRoutes } from './http/exchanges';
 import type { TradingFacade } from './http/plugins/engine-port';
 import { tradingRoutes } from './http/trading';
@@ -40,6 +40,7 @@ import { createPushService, loadVapidKeys, type PushService } from './notificati
 import { auditRoutes } from './http/audit';
 import { killSwitchRoutes } from './http/kill-switch';
 import { twoFactorRoutes } from './http/two-factor';
+import { TradingControl } from './trading';
 import { scheduleAuditRetention } from './audit/retention';
 
 export interface BuildAppOptions {
@@ -107,6 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('revocations$', new Subject<Revocation>());
   app.decorate('haltChanges$', new Subject<TradingHaltState>());
   app.decorate('engine', options.engine ?? null);
+  app.decorate('trading', new TradingControl({ db, market: config.market, engine: options.engine ?? null }));
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
   app.decorate(
     'push',

@@ -1,5 +1,5 @@
 // Build step: every compressible file of the client build gets a brotli (.br, quality 11) and a gzip (.gz, level 9)
-// sibling, written once here so the server sends stored bytes (server/process/pwa-serve.ts, @fastify/static's
+// sibling, written once here so the server sends stored bytes (server/http/client/index.ts, @fastify/static's
 // preCompressed) and never compresses a response itself: the process that serves files also runs the engine.
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

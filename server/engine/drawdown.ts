@@ -25,7 +25,7 @@ export function maxLossReached(window: RealisedWindow, maxLoss: Money): boolean 
   return drawdown.gt(0) && drawdown.gte(maxLoss);
 }
 
-/** Reason stored with a halt, in the trader's words; it also tells a halt from a pause after a restart. */
+/** How the reason stored with a halt begins, in the trader's words (the stop's kind is stored beside it). */
 export const MAX_LOSS_REASON = 'Max loss reached';
 
 export function haltReason(window: RealisedWindow, maxLoss: Money): string {

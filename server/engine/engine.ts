@@ -14,11 +14,11 @@ import {
 } from 'rxjs';
 import { SYMBOLS, type SymbolId, type VenueId } from '../../contract/domain';
 import type { OpportunityOutcome, Prices, Trade } from '../../contract/entities';
+import { isEngineStop, type EngineStop } from '../../contract/trading-state';
 import { SERVER_EVENTS } from '../../contract/events';
 import type { PositionClosed, Venue } from '../venues/types';
 import { DEFAULT_TRADING_PARAMS, type TradingParams } from './costs';
 import { money } from './decimal';
-import { MAX_LOSS_REASON } from './drawdown';
 import type { EngineEvent } from './events';
 import { TradeExecutor, messageOf } from './executor';
 import { newTradeIds } from './ids';
@@ -375,12 +375,8 @@ export class ArbitrageEngine implements PriceBook {
   }
 
   private async toLimits(s: TradingSettings): Promise<UserLimits> {
-    const stopped =
-      !s.tradingEnabled && s.tradingPausedAt !== null
-        ? s.tradingPauseReason?.startsWith(MAX_LOSS_REASON)
-          ? 'halted'
-          : 'paused'
-        : null;
+    // The engine's own stops hold until trading is turned on again; the kind is stored, never read from the reason.
+    const stopped = isEngineStop(s.tradingStop) ? s.tradingStop : null;
     return {
       userId: s.userId,
       maxExposure: s.maxExposure,
@@ -411,9 +407,9 @@ export class ArbitrageEngine implements PriceBook {
   private async carryOutFlattens(): Promise<void> {
     if (!this.deps.flattens) return;
     try {
-      for (const userId of await this.deps.flattens.pending()) {
+      for (const { userId, reason } of await this.deps.flattens.pending()) {
         // Asked to close at once (waitMs 0): the executor keeps closing and retries a failed close on its sweep.
-        const result = await this.closeUserTrades(userId, 'stop & flatten', 0);
+        const result = await this.closeUserTrades(userId, reason, 0);
         if ('ok' in result) return;
         this.logger.warn(
           { event: 'stop_and_flatten', userId, open: result.open },
@@ -697,24 +693,29 @@ export class ArbitrageEngine implements PriceBook {
     this.executor.venueClosed(tradeId, venue, closed.fill, closed.reason);
   }
 
-  private async stopTrading(userId: string, stop: 'halted' | 'paused', reason: string): Promise<void> {
+  private async stopTrading(userId: string, stop: EngineStop, reason: string): Promise<void> {
     const at = new Date(this.now());
     try {
-      await this.deps.users.stopTrading(userId, reason);
+      await this.deps.users.stopTrading(userId, stop, reason);
     } catch (error) {
       this.logger.error({ err: error, userId }, 'could not record that trading stopped');
     }
     this.logger.warn(
-      { event: stop === 'halted' ? 'halt' : 'pause', userId, reason },
-      stop === 'halted' ? 'trading halted: max loss reached' : 'trading paused after repeated failures',
+      { event: stop === 'max-loss' ? 'halt' : 'pause', userId, reason },
+      stop === 'max-loss' ? 'trading halted: max loss reached' : 'trading paused after repeated failures',
     );
     this.emit({
       type: SERVER_EVENTS.notice,
       userId,
       notice: {
         level: 'warning',
-        message: `Trading ${stop === 'halted' ? 'stopped' : 'paused'}: ${reason}. Save your trading settings with automated trading on to trade again.`,
-        user: { tradingEnabled: false, tradingPausedAt: at.toISOString(), tradingPauseReason: reason },
+        message: `Trading ${stop === 'max-loss' ? 'stopped' : 'paused'}: ${reason}. Save your trading settings with automated trading on to trade again.`,
+        user: {
+          tradingEnabled: false,
+          tradingStop: stop,
+          tradingPausedAt: at.toISOString(),
+          tradingPauseReason: reason,
+        },
       },
     });
     this.figureRefresh.request(userId);

@@ -2,6 +2,7 @@
 // settings, and the engine itself. The process starts it with its logger (and, on PostgreSQL, the advisory-lock
 // leadership) once the app is listening, and stops it on shutdown.
 import type { VenueId } from '../../contract/domain';
+import type { EngineStop } from '../../contract/trading-state';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { setVenueBalances } from '../db/repositories/balances';
@@ -35,6 +36,8 @@ export interface EngineSetup {
   account: AccountLoader;
   /** The simulated market's parameters; the calibrated defaults when omitted. */
   simParams?: SimParams;
+  /** How the engine's own stops are recorded: the trading-state owner's recorder (server/trading/engine-stops.ts). */
+  recordStop: (userId: string, stop: EngineStop, reason: string) => Promise<void>;
   /** The venues as the engine trades on them; the built ones when omitted (a test slows one down). */
   tradeOn?: (venues: Venues) => Record<VenueId, Venue>;
 }
@@ -49,7 +52,7 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   const engine = new ArbitrageEngine({
     venues: setup.tradeOn?.(venues) ?? { binance: venues.binance, deriv: venues.deriv },
     store: new DbTradeStore(db),
-    users: new DbUserDirectory(db),
+    users: new DbUserDirectory(db, setup.recordStop),
     account: setup.account,
     halted: () => isTradingHalted(db),
     flattens: { pending: () => pendingFlattens(db), done: (userId) => flattenDone(db, userId) },

@@ -2,6 +2,7 @@
 // live in storage/; tests and the benchmark pass in-memory ones.
 import type { Stats, Trade } from '../../contract/entities';
 import type { Currency, SymbolId, VenueId } from '../../contract/domain';
+import type { EngineStop, TradingStop } from '../../contract/trading-state';
 import type { VenueAccount } from '../venues/types';
 import type { TradeState } from './trade-state';
 
@@ -43,6 +44,8 @@ export interface TradingSettings {
   maxLoss: string;
   minSpread: string;
   tradingEnabled: boolean;
+  /** Why trading is not running (null while it runs): the engine's own stops hold until trading is turned on again. */
+  tradingStop: TradingStop | null;
   /** When trading was last turned on: the start of the maxLoss window (null: since the first trade). */
   tradingEnabledAt: Date | null;
   /** Set when the engine turned trading off by itself, with the reason. */
@@ -63,8 +66,8 @@ export interface UserDirectory {
   tradingUsers(): Promise<TradingSettings[]>;
   /** Realised P&L since trading was last enabled and its peak, from the finished trades. */
   realisedWindow(userId: string): Promise<StoredWindow>;
-  /** tradingEnabled = false, with when and why (maxLoss reached, repeated refusals). */
-  stopTrading(userId: string, reason: string): Promise<void>;
+  /** The engine turned the user's trading off (maxLoss reached, repeated failures), recorded with its kind and why. */
+  stopTrading(userId: string, stop: EngineStop, reason: string): Promise<void>;
 }
 
 /** The admin's global kill switch as stored (server/db/repositories/trading-halt.ts). */
@@ -72,7 +75,8 @@ export type HaltSource = () => Promise<boolean>;
 
 /** Users' Stop & flatten requests saved by any instance, for the leading engine to carry out. */
 export interface FlattenQueue {
-  pending(): Promise<string[]>;
+  /** Each user whose open trades are to be closed, with the reason each trade closes with. */
+  pending(): Promise<Array<{ userId: string; reason: string }>>;
   done(userId: string): Promise<void>;
 }
 

@@ -2,31 +2,21 @@
 // engine state (running, off, paused, halted and why), the maxLoss drawdown over the realised window, and the exposure
 // of open trades. The cockpit's risk strip shows them.
 import { and, eq } from 'drizzle-orm';
-import type { EngineState, RiskSummary } from '../../contract/entities';
+import type { RiskSummary } from '../../contract/entities';
+import { engineStateOf } from '../../contract/trading-state';
 import { exposureUsed } from '../../contract/positions';
 import type { Db } from '../db/client';
 import { realisedWindow } from '../db/repositories/users';
 import { trades } from '../db/schema/trades';
 import { users } from '../db/schema/users';
 import { money } from './decimal';
-import { drawdownOf, MAX_LOSS_REASON } from './drawdown';
-
-/** The engine's own reading of a stop (engine.ts does the same after a restart): a maxLoss reason is a halt. */
-export function engineStateOf(u: {
-  tradingEnabled: boolean;
-  tradingPausedAt: Date | null;
-  tradingPauseReason: string | null;
-}): EngineState {
-  if (u.tradingEnabled) return 'running';
-  if (u.tradingPausedAt === null) return 'off';
-  return u.tradingPauseReason?.startsWith(MAX_LOSS_REASON) ? 'halted' : 'paused';
-}
+import { drawdownOf } from './drawdown';
 
 /** Null when the user does not exist. */
 export async function userRisk(db: Db, userId: string): Promise<RiskSummary | null> {
   const [u] = await db
     .select({
-      tradingEnabled: users.tradingEnabled,
+      tradingStop: users.tradingStop,
       tradingEnabledAt: users.tradingEnabledAt,
       tradingPausedAt: users.tradingPausedAt,
       tradingPauseReason: users.tradingPauseReason,
@@ -46,7 +36,7 @@ export async function userRisk(db: Db, userId: string): Promise<RiskSummary | nu
   ]);
   const current = money(window.current);
   const peak = money(window.peak);
-  const state = engineStateOf(u);
+  const state = engineStateOf(u.tradingStop);
   const stopped = state === 'paused' || state === 'halted';
   return {
     state,

@@ -10,6 +10,7 @@ import {
   type TradeStatus,
 } from '../../contract/domain';
 import type { OpportunityOutcome } from '../../contract/entities';
+import type { EngineStop } from '../../contract/trading-state';
 import { HALTED_MESSAGE as GLOBAL_HALT_MESSAGE } from '../../contract/guard';
 import {
   activeBlock,
@@ -22,7 +23,7 @@ import {
 } from './circuit-breaker';
 import { breakEvenFraction, openThreshold, type TradingParams } from './costs';
 import { Money, money } from './decimal';
-import { haltReason, maxLossReached, MAX_LOSS_REASON, type RealisedWindow } from './drawdown';
+import { haltReason, maxLossReached, type RealisedWindow } from './drawdown';
 import { OutcomeLimiter, outcomeOf } from './opportunity-outcomes';
 import { directionOf, type Direction, type PriceTick } from './prices';
 import { checkQuotes } from './quote-check';
@@ -33,7 +34,8 @@ import type { NewTrade } from './trade-state';
 /** Why the engine itself turned a user's trading off: the maxLoss drawdown, or repeated failed trades. */
 
 const REALISED_PENDING = 'Your realised profit and loss is being updated; try again in a moment';
-export type StopKind = 'halted' | 'paused';
+/** The stops the engine decides by itself (contract/trading-state.ts). */
+export type StopKind = EngineStop;
 
 export interface UserLimits {
   userId: string;
@@ -331,7 +333,7 @@ export class TradingCore {
     now: number,
   ): { outcome: OpportunityOutcomeKind; reason: string } | null {
     const { stopped } = book.limits;
-    if (stopped === 'halted') return { outcome: 'halted', reason: 'trading is stopped: max loss reached' };
+    if (stopped === 'max-loss') return { outcome: 'halted', reason: 'trading is stopped: max loss reached' };
     if (stopped === 'paused') return { outcome: 'paused', reason: 'trading is paused after repeated refusals' };
     if (!book.limits.autoTrade) return null;
     const block = activeBlock(book.breaker, symbol, now);
@@ -378,7 +380,7 @@ export class TradingCore {
     if (!book) return { ok: false, status: 409, message: REALISED_PENDING };
     const now = this.deps.now();
     if (this.globalHalt) return { ok: false, status: 409, message: GLOBAL_HALT_MESSAGE };
-    if (book.limits.stopped === 'halted' || (book.realised && maxLossReached(book.realised, book.maxLoss))) {
+    if (book.limits.stopped === 'max-loss' || (book.realised && maxLossReached(book.realised, book.maxLoss))) {
       return {
         ok: false,
         status: 409,
@@ -635,11 +637,11 @@ export class TradingCore {
   }
 
   private haltIfReached(book: UserBook): Command[] {
-    if (book.readsPending > 0 || !book.realised || book.limits.stopped === 'halted') return [];
+    if (book.readsPending > 0 || !book.realised || book.limits.stopped === 'max-loss') return [];
     if (!maxLossReached(book.realised, book.maxLoss)) return [];
     // Only a user who trades (or has trades open) is halted; the figure of one who does not is just read.
     if (!book.limits.autoTrade && book.trades.size === 0) return [];
-    return this.stop(book, 'halted', haltReason(book.realised, book.maxLoss));
+    return this.stop(book, 'max-loss', haltReason(book.realised, book.maxLoss));
   }
 
   private stop(book: UserBook, stop: StopKind, reason: string): Command[] {
@@ -647,7 +649,7 @@ export class TradingCore {
     this.reindex(book);
     const commands: Command[] = [{ kind: 'stop', userId: book.limits.userId, stop, reason }];
     // A halt also closes what is open; a pause lets open trades run to their normal close.
-    if (stop === 'halted') {
+    if (stop === 'max-loss') {
       for (const trade of book.trades.values())
         if (trade.stage !== 'closing') commands.push(this.close(trade, 'max loss reached', true));
     }
@@ -681,5 +683,3 @@ export class TradingCore {
     return breakEvenFraction(this.deps.params, takerFee);
   }
 }
-
-export { MAX_LOSS_REASON };

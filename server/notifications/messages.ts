@@ -2,7 +2,6 @@
 // outcome) in, a PushMessage out; the service worker shows title and body and opens `url`.
 import type { Notice, Trade } from '../../contract';
 import type { PushMessage } from '../../contract/notifications';
-import { MAX_LOSS_REASON } from '../engine/drawdown';
 
 /** Profit as a trader reads it: a sign, cents for whole dollars, four places below one. */
 export function signedUsdt(amount: number): string {
@@ -43,9 +42,10 @@ export function tradeMessage(trade: Trade, at = new Date()): PushMessage | null 
 /** The engine stopped the user's trading (a notice that carries the saved pause): a halt at maxLoss, or a pause. */
 export function noticeMessage(notice: Notice, at = new Date()): PushMessage | null {
   const stop = notice.user;
-  if (!stop || stop.tradingEnabled !== false || !stop.tradingPausedAt) return null;
+  if (!stop || stop.tradingEnabled !== false || (stop.tradingStop !== 'paused' && stop.tradingStop !== 'max-loss'))
+    return null;
   const reason = stop.tradingPauseReason ?? notice.message;
-  const halted = reason.startsWith(MAX_LOSS_REASON);
+  const halted = stop.tradingStop === 'max-loss';
   return {
     kind: halted ? 'maxLoss' : 'tradingPaused',
     title: halted ? 'Trading halted: max loss reached' : 'Trading paused',

@@ -17,7 +17,8 @@ import { SIM_PROFILE_PARAMS } from '../venues/sim/profiles';
 import { bootstrapAdmin, generatedPasswordNotice } from './first-admin';
 import { safeOutput } from './output';
 import { buildClient, isClientStale } from './pwa-build';
-import type { ClientBuildStatus } from './pwa-serve';
+import type { ClientBuildStatus } from '../http/client';
+import { engineStopRecorder } from '../trading';
 
 const ROOT = projectRoot(import.meta.url);
 
@@ -87,6 +88,7 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
         config,
         db: database.db,
         account: loadVenueAccount,
+        recordStop: engineStopRecorder(database.db),
         simParams: SIM_PROFILE_PARAMS[config.simProfile],
         ...market,
       })

@@ -39,6 +39,7 @@ export const testUser = (patch: Partial<PublicUser> = {}): PublicUser => ({
   minSpread: 0.002,
   maxLoss: 100,
   tradingEnabled: false,
+  tradingStop: patch.tradingEnabled ? null : 'off',
   ...patch,
 });
 

@@ -1,5 +1,6 @@
 // The engine's storage and settings ports in memory, for the engine's tests and its benchmark: no database, every
 // state kept as the engine handed it over.
+import type { EngineStop } from '../../contract/trading-state';
 import type { Stats, Trade } from '../../contract/entities';
 import { TRADING_DEFAULTS, type VenueId } from '../../contract/domain';
 import { money } from '../../server/engine/decimal';
@@ -58,6 +59,7 @@ export class MemoryUsers implements UserDirectory {
       maxLoss: String(TRADING_DEFAULTS.maxLoss),
       minSpread: String(TRADING_DEFAULTS.minSpread),
       tradingEnabled: true,
+      tradingStop: null,
       tradingEnabledAt: null,
       tradingPausedAt: null,
       tradingPauseReason: null,
@@ -79,9 +81,14 @@ export class MemoryUsers implements UserDirectory {
     const window = finished.reduce((w, t) => foldRealised(w, money(t.actualProfit)), EMPTY_WINDOW);
     return { current: window.current.toFixed(), peak: window.peak.toFixed() };
   }
-  async stopTrading(userId: string, reason: string) {
+  async stopTrading(userId: string, stop: EngineStop, reason: string) {
     this.stops.push({ userId, reason });
-    this.set(userId, { tradingEnabled: false, tradingPausedAt: new Date(), tradingPauseReason: reason });
+    this.set(userId, {
+      tradingEnabled: false,
+      tradingStop: stop,
+      tradingPausedAt: new Date(),
+      tradingPauseReason: reason,
+    });
   }
 }
 

@@ -3,15 +3,21 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../client';
 import { flattenRequests } from '../schema';
 
-export async function requestFlatten(db: Db, userId: string): Promise<void> {
+/** Queues closing every open trade of the user, `reason` becoming each trade's; a newer request replaces an older. */
+export async function requestFlatten(db: Db, userId: string, reason: string): Promise<void> {
   await db
     .insert(flattenRequests)
-    .values({ userId })
-    .onConflictDoUpdate({ target: flattenRequests.userId, set: { requestedAt: new Date() } });
+    .values({ userId, reason })
+    .onConflictDoUpdate({ target: flattenRequests.userId, set: { requestedAt: new Date(), reason } });
 }
 
-export async function pendingFlattens(db: Db): Promise<string[]> {
-  return (await db.select({ userId: flattenRequests.userId }).from(flattenRequests)).map((r) => r.userId);
+export interface PendingFlatten {
+  userId: string;
+  reason: string;
+}
+
+export async function pendingFlattens(db: Db): Promise<PendingFlatten[]> {
+  return db.select({ userId: flattenRequests.userId, reason: flattenRequests.reason }).from(flattenRequests);
 }
 
 export async function flattenDone(db: Db, userId: string): Promise<void> {

@@ -48,8 +48,14 @@ export async function insertUser(db: Db, user: NewUserRow): Promise<UserRow> {
   return row;
 }
 
-/** Column values, or SQL computed by the database (e.g. a timestamp kept unless a flag changes). */
-export type UserChanges = { [K in keyof Omit<NewUserRow, 'id' | 'createdAt'>]?: NewUserRow[K] | SQL };
+/** The trading switch and its stop are written only through server/trading (repositories/trading-state.ts). */
+type TradingStateColumns =
+  'tradingEnabled' | 'tradingStop' | 'tradingEnabledAt' | 'tradingPausedAt' | 'tradingPauseReason';
+
+/** Column values, or SQL computed by the database; never the trading state (see TradingStateColumns). */
+export type UserChanges = {
+  [K in keyof Omit<NewUserRow, 'id' | 'createdAt' | TradingStateColumns>]?: NewUserRow[K] | SQL;
+};
 
 export async function updateUser(db: Db, id: string, changes: UserChanges): Promise<UserRow | null> {
   const [row] = await db
@@ -134,42 +140,13 @@ export async function findMinSpread(db: Db, userId: string): Promise<number> {
   return Number.isFinite(value) ? value : DEFAULT_MIN_SPREAD;
 }
 
-/**
- * Joins or leaves automated trading (the engine picks the change up). Turning it on from off starts a new maxLoss
- * window (tradingEnabledAt) and lifts an engine pause; saving while already on changes neither.
- */
-export async function setTradingEnabled(db: Db, userId: string, enabled: boolean): Promise<void> {
-  await db
-    .update(users)
-    .set({ ...tradingSwitch(enabled), updatedAt: new Date() })
-    .where(eq(users.id, userId));
-}
-
-/** The columns that turning trading on or off writes, for setTradingEnabled and the settings save alike. */
-export function tradingSwitch(enabled: boolean) {
-  if (!enabled) return { tradingEnabled: false };
-  return {
-    tradingEnabled: true,
-    tradingEnabledAt: sql`case when ${users.tradingEnabled} then ${users.tradingEnabledAt} else now() end`,
-    tradingPausedAt: null,
-    tradingPauseReason: null,
-  };
-}
-
-/** The engine turned the user's trading off (maxLoss reached, or repeated refusals), with the reason. */
-export async function pauseTrading(db: Db, userId: string, reason: string): Promise<void> {
-  await db
-    .update(users)
-    .set({ tradingEnabled: false, tradingPausedAt: new Date(), tradingPauseReason: reason, updatedAt: new Date() })
-    .where(eq(users.id, userId));
-}
-
 const tradingColumns = {
   userId: users.id,
   maxExposure: users.maxExposure,
   maxLoss: users.maxLoss,
   minSpread: users.minSpread,
   tradingEnabled: users.tradingEnabled,
+  tradingStop: users.tradingStop,
   tradingEnabledAt: users.tradingEnabledAt,
   tradingPausedAt: users.tradingPausedAt,
   tradingPauseReason: users.tradingPauseReason,

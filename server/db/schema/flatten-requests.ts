@@ -1,4 +1,4 @@
-import { pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
 /**
@@ -11,4 +11,6 @@ export const flattenRequests = pgTable('flatten_requests', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   requestedAt: timestamp('requested_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  /** Why the trades close, as each trade's reason: the user's Stop & flatten, or an admin closing the account. */
+  reason: text('reason').notNull().default('stop & flatten'),
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, pgTable, text, timestamp, uniqueIndex, uuid, numeric, index } from 'drizzle-orm/pg-core';
 import { ROLES, TRADING_DEFAULTS } from '../../../contract/domain';
+import { TRADING_STOPS } from '../../../contract/trading-state';
 import { createdAt, money, updatedAt } from './columns';
 
 export const users = pgTable(
@@ -22,6 +23,11 @@ export const users = pgTable(
     minSpread: numeric('min_spread', { precision: 12, scale: 8 }).notNull().default(String(TRADING_DEFAULTS.minSpread)),
     maxLoss: money('max_loss').notNull().default(String(TRADING_DEFAULTS.maxLoss)),
     tradingEnabled: boolean('trading_enabled').notNull().default(TRADING_DEFAULTS.tradingEnabled),
+    /**
+     * Why trading is not running (contract/trading-state.ts), null exactly while tradingEnabled: a check constraint
+     * keeps the two in step. Written only by server/trading (through db/repositories/trading-state.ts).
+     */
+    tradingStop: text('trading_stop', { enum: TRADING_STOPS }).default('off'),
     /** When the user last turned automated trading on: the start of the window maxLoss is measured over. */
     tradingEnabledAt: timestamp('trading_enabled_at', { withTimezone: true, mode: 'date' }),
     /**

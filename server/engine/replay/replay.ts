@@ -5,6 +5,7 @@
 // the I/O the live engine does around them (engine.ts and executor.ts): it hands each quote to the core as a tick,
 // carries out the core's commands once the instant's quotes are in (an order meets the venue's quote on arrival),
 // keeps the paper balances and answers the realised-window reads from the trades it finished.
+import type { EngineStop } from '../../../contract/trading-state';
 import Decimal from 'decimal.js';
 import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
 import { CURRENCIES } from '../../../contract/domain';
@@ -73,7 +74,7 @@ export interface ReplayOutcome {
   /** The most notional the user had committed at once, USDT. */
   peakCommitted: Money;
   /** The engine's stop (maxLoss halt or pause after failures), with its reason, if one happened. */
-  stopped: { kind: 'halted' | 'paused'; reason: string; at: number } | null;
+  stopped: { kind: EngineStop; reason: string; at: number } | null;
   /** Decided trades a pre-trade check refused before anything was placed. */
   refused: number;
   quotes: number;

@@ -1,10 +1,18 @@
 // The engine's view of users' trading settings and realised figures, on the database.
 import type { Db } from '../../db/client';
-import { findTradingSettings, listTradingSettings, pauseTrading, realisedWindow } from '../../db/repositories/users';
+import type { EngineStop } from '../../../contract/trading-state';
+import { findTradingSettings, listTradingSettings, realisedWindow } from '../../db/repositories/users';
 import type { StoredWindow, TradingSettings, UserDirectory } from '../ports';
 
 export class DbUserDirectory implements UserDirectory {
-  constructor(private readonly db: Db) {}
+  /**
+   * @param recordStop how the engine's own stops are recorded: the trading-state owner's recorder
+   *   (server/trading/engine-stops.ts), handed in by the process so the engine never writes that state itself.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly recordStop: (userId: string, stop: EngineStop, reason: string) => Promise<void>,
+  ) {}
 
   settings(userId: string): Promise<TradingSettings | null> {
     return findTradingSettings(this.db, userId);
@@ -18,7 +26,7 @@ export class DbUserDirectory implements UserDirectory {
     return realisedWindow(this.db, userId);
   }
 
-  stopTrading(userId: string, reason: string): Promise<void> {
-    return pauseTrading(this.db, userId, reason);
+  stopTrading(userId: string, stop: EngineStop, reason: string): Promise<void> {
+    return this.recordStop(userId, stop, reason);
   }
 }

@@ -1,7 +1,7 @@
 // User management for admins (spec section 7, /admin/users*). An admin cannot remove or deactivate itself, and the
 // last active admin always stays, so the installation can never lock itself out. A user with open trades is neither
 // deleted nor deactivated until they are closed (positions on the venues must never be left without an owner):
-// `?closeTrades=true` asks the engine to close them first.
+// `?closeTrades=true` has the trading owner close them first (server/trading/account-removal.ts).
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminUserCommandQuery, AdminUsersQuery, CreateUserBody, IdParams } from '../../../contract/api';
@@ -15,11 +15,16 @@ import {
   listUsers,
   lockActiveAdmins,
   lockUser,
-  setTradingEnabled,
   updateUser,
 } from '../../db/repositories/users';
-import { API_ONLY_MESSAGE } from '../plugins/engine-port';
-import { badRequest, conflict, HttpError, notFound } from '../plugins/http-error';
+import {
+  closedNote,
+  openTradesMessage,
+  settleOpenTrades,
+  stopForDeactivation,
+  type RemovalAction,
+} from '../../trading/account-removal';
+import { badRequest, conflict, notFound } from '../plugins/http-error';
 import { createAccount } from '../users/create-account';
 import { loadPublicUser } from '../users/load-public-user';
 import { toPublicUser } from '../users/public-user';
@@ -30,39 +35,12 @@ export const CANNOT_DELETE_SELF = 'You cannot delete your own account';
 export const CANNOT_DEACTIVATE_SELF = 'You cannot deactivate your own account';
 export const LAST_ADMIN = 'The last active admin cannot be removed or deactivated';
 
-/** How long a request with closeTrades=true waits for the engine to close the user's trades. */
-const CLOSE_WAIT_MS = 10_000;
-const trades = (n: number) => `${n} open trade${n === 1 ? '' : 's'}`;
-
-export const openTradesMessage = (n: number, action: 'delete' | 'deactivate') =>
-  `This user has ${trades(n)}. ${n === 1 ? 'It' : 'They'} must be closed before the account can be ${action}d: ${action} with closeTrades=true to close ${n === 1 ? 'it' : 'them'} now.`;
-
-/**
- * Before a user is removed or deactivated: refuses while trades are open, or with `closeTrades` stops the user's
- * trading and has the engine close them (cancelled), waiting a few seconds. Answers how many it closed.
- */
-async function settleOpenTrades(
-  app: FastifyInstance,
-  userId: string,
-  closeTrades: boolean,
-  action: 'delete' | 'deactivate',
-): Promise<number> {
-  const open = await countOpenTrades(app.db, userId);
-  if (open === 0) return 0;
-  if (!closeTrades) throw conflict(openTradesMessage(open, action));
-  if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
-  // Saved first, so no instance opens a new trade for the user meanwhile.
-  await setTradingEnabled(app.db, userId, false);
-  const result = await app.engine.closeUserTrades(userId, `account ${action}d by an admin`, CLOSE_WAIT_MS);
-  if ('ok' in result) throw new HttpError(503, result.message);
-  if (!result.closed)
-    throw conflict(
-      `Closing ${trades(open)} of this user; ${action} again in a moment, once ${open === 1 ? 'it is' : 'they are'} closed.`,
-    );
-  return open;
+/** Refuses (409) while the user has open trades, unless closeTrades asked the trading owner to close them first. */
+async function settle(app: FastifyInstance, userId: string, closeTrades: boolean, action: RemovalAction) {
+  const settled = await settleOpenTrades({ db: app.db, trading: app.trading }, userId, closeTrades, action);
+  if (!settled.ok) throw conflict(settled.message);
+  return settled.closed;
 }
-
-const closedNote = (n: number) => (n > 0 ? ` (${trades(n)} closed first)` : '');
 
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const guard = [app.authenticate, app.requireAdmin];
@@ -125,7 +103,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       if (id === request.user.id) throw badRequest(CANNOT_DELETE_SELF);
       const victim = await findUserById(app.db, id);
       if (!victim) throw notFound('User not found');
-      const closed = await settleOpenTrades(app, id, request.query.closeTrades === 'true', 'delete');
+      const closed = await settle(app, id, request.query.closeTrades === 'true', 'delete');
       await app.db.transaction(async (tx) => {
         const activeAdmins = await lockActiveAdmins(tx);
         const target = await lockUser(tx, id);
@@ -166,9 +144,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       if (id === request.user.id) throw badRequest(CANNOT_DEACTIVATE_SELF);
       const current = await findUserById(app.db, id);
       if (!current) throw notFound('User not found');
-      const closed = current.isActive
-        ? await settleOpenTrades(app, id, request.query.closeTrades === 'true', 'deactivate')
-        : 0;
+      const closed = current.isActive ? await settle(app, id, request.query.closeTrades === 'true', 'deactivate') : 0;
       const updated = await app.db.transaction(async (tx) => {
         const activeAdmins = await lockActiveAdmins(tx);
         const target = await lockUser(tx, id);
@@ -179,9 +155,12 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
           const open = await countOpenTrades(tx, id);
           if (open > 0) throw conflict(openTradesMessage(open, 'deactivate'));
         }
-        const row = await updateUser(tx, id, { isActive: !deactivating });
-        if (deactivating) await revokeUserSessions(tx, id);
-        return row;
+        if (deactivating) {
+          // The stored switch says what the engine does: it trades for no inactive account.
+          await stopForDeactivation(tx, id);
+          await revokeUserSessions(tx, id);
+        }
+        return updateUser(tx, id, { isActive: !deactivating });
       });
       if (!updated) throw notFound('User not found');
       if (!updated.isActive) app.revocations$.next({ userId: id });

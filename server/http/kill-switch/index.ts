@@ -1,24 +1,19 @@
-// The kill switches. A user's "Stop & flatten" turns their automated trading off and queues the flatten (both saved
-// first, so no instance opens a new trade for them and the leading engine closes the trades even if this instance
-// does not trade or dies), then, when this instance leads, closes every open trade and answers each trade's fate. An admin's global
-// halt is saved in the database (a restart or a failover stays halted), applied at once by this instance's engine,
-// read by any other engine before its next trade, and announced to every signed-in user.
+// The kill switches, carried out by the trading-state owner (server/trading). A user's "Stop & flatten" turns their
+// automated trading off and closes every open trade, answering each trade's fate (202 when the engine runs on another
+// instance, which closes them within seconds). An admin's global halt is saved (a restart or a failover stays
+// halted), applied at once by this instance's engine, read by any other engine before its next trade, and announced
+// to every signed-in user.
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HaltBody, type FlattenResponse, type FlattenResult, type HaltResponse } from '../../../contract/guard';
 import type { Trade } from '../../../contract/entities';
-import { getTrade, listTrades } from '../../db/repositories/trades';
-import { setTradingHalt } from '../../db/repositories/trading-halt';
-import { flattenDone, requestFlatten } from '../../db/repositories/flatten-requests';
-import { findUserById, setTradingEnabled } from '../../db/repositories/users';
+import { findUserById } from '../../db/repositories/users';
 import { audit } from '../../audit/audit';
 import type { PushMessage } from '../../../contract/notifications';
 import { killSwitchMessage } from '../../notifications';
 
 /** How long Stop & flatten waits for the trades to close before answering (they keep closing afterwards). */
 export const FLATTEN_WAIT_MS = 15_000;
-/** More open trades than a user can have (one per symbol, plus any being recovered). */
-const OPEN_LIMIT = 100;
 
 const resultOf = (t: Trade): FlattenResult => ({
   _id: t._id,
@@ -28,6 +23,7 @@ const resultOf = (t: Trade): FlattenResult => ({
   actualProfit: t.actualProfit,
   reason: t.reason,
 });
+const plural = (n: number) => `${n} open trade${n === 1 ? '' : 's'}`;
 
 export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
   // The kill switch's push goes out after the answer: a slow push service must not hold the trader's confirmation.
@@ -49,13 +45,9 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply): Promise<FlattenResponse> => {
       const userId = request.user.id;
-      // Both saved first: whichever instance leads the engine (now, or after a restart or failover) carries them out.
-      await setTradingEnabled(app.db, userId, false);
-      await requestFlatten(app.db, userId);
-      const open = (await listTrades(app.db, userId, { status: 'pending', page: 1, limit: OPEN_LIMIT })).trades;
-      const outcome = app.engine ? await app.engine.closeUserTrades(userId, 'stop & flatten', FLATTEN_WAIT_MS) : null;
-      if (!outcome || 'ok' in outcome) {
-        // This instance does not trade (API-only or standing by): the leading engine closes them within seconds.
+      const outcome = await app.trading.stopAndFlatten(userId, FLATTEN_WAIT_MS);
+      const { open } = outcome;
+      if (outcome.handedOff) {
         await audit(app, request, 'stop_and_flatten', { details: { open: open.length, handedTo: 'engine instance' } });
         toUser(userId, killSwitchMessage({ scope: 'user', closed: 0, failed: open.length, by: 'you' }));
         reply.code(202);
@@ -64,18 +56,13 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
           message:
             open.length === 0
               ? 'Automated trading stopped. You had no open trades.'
-              : `Automated trading stopped. The engine instance is closing your ${open.length} open trade${open.length === 1 ? '' : 's'} now.`,
+              : `Automated trading stopped. The engine instance is closing your ${plural(open.length)} now.`,
           closed: 0,
           stillClosing: open.length,
           trades: open.map(resultOf),
         };
       }
-      await flattenDone(app.db, userId);
-      const trades = (await Promise.all(open.map((t) => getTrade(app.db, userId, t._id))))
-        .filter((t): t is Trade => t !== null)
-        .map(resultOf);
-      const stillClosing = trades.filter((t) => t.status === 'pending').length;
-      const closed = trades.length - stillClosing;
+      const { closed, stillClosing, trades } = outcome;
       await audit(app, request, 'stop_and_flatten', { details: { open: open.length, closed, stillClosing } });
       toUser(userId, killSwitchMessage({ scope: 'user', closed, failed: stillClosing, by: 'you' }));
       const message =
@@ -84,18 +71,13 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
           : stillClosing === 0
             ? `Automated trading stopped and ${closed} open trade${closed === 1 ? '' : 's'} closed.`
             : `Automated trading stopped. ${closed} trade${closed === 1 ? '' : 's'} closed; ${stillClosing} still closing.`;
-      return { success: true, message, closed, stillClosing, trades };
+      return { success: true, message, closed, stillClosing, trades: trades.map(resultOf) };
     },
   );
 
   const change = async (request: FastifyRequest, halted: boolean, reason: string): Promise<HaltResponse> => {
     const admin = await findUserById(app.db, request.user.id);
-    const halt = await setTradingHalt(app.db, {
-      halted,
-      reason,
-      by: { id: request.user.id, name: admin?.username ?? '' },
-    });
-    app.engine?.setGlobalHalt(halted);
+    const halt = await app.trading.setGlobalHalt(halted, reason, { id: request.user.id, name: admin?.username ?? '' });
     app.haltChanges$.next(halt);
     await audit(app, request, halted ? 'global_halt' : 'global_resume', {
       details: halted && reason ? { reason } : {},

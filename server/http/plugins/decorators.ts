@@ -7,6 +7,7 @@ import type { ServerSecrets } from '../../security/secrets';
 import type { TokenService } from '../../security/tokens';
 import type { VenueAccount } from '../../venues/types';
 import type { PriceBook } from '../../engine/ports';
+import type { TradingControl } from '../../trading';
 
 /** Who made an authenticated request. */
 export interface RequestUser {
@@ -22,6 +23,8 @@ declare module 'fastify' {
     secrets: ServerSecrets;
     tokens: TokenService;
     priceBook: PriceBook;
+    /** The one owner of users' trading state (server/trading): every switch, stop and kill switch goes through it. */
+    trading: TradingControl;
     /** preHandler: 401 unless a valid, unrevoked token of an active user is presented; sets request.user. */
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler after authenticate: 403 unless the caller is an admin. */

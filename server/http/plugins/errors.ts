@@ -99,7 +99,7 @@ export function registerErrorHandling(app: FastifyInstance, clientFallback?: Cli
     return reply.code(500).send({ success: false, message: 'Internal server error' } satisfies ErrorResponse);
   });
 
-  // Unknown API paths answer JSON; everything else is the client's business (see server/process/pwa-serve.ts).
+  // Unknown API paths answer JSON; everything else is the client's business (see server/http/client/index.ts).
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
     if (clientFallback && !isApi && (request.method === 'GET' || request.method === 'HEAD'))

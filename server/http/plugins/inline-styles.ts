@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The look of the server's own notice pages (process/pwa-serve.ts): one <style> element, allowed by its hash. */
+/** The look of the server's own notice pages (http/client/index.ts): one <style> element, allowed by its hash. */
 export const NOTICE_STYLE =
   '<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}</style>';
 

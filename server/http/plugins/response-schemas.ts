@@ -1,5 +1,6 @@
 // Response schemas of the core routes. They document the answers in OpenAPI and, because the serializer encodes
 // through them, an answer can only carry the fields declared here: a stray secret on an object is dropped.
+import { TRADING_STOPS } from '../../../contract/trading-state';
 import { z } from 'zod';
 import { ROLES } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
@@ -27,6 +28,7 @@ export const PublicUserSchema = z.object({
   minSpread: z.number().describe('Fraction, e.g. 0.002 = 0.2 %'),
   maxLoss: z.number().describe('USDT: the largest fall of realised P&L from its peak since trading was enabled'),
   tradingEnabled: z.boolean(),
+  tradingStop: z.enum(TRADING_STOPS).nullable().describe('Why automated trading is not running; null while it runs'),
   tradingPausedAt: z
     .string()
     .nullable()

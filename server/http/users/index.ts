@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiKeysBody, IdParams, TradingSettingsBody } from '../../../contract/api';
 import type { UserResponse } from '../../../contract/api';
 import { saveCredentials } from '../../db/repositories/credentials';
-import { findUserById, tradingSwitch, updateUser, type UserChanges } from '../../db/repositories/users';
+import { findUserById } from '../../db/repositories/users';
 import { forbidden, notFound } from '../plugins/http-error';
 import { loadPublicUser } from './load-public-user';
 import { UserAnswer } from '../plugins/response-schemas';
@@ -36,23 +36,25 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       await assertOwner(app, request, id);
       const body = request.body;
-      const changes: UserChanges = {
+      const limits = {
         ...(body.maxExposure !== undefined && { maxExposure: String(body.maxExposure) }),
         ...(body.minSpread !== undefined && { minSpread: String(body.minSpread) }),
         ...(body.maxLoss !== undefined && { maxLoss: String(body.maxLoss) }),
-        // Saving with trading enabled resumes after a halt or a pause, and turning it on starts a new maxLoss window.
-        ...(body.tradingEnabled !== undefined && tradingSwitch(body.tradingEnabled)),
       };
-      const user = await updateUser(app.db, id, changes);
-      if (!user) throw notFound('User not found');
-      // New limits apply to the very next tick rather than at the engine's periodic re-read.
-      await app.engine?.refreshUser(id);
-      // Limits are not secrets: the values saved are recorded.
-      await audit(app, request, 'trading_settings_saved', { details: { ...body } });
+      // Saving with trading enabled resumes after a halt or a pause, and turning it on starts a new maxLoss window;
+      // on the live market trading stays off without the venue keys (the limits are saved all the same).
+      const saved = await app.trading.saveSettings(id, limits, body.tradingEnabled);
+      if (!saved) throw notFound('User not found');
+      // Limits are not secrets: the values saved are recorded, and a refused switch with its reason.
+      await audit(app, request, 'trading_settings_saved', {
+        details: { ...body, ...(saved.refused && { tradingEnabled: false, refused: saved.refused }) },
+      });
       return {
         success: true,
-        user: await loadPublicUser(app.db, user),
-        message: 'Trading settings updated successfully',
+        user: await loadPublicUser(app.db, saved.user),
+        message: saved.refused
+          ? `Trading settings updated; automated trading stays off. ${saved.refused}.`
+          : 'Trading settings updated successfully',
       };
     },
   );

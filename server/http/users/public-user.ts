@@ -30,6 +30,7 @@ export function toPublicUser(user: UserRow, credentials: VenueCredentialsRow | n
     minSpread: Number(user.minSpread),
     maxLoss: Number(user.maxLoss),
     tradingEnabled: user.tradingEnabled,
+    tradingStop: user.tradingStop,
     tradingPausedAt: user.tradingPausedAt ? user.tradingPausedAt.toISOString() : null,
     tradingPauseReason: user.tradingPauseReason,
   };

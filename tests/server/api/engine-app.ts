@@ -1,6 +1,7 @@
 // The whole API as a server process runs it — the trading engine included (simulated market, fixed seed) — on a
 // fresh database, for the suites that must reach every endpoint: the fuzz and the authorization matrix.
 // (The shared helper builds an API-only app, where the trading routes rightly answer 503.)
+import { engineStopRecorder } from '../../../server/trading';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,7 @@ export async function createEngineApp(backend: Backend): Promise<EngineApp> {
     config,
     db: database.db,
     account: venueAccountLoader(database.db, secrets.encryptionKey),
+    recordStop: engineStopRecorder(database.db),
   });
   const app = await buildApp({ config, db: database.db, secrets, priceBook: trading.engine, engine: trading.engine });
   await app.ready();

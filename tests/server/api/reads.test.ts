@@ -1,9 +1,9 @@
 // The read endpoints through the real app: trades pages and filters, statistics, balances — scoped to the caller.
+import { engineStopRecorder } from '../../../server/trading';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SymbolId, TradeStatus } from '../../../contract/domain';
 import type { Balances, Pagination, RiskSummary, Stats, Trade } from '../../../contract/entities';
 import { drawdownOf, equityCurve } from '../../../contract/figures';
-import { updateUser } from '../../../server/db/repositories/users';
 import { PAPER_SEED } from '../../../server/venues/types';
 import { backends, createTestApp, type SignedIn, type TestApp } from '../helpers/app';
 import { insertTrades, type TradeSeed } from './seed';
@@ -176,14 +176,12 @@ describe.each(backends)('trade and balance reads on %s', (backend) => {
     expect(risk.exposure).toBe(aliceSeeds.filter((s) => s.status === 'pending').length * 100);
     expect(risk).toMatchObject({ state: 'off', reason: null, maxLoss: 100, maxExposure: 1000, windowStart: null });
 
-    await updateUser(t.db, bob.user._id, {
-      tradingEnabled: false,
-      tradingPausedAt: new Date(),
-      tradingPauseReason: 'Max loss reached: 120 USDT below its peak',
-    });
+    // The engine's own stops, recorded as the engine records them (server/trading/engine-stops.ts).
+    const recordStop = engineStopRecorder(t.db);
+    await recordStop(bob.user._id, 'max-loss', 'Max loss reached: 120 USDT below its peak');
     const halted = (await get<{ risk: RiskSummary }>('/api/trades/stats/risk', bob)).risk;
     expect(halted).toMatchObject({ state: 'halted', reason: 'Max loss reached: 120 USDT below its peak', exposure: 0 });
-    await updateUser(t.db, bob.user._id, { tradingPauseReason: 'Binance refused the order three times' });
+    await recordStop(bob.user._id, 'paused', 'Binance refused the order three times');
     expect((await get<{ risk: RiskSummary }>('/api/trades/stats/risk', bob)).risk.state).toBe('paused');
   });
 

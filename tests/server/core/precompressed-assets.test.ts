@@ -1,5 +1,5 @@
 // The client build's stored .br/.gz files, written by the build step (tools/precompress.ts) and sent by the server as
-// they are (server/process/pwa-serve.ts): the right variant for the request's Accept-Encoding, the same bytes after
+// they are (server/http/client/index.ts): the right variant for the request's Accept-Encoding, the same bytes after
 // decoding, the cache rules of the file it encodes, and no compression of any response by the server itself.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

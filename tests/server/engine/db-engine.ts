@@ -1,5 +1,6 @@
 // The real app on a real database with the engine over scripted venues, the database paper book, trade store and
 // user directory: for route tests that need trades to happen. The engine's log lines are kept.
+import { engineStopRecorder } from '../../../server/trading';
 import { isTradingHalted } from '../../../server/db/repositories/trading-halt';
 import { flattenDone, pendingFlattens } from '../../../server/db/repositories/flatten-requests';
 import { DbPaperBook } from '../../../server/db/repositories/paper-book';
@@ -58,7 +59,7 @@ export async function createDbEngine(
   const engine = new ArbitrageEngine({
     venues: { binance, deriv },
     store: new DbTradeStore(t.db),
-    users: new DbUserDirectory(t.db),
+    users: new DbUserDirectory(t.db, engineStopRecorder(t.db)),
     account: (id) => t.app.loadVenueAccount(id),
     figures: { stats: (id, prices) => userStats(t.db, id, prices) },
     halted: () => isTradingHalted(t.db),

@@ -73,7 +73,7 @@ describe.each(backends)('maxLoss across a restart of the real server on %s', (ba
         .values([finished('-50', 2 * hour), finished('5', 0.5 * hour), finished('-9.9', 0.25 * hour)]);
       await database.db
         .update(users)
-        .set({ tradingEnabled: true, tradingEnabledAt: new Date(Date.now() - hour) })
+        .set({ tradingEnabled: true, tradingStop: null, tradingEnabledAt: new Date(Date.now() - hour) })
         .where(eq(users.id, me._id));
     } finally {
       await database.close();

@@ -160,11 +160,11 @@ describe('maxLoss as a drawdown (issue 9, findings 2 and 3)', () => {
       {
         kind: 'stop',
         userId: 'u',
-        stop: 'halted',
+        stop: 'max-loss',
         reason: expect.stringMatching(/^Max loss reached: .*3\.00 USDT below its peak of 86\.00/),
       },
     ]);
-    expect(core.stoppedOf('u')).toBe('halted');
+    expect(core.stoppedOf('u')).toBe('max-loss');
     expect(opens(on(0.02, 'ETH/USDT'))).toEqual([]);
   });
 
@@ -214,9 +214,9 @@ describe('maxLoss as a drawdown (issue 9, findings 2 and 3)', () => {
     add(user('u', { maxLoss: '1' }));
     const [t] = opens(on(0.01));
     end(t?.trade.tradeId as string, -2);
-    expect(core.stoppedOf('u')).toBe('halted');
+    expect(core.stoppedOf('u')).toBe('max-loss');
     add(user('u', { maxLoss: '1' })); // read before the halt was saved: same window
-    expect(core.stoppedOf('u')).toBe('halted');
+    expect(core.stoppedOf('u')).toBe('max-loss');
     newWindow('u');
     add(user('u', { maxLoss: '1', windowStart: 5 })); // the user enabled trading again
     expect(core.stoppedOf('u')).toBeNull();

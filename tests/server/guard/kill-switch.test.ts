@@ -1,5 +1,6 @@
 // The kill switches through the real app and the engine over scripted venues on a real database: a user's Stop &
 // flatten, and the admin's global halt — on the next tick, saved by another instance, and after a restart.
+import { engineStopRecorder } from '../../../server/trading';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trade } from '../../../contract/entities';
@@ -105,15 +106,15 @@ describe.each(backends)('kill switches on %s', (backend) => {
         closed: 0,
         message: 'Automated trading stopped. You had no open trades.',
       });
-      expect(await pendingFlattens(apiOnly.db)).toEqual([apiOnly.admin.user._id]);
+      expect((await pendingFlattens(apiOnly.db)).map((r) => r.userId)).toEqual([apiOnly.admin.user._id]);
     } finally {
       await apiOnly.close();
     }
     // The same request for carol, saved as that instance would on the shared database: the engine here carries it out.
-    await requestFlatten(t.db, carol.user._id);
+    await requestFlatten(t.db, carol.user._id, 'stop & flatten');
     await d.until('closed by the engine', async () => (await tradeRow(id))?.status === 'cancelled', 10_000);
     expect((await tradeRow(id))?.reason).toBe('stop & flatten');
-    await d.until('request done', async () => !(await pendingFlattens(t.db)).includes(carol.user._id));
+    await d.until('request done', async () => !(await pendingFlattens(t.db)).some((r) => r.userId === carol.user._id));
   });
 
   it('refuses the global switch to a non-admin, and validates the reason', async () => {
@@ -194,7 +195,7 @@ describe.each(backends)('kill switches on %s', (backend) => {
     const restarted = new ArbitrageEngine({
       venues: { binance: d.binance, deriv: d.deriv },
       store: new DbTradeStore(t.db),
-      users: new DbUserDirectory(t.db),
+      users: new DbUserDirectory(t.db, engineStopRecorder(t.db)),
       account: (id) => t.app.loadVenueAccount(id),
       figures: { stats: async () => ({}) as never },
       halted: () => isTradingHalted(t.db),

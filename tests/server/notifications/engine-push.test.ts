@@ -1,5 +1,6 @@
 // The real engine's events reach a device as push: a manual trade on the simulated market, closed by its time limit,
 // arrives at the device (through a local push service that decrypts it) as "Trade completed" with its profit.
+import { engineStopRecorder } from '../../../server/trading';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,7 @@ describe('engine events as push notifications', () => {
       config,
       db: database.db,
       account: venueAccountLoader(database.db, secrets.encryptionKey),
+      recordStop: engineStopRecorder(database.db),
     });
     app = await buildApp({
       config,

@@ -258,7 +258,11 @@ describe.each(backends)('web push on %s', (backend) => {
           notice: {
             level: 'warning',
             message: 'm',
-            user: { ...stopped, tradingPauseReason: 'Max loss reached: 12 USDT below its peak' },
+            user: {
+              ...stopped,
+              tradingStop: 'max-loss',
+              tradingPauseReason: 'Max loss reached: 12 USDT below its peak',
+            },
           },
         }),
       );

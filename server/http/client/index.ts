@@ -1,4 +1,4 @@
-// Process step, when the process builds its app: serve the built PWA from dist/, hashed assets cached for a year, the
+// Serving the client: the built PWA from dist/, hashed assets cached for a year, the
 // shell files (index.html, sw.js, the manifest) always revalidated so an update reaches users; client-side routes
 // fall back to index.html. Compressed bytes are the .br/.gz files the build wrote beside each file
 // (tools/precompress.ts): this process runs the engine and compresses no response itself, API responses included.
@@ -6,8 +6,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ClientFallback } from '../http/plugins/errors';
-import { NOTICE_STYLE } from '../http/plugins/inline-styles';
+import type { ClientFallback } from '../plugins/errors';
+import { NOTICE_STYLE } from '../plugins/inline-styles';
 
 /** Vite names emitted assets name-<hash>.ext under assets/; only those may be cached forever. */
 const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/i;
