@@ -61,14 +61,28 @@ function importDirections() {
   const into = (folder, message) => reaching(`(server/)?${folder}`, message);
   const clientInto = (folders, message) => reaching(`(src/)?(${folders})`, message);
 
-  const server = [TESTS, TOOLS, CLIENT];
+  const TRADING_STATE = reaching(
+    '(server/)?db/repositories/trading-state',
+    "Only server/trading writes a user's trading state: call its TradingControl (the engine: its stop recorder).",
+  );
+  const NOT_TRADING = (who) =>
+    into('trading', `${who} never imports server/trading: the trading-state owner sits above it and calls it.`);
+  const server = [TESTS, TOOLS, CLIENT, TRADING_STATE];
   const client = [TESTS, TOOLS, SERVER];
   const layers = [
     { files: ['contract/**/*.ts'], forbid: [LOCAL] },
     { files: ['server/**/*.ts'], forbid: server },
     {
       files: ['server/engine/**/*.ts'],
-      forbid: [...server, into('http', 'The engine never imports HTTP; HTTP calls the engine through its ports.')],
+      forbid: [
+        ...server,
+        into('http', 'The engine never imports HTTP; HTTP calls the engine through its ports.'),
+        NOT_TRADING('The engine'),
+      ],
+    },
+    {
+      files: ['server/trading/**/*.ts'],
+      forbid: [TESTS, TOOLS, CLIENT, into('http', 'The trading-state owner never imports HTTP; handlers call it.')],
     },
     {
       files: ['server/db/**/*.ts'],
@@ -79,6 +93,7 @@ function importDirections() {
           "Storage never imports the engine; the engine's storage adapters (server/engine/storage) import db.",
         ),
         into('http', 'Storage never imports HTTP; handlers call the repositories.'),
+        NOT_TRADING('Storage'),
       ],
     },
     {
@@ -86,8 +101,8 @@ function importDirections() {
       forbid: [
         ...server,
         into(
-          'engine|http|db',
-          'Venues know nothing of the engine, HTTP or storage; they meet through server/venues/types.ts.',
+          'engine|http|db|trading',
+          'Venues know nothing of the engine, HTTP, storage or trading state; they meet through server/venues/types.ts.',
         ),
       ],
     },
