@@ -34,3 +34,46 @@ export class OutcomeLimiter {
     for (const symbol of symbols) this.last.delete(`${userId}|${symbol}`);
   }
 }
+
+/**
+ * When a symbol's spread first rises above the lowest threshold anyone could open at, every trading user who did not
+ * take it is told why (below their minSpread, exposure full, paused, ...). Once per opportunity, so a tick costs
+ * nothing extra for the users it does not trigger. Every outcome passes the limiter.
+ */
+export class OutcomeReporter {
+  private readonly limiter: OutcomeLimiter;
+  /** Whether each symbol's spread is above the lowest threshold anyone could open at. */
+  private readonly edgeActive = new Map<SymbolId, boolean>();
+
+  constructor(
+    everyMs: number,
+    /** The lowest |spread| at which anyone could open (the cost floor). */
+    private readonly floor: number,
+  ) {
+    this.limiter = new OutcomeLimiter(everyMs);
+  }
+
+  /** The outcome for one user, unless the limiter holds it back. */
+  outcome(
+    userId: string,
+    symbol: SymbolId,
+    spread: number,
+    kind: OpportunityOutcomeKind,
+    reason: string,
+    now: number,
+  ): OpportunityOutcome | null {
+    return this.limiter.allow(userId, symbol, kind, now) ? outcomeOf(symbol, spread, kind, reason, now) : null;
+  }
+
+  /** True when this tick is the first of an opportunity on the symbol: the moment to tell the others why not. */
+  rising(symbol: SymbolId, level: number): boolean {
+    const active = level >= this.floor;
+    const was = this.edgeActive.get(symbol) ?? false;
+    this.edgeActive.set(symbol, active);
+    return active && !was;
+  }
+
+  forget(userId: string, symbols: readonly SymbolId[]): void {
+    this.limiter.forget(userId, symbols);
+  }
+}

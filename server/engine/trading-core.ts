@@ -2,120 +2,35 @@
 // the maxLoss drawdown and the circuit breaker. It issues commands and is told their outcomes; it never awaits, so a
 // tick is decided in one pass and the property tests (and a replay) can drive it with recorded or generated market
 // paths and no real time.
-import {
-  SYMBOLS,
-  type OpportunityOutcomeKind,
-  type SymbolId,
-  type TradeOrigin,
-  type TradeStatus,
-} from '../../contract/domain';
-import type { OpportunityOutcome } from '../../contract/entities';
-import type { EngineStop } from '../../contract/trading-state';
-import { HALTED_MESSAGE as GLOBAL_HALT_MESSAGE } from '../../contract/guard';
-import {
-  activeBlock,
-  newBreaker,
-  recordFailure,
-  recordSkip,
-  recordSuccess,
-  resetBreaker,
-  type Breaker,
-} from './circuit-breaker';
-import { breakEvenFraction, openThreshold, type TradingParams } from './costs';
-import { Money, money } from './decimal';
+import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId, type TradeOrigin } from '../../contract/domain';
+import { recordFailure, recordSkip, recordSuccess, resetBreaker } from './circuit-breaker';
+import { CloseTriggers } from './close-triggers';
+import type { CancelResult, Command, CoreDeps, ManualResult, StopKind, TradeEnd } from './commands';
+import { openThreshold } from './costs';
+import { money, type Money } from './decimal';
 import { haltReason, maxLossReached, type RealisedWindow } from './drawdown';
-import { OutcomeLimiter, outcomeOf } from './opportunity-outcomes';
-import { directionOf, type Direction, type PriceTick } from './prices';
+import { OutcomeReporter } from './opportunity-outcomes';
+import type { Direction, PriceTick } from './prices';
 import { checkQuotes } from './quote-check';
-import { SortedQueue } from './sorted-queue';
-import { ThresholdIndex } from './threshold-index';
-import type { NewTrade } from './trade-state';
+import {
+  autoNotional,
+  canAutoOpen,
+  decideTrade,
+  manualRefusal,
+  newBook,
+  REALISED_PENDING,
+  whyNot,
+  type TrackedTrade,
+  type UserBook,
+  type UserLimits,
+} from './user-book';
+import { WaitingLines } from './waiting-lines';
 
-/** Why the engine itself turned a user's trading off: the maxLoss drawdown, or repeated failed trades. */
+export type { TrackedStage, TrackedTrade, UserLimits } from './user-book';
+export type { Command, TradeEnd, ManualResult, CancelResult, CoreDeps, StopKind } from './commands';
 
-const REALISED_PENDING = 'Your realised profit and loss is being updated; try again in a moment';
-/** The stops the engine decides by itself (contract/trading-state.ts). */
-export type StopKind = EngineStop;
-
-export interface UserLimits {
-  userId: string;
-  /** USDT, decimal strings. */
-  maxExposure: string;
-  maxLoss: string;
-  /** Fraction. */
-  minSpread: number;
-  /** Binance taker fee of the user's account, fraction. */
-  takerFee: number;
-  /** tradingEnabled: the engine opens trades for this user by itself. */
-  autoTrade: boolean;
-  /** Trading was turned off by the engine and the user has not enabled it again. */
-  stopped: StopKind | null;
-  /** When trading was last enabled (ms): the start of the maxLoss window; null = since the first trade. */
-  windowStart: number | null;
-}
-
-export type Command =
-  | { kind: 'open'; trade: NewTrade }
-  | { kind: 'close'; tradeId: string; userId: string; reason: string; cancel: boolean }
-  /** Persist the stop (tradingEnabled off, with its reason) and tell the user. */
-  | { kind: 'stop'; userId: string; stop: StopKind; reason: string }
-  /** Read the user's realised window from the finished trades and hand it back with `realisedRead(userId, seq, …)`. */
-  | { kind: 'read-realised'; userId: string; seq: number }
-  | { kind: 'outcome'; userId: string; outcome: OpportunityOutcome };
-
-export type TrackedStage = 'opening' | 'open' | 'closing';
-
-export interface TrackedTrade {
-  id: string;
-  tradeId: string;
-  userId: string;
-  symbol: SymbolId;
-  direction: Direction;
-  notional: Money;
-  /** Spread in the trade's favour at open (positive). */
-  openEdge: number;
-  stage: TrackedStage;
-  deadline: number;
-}
-
-interface UserBook {
-  limits: UserLimits;
-  maxExposure: Money;
-  maxLoss: Money;
-  threshold: number;
-  committed: Money;
-  /** From the database; null until first read, and opening waits while a newer read is pending. */
-  realised: RealisedWindow | null;
-  realisedSeq: number;
-  readsIssued: number;
-  readsPending: number;
-  breaker: Breaker;
-  trades: Map<string, TrackedTrade>;
-  bySymbol: Map<SymbolId, string>;
-}
-
-/** How a trade ended, as the executor reports it. */
-export interface TradeEnd {
-  status: Extract<TradeStatus, 'completed' | 'failed' | 'cancelled'>;
-  profit: Money;
-  reason: string | null;
-}
-
-type Refusal = { ok: false; status: 400 | 404 | 409; message: string };
-export type ManualResult = { ok: true; command: Extract<Command, { kind: 'open' }> } | Refusal;
-export type CancelResult = { ok: true; command: Extract<Command, { kind: 'close' }> } | Refusal;
-
-export interface CoreDeps {
-  params: TradingParams;
-  now: () => number;
-  /** A fresh (row id, trade id) pair. */
-  newIds: () => { id: string; tradeId: string };
-}
-
-const groupKey = (symbol: SymbolId, direction: Direction): string => `${symbol}|${direction}`;
 /** The spread seen from a trade's side: positive while the trade's edge is still there. */
 const edgeFor = (direction: Direction, spread: number): number => (direction === 'deriv-rich' ? spread : -spread);
-const percent = (fraction: number): string => `${(fraction * 100).toFixed(2)} %`;
 
 export class TradingCore {
   private readonly users = new Map<string, UserBook>();
@@ -125,40 +40,22 @@ export class TradingCore {
    */
   private globalHalt = false;
   private readonly trades = new Map<string, TrackedTrade>();
-  private readonly waiting = new Map<SymbolId, ThresholdIndex>(SYMBOLS.map((s) => [s, new ThresholdIndex()]));
-  /** Open trades per symbol and direction: they all converge together. */
-  private readonly convergeGroups = new Map<string, Set<string>>();
-  /** Open trades per symbol and direction, by the edge at which their stop fires. */
-  private readonly stops = new Map<string, SortedQueue<string>>();
-  private readonly deadlines = new SortedQueue<string>();
-  /** Users whose back-off on a symbol ends at a time: they wait outside the index until then. */
-  private readonly blockEnds = new SortedQueue<string>();
-  /** Whether each symbol's spread is above the lowest threshold anyone could open at (for the edge's outcomes). */
-  private readonly edgeActive = new Map<SymbolId, boolean>();
-  private readonly limiter: OutcomeLimiter;
+  private readonly waiting: WaitingLines;
+  private readonly triggers: CloseTriggers;
+  private readonly outcomes: OutcomeReporter;
 
   constructor(private readonly deps: CoreDeps) {
-    this.limiter = new OutcomeLimiter(deps.params.outcomeEveryMs);
+    const floor = openThreshold(deps.params, 0, deps.params.defaultTakerFee);
+    this.outcomes = new OutcomeReporter(deps.params.outcomeEveryMs, floor);
+    this.waiting = new WaitingLines(deps.params);
+    this.triggers = new CloseTriggers(deps.params.closeBand, deps.params.stopWidening);
   }
 
   // ---- users ----
 
   upsertUser(limits: UserLimits): Command[] {
     const existing = this.users.get(limits.userId);
-    const book: UserBook = existing ?? {
-      limits,
-      maxExposure: money(0),
-      maxLoss: money(0),
-      threshold: Infinity,
-      committed: money(0),
-      realised: null,
-      realisedSeq: 0,
-      readsIssued: 0,
-      readsPending: 0,
-      breaker: newBreaker(),
-      trades: new Map(),
-      bySymbol: new Map(),
-    };
+    const book: UserBook = existing ?? newBook(limits);
     // Enabling trading starts a new window (the settings route stamps tradingEnabledAt); only that lifts a stop. A stop
     // decided here holds even against a read of the settings made before it was saved.
     const sameWindow = existing !== undefined && existing.limits.windowStart === limits.windowStart;
@@ -247,7 +144,7 @@ export class TradingCore {
     if (quotes.ok) commands.push(...this.opensFor(tick, taken));
     else {
       // Nobody opens on a stale or torn pair; those who would have are told why (and stay in line).
-      const index = this.waiting.get(tick.symbol) as ThresholdIndex;
+      const index = this.waiting.line(tick.symbol);
       for (const userId of index.peekUpTo(level))
         this.pushOutcome(commands, userId, tick.symbol, tick.spread, quotes.outcome, quotes.reason, now);
     }
@@ -258,11 +155,11 @@ export class TradingCore {
   /** Trades past their hold limit, and back-offs that ended. Called on every tick and on a timer. */
   checkTimeLimits(now: number): Command[] {
     const commands: Command[] = [];
-    for (const tradeId of this.deadlines.popUpTo(now)) {
+    for (const tradeId of this.triggers.expired(now)) {
       const trade = this.trades.get(tradeId);
       if (trade && trade.stage !== 'closing') commands.push(this.close(trade, 'time limit', false));
     }
-    for (const userId of this.blockEnds.popUpTo(now)) {
+    for (const userId of this.waiting.backoffsEnded(now)) {
       const book = this.users.get(userId);
       if (book) this.reindex(book);
     }
@@ -270,87 +167,47 @@ export class TradingCore {
   }
 
   private closeTriggered(symbol: SymbolId, direction: Direction, edge: number): Command[] {
-    const key = groupKey(symbol, direction);
     const commands: Command[] = [];
-    const group = this.convergeGroups.get(key);
-    if (group && group.size > 0 && edge <= this.deps.params.closeBand) {
-      for (const tradeId of group) {
+    const { converged, stopped } = this.triggers.fired(symbol, direction, edge);
+    const closeOpen = (ids: string[], reason: string) => {
+      for (const tradeId of ids) {
         const trade = this.trades.get(tradeId);
-        if (trade?.stage === 'open') commands.push(this.close(trade, 'converged', false));
+        if (trade?.stage === 'open') commands.push(this.close(trade, reason, false));
       }
-      group.clear();
-    }
-    for (const tradeId of this.stops.get(key)?.popUpTo(edge) ?? []) {
-      const trade = this.trades.get(tradeId);
-      if (trade?.stage === 'open') commands.push(this.close(trade, 'stop: spread widened', false));
-    }
+    };
+    closeOpen(converged, 'converged');
+    closeOpen(stopped, 'stop: spread widened');
     return commands;
   }
 
   private opensFor(tick: PriceTick, taken: Set<string>): Command[] {
     const spread = tick.spread as number;
-    const index = this.waiting.get(tick.symbol) as ThresholdIndex;
+    const index = this.waiting.line(tick.symbol);
     const level = Math.abs(spread);
     if (index.lowest() > level) return [];
     const commands: Command[] = [];
     // Everyone taken either opens now or cannot open on this symbol until something changes, which re-adds them.
     for (const userId of index.takeUpTo(level)) {
       const book = this.users.get(userId);
-      if (!book || !this.canAutoOpen(book, tick.symbol)) continue;
+      if (!book || !canAutoOpen(book, tick.symbol, this.deps.now(), this.deps.params)) continue;
       taken.add(userId);
-      commands.push(this.open(book, tick, this.autoNotional(book), 'auto'));
+      commands.push(this.open(book, tick, autoNotional(book, this.deps.params), 'auto'));
     }
     return commands;
   }
 
-  /**
-   * When a symbol's spread first rises above the lowest threshold anyone could open at, every trading user who did
-   * not take it is told why (below their minSpread, exposure full, paused, ...). Once per opportunity, so a tick
-   * costs nothing extra for the users it does not trigger.
-   */
+  /** Every trading user who did not take a rising opportunity is told why (opportunity-outcomes.ts). */
   private edgeOutcomes(tick: PriceTick, level: number, now: number, taken: ReadonlySet<string>): Command[] {
-    const floor = openThreshold(this.deps.params, 0, this.deps.params.defaultTakerFee);
-    const active = level >= floor;
-    const was = this.edgeActive.get(tick.symbol) ?? false;
-    this.edgeActive.set(tick.symbol, active);
-    if (!active || was) return [];
+    if (!this.outcomes.rising(tick.symbol, level)) return [];
     const commands: Command[] = [];
     const spread = tick.spread as number;
     for (const book of this.users.values()) {
       if (taken.has(book.limits.userId)) continue;
-      const skipped = this.whyNot(book, tick.symbol, level, now);
+      const skipped = whyNot(book, tick.symbol, level, now, this.deps.params);
       if (skipped)
         this.pushOutcome(commands, book.limits.userId, tick.symbol, spread, skipped.outcome, skipped.reason, now);
     }
     return commands;
-  }
-
-  /** Why this user would not open on the symbol at this level; null when they would (or do not trade at all). */
-  private whyNot(
-    book: UserBook,
-    symbol: SymbolId,
-    level: number,
-    now: number,
-  ): { outcome: OpportunityOutcomeKind; reason: string } | null {
-    const { stopped } = book.limits;
-    if (stopped === 'max-loss') return { outcome: 'halted', reason: 'trading is stopped: max loss reached' };
-    if (stopped === 'paused') return { outcome: 'paused', reason: 'trading is paused after repeated refusals' };
-    if (!book.limits.autoTrade) return null;
-    const block = activeBlock(book.breaker, symbol, now);
-    if (block) return { outcome: block.outcome, reason: block.reason };
-    if (book.bySymbol.has(symbol)) return { outcome: 'exposure_full', reason: `a ${symbol} trade is already open` };
-    if (this.autoNotional(book).lt(this.deps.params.minNotional)) {
-      return {
-        outcome: 'exposure_full',
-        reason: `open trades use ${book.committed.toFixed()} of your ${book.maxExposure.toFixed()} USDT max exposure`,
-      };
-    }
-    if (book.threshold > level)
-      return {
-        outcome: 'below_min_spread',
-        reason: `the spread of ${percent(level)} is below your threshold of ${percent(book.threshold)}`,
-      };
-    return null;
   }
 
   private pushOutcome(
@@ -362,8 +219,8 @@ export class TradingCore {
     reason: string,
     now: number,
   ): void {
-    if (this.limiter.allow(userId, symbol, kind, now))
-      commands.push({ kind: 'outcome', userId, outcome: outcomeOf(symbol, spread, kind, reason, now) });
+    const outcome = this.outcomes.outcome(userId, symbol, spread, kind, reason, now);
+    if (outcome) commands.push({ kind: 'outcome', userId, outcome });
   }
 
   // ---- requests ----
@@ -378,53 +235,15 @@ export class TradingCore {
     // Unknown here means the read of the realised window was never asked for (the caller upserts first); creating the
     // book now would drop that read and leave the user refused for good.
     if (!book) return { ok: false, status: 409, message: REALISED_PENDING };
-    const now = this.deps.now();
-    if (this.globalHalt) return { ok: false, status: 409, message: GLOBAL_HALT_MESSAGE };
-    if (book.limits.stopped === 'max-loss' || (book.realised && maxLossReached(book.realised, book.maxLoss))) {
-      return {
-        ok: false,
-        status: 409,
-        message: `Trading is stopped: your realised loss reached your max loss (${book.maxLoss.toFixed()} USDT). Save your trading settings to trade again.`,
-      };
-    }
-    if (!this.realisedKnown(book.limits.userId)) return { ok: false, status: 409, message: REALISED_PENDING };
-    if (notional.lt(this.deps.params.minNotional)) {
-      return {
-        ok: false,
-        status: 400,
-        message: `Amount must be at least ${this.deps.params.minNotional.toFixed()} USDT`,
-      };
-    }
-    if (book.bySymbol.has(symbol)) {
-      return { ok: false, status: 409, message: `You already have an open ${symbol} trade; wait until it closes` };
-    }
-    const remaining = book.maxExposure.minus(book.committed);
-    if (notional.gt(remaining)) {
-      return {
-        ok: false,
-        status: 409,
-        message: `This trade would exceed your max exposure of ${book.maxExposure.toFixed()} USDT (open: ${book.committed.toFixed()} USDT)`,
-      };
-    }
-    const block = activeBlock(book.breaker, symbol, now);
-    if (block?.outcome === 'backing_off') {
-      return {
-        ok: false,
-        status: 409,
-        message: `The engine is backing off ${symbol} after a failed trade; try again in ${Math.ceil((block.until - now) / 1000)} s`,
-      };
-    }
-    if (!tick || tick.spread === null) {
-      return { ok: false, status: 409, message: `No ${symbol} prices from both venues yet; try again in a moment` };
-    }
-    const quotes = checkQuotes(tick.binance, tick.deriv, now, this.deps.params);
-    if (!quotes.ok)
-      return {
-        ok: false,
-        status: 409,
-        message: `${symbol} prices cannot be traded right now: ${quotes.reason}; try again in a moment`,
-      };
-    return { ok: true, command: this.open(book, tick, notional, 'manual') };
+    const context = {
+      now: this.deps.now(),
+      globalHalt: this.globalHalt,
+      realisedKnown: this.realisedKnown(limits.userId),
+      params: this.deps.params,
+    };
+    const refused = manualRefusal(book, { symbol, notional, tick }, context);
+    if (refused) return refused;
+    return { ok: true, command: this.open(book, tick as PriceTick, notional, 'manual') };
   }
 
   cancel(userId: string, tradeId: string): CancelResult {
@@ -481,7 +300,7 @@ export class TradingCore {
     if (end.status === 'failed') {
       const reason = end.reason ?? 'a leg could not be placed';
       const { block, pause } = recordFailure(book.breaker, trade.symbol, now, this.deps.params, reason);
-      this.blockEnds.push(block.until, book.limits.userId);
+      this.waiting.backOff(book.limits.userId, block.until);
       if (pause && book.limits.stopped === null)
         commands.push(...this.stop(book, 'paused', `${reason} (${book.breaker.failures} failed trades in a row)`));
     } else if (end.status === 'completed') {
@@ -504,7 +323,7 @@ export class TradingCore {
     const now = this.deps.now();
     if (cooldown) {
       const block = recordSkip(book.breaker, trade.symbol, now, this.deps.params, `pre-trade check: ${reason}`);
-      this.blockEnds.push(block.until, book.limits.userId);
+      this.waiting.backOff(book.limits.userId, block.until);
     }
     const commands: Command[] = [];
     this.pushOutcome(commands, book.limits.userId, trade.symbol, spread, 'pretrade_failed', reason, now);
@@ -539,7 +358,7 @@ export class TradingCore {
   private forgetIfIdle(book: UserBook): void {
     if (!book.limits.autoTrade && book.limits.stopped === null && book.trades.size === 0) {
       this.users.delete(book.limits.userId);
-      this.limiter.forget(book.limits.userId, SYMBOLS);
+      this.outcomes.forget(book.limits.userId, SYMBOLS);
     }
   }
 
@@ -551,45 +370,11 @@ export class TradingCore {
     notional: Money,
     origin: TradeOrigin,
   ): Extract<Command, { kind: 'open' }> {
-    const { id, tradeId } = this.deps.newIds();
-    const now = this.deps.now();
-    const spread = tick.spread as number;
-    const direction = directionOf(spread);
-    const trade: TrackedTrade = {
-      id,
-      tradeId,
-      userId: book.limits.userId,
-      symbol: tick.symbol,
-      direction,
-      notional,
-      openEdge: Math.abs(spread),
-      stage: 'opening',
-      deadline: now + this.deps.params.maxHoldMs,
-    };
-    this.track(book, trade);
+    const ids = this.deps.newIds();
+    const decided = decideTrade(book, tick, notional, origin, ids, this.deps.now(), this.deps.params.maxHoldMs);
+    this.track(book, decided.tracked);
     this.reindex(book);
-    const decision =
-      tick.binance && tick.deriv
-        ? {
-            binance: { bid: tick.binance.bid, ask: tick.binance.ask },
-            deriv: { bid: tick.deriv.bid, ask: tick.deriv.ask },
-          }
-        : undefined;
-    return {
-      kind: 'open',
-      trade: {
-        id,
-        tradeId,
-        userId: book.limits.userId,
-        symbol: tick.symbol,
-        direction,
-        origin,
-        notional: notional.toFixed(),
-        openSpread: spread,
-        createdAt: new Date(now),
-        decision,
-      },
-    };
+    return { kind: 'open', trade: decided.trade };
   }
 
   private track(book: UserBook, trade: TrackedTrade): void {
@@ -597,7 +382,7 @@ export class TradingCore {
     book.trades.set(trade.tradeId, trade);
     book.bySymbol.set(trade.symbol, trade.tradeId);
     book.committed = book.committed.plus(trade.notional);
-    this.deadlines.push(trade.deadline, trade.tradeId);
+    this.triggers.addDeadline(trade.tradeId, trade.deadline);
   }
 
   /** Forgets a finished (or never placed) trade and frees its exposure. */
@@ -605,7 +390,7 @@ export class TradingCore {
     const trade = this.trades.get(tradeId);
     if (!trade) return undefined;
     this.trades.delete(tradeId);
-    this.convergeGroups.get(groupKey(trade.symbol, trade.direction))?.delete(tradeId);
+    this.triggers.forget(trade);
     const book = this.users.get(trade.userId);
     if (book) {
       book.trades.delete(tradeId);
@@ -616,13 +401,7 @@ export class TradingCore {
   }
 
   private watchForClose(trade: TrackedTrade): void {
-    const key = groupKey(trade.symbol, trade.direction);
-    let group = this.convergeGroups.get(key);
-    if (!group) this.convergeGroups.set(key, (group = new Set()));
-    group.add(trade.tradeId);
-    let stops = this.stops.get(key);
-    if (!stops) this.stops.set(key, (stops = new SortedQueue()));
-    stops.push(trade.openEdge + this.deps.params.stopWidening, trade.tradeId);
+    this.triggers.watch(trade);
   }
 
   private close(trade: TrackedTrade, reason: string, cancel: boolean): Extract<Command, { kind: 'close' }> {
@@ -656,30 +435,8 @@ export class TradingCore {
     return commands;
   }
 
-  private autoNotional(book: UserBook): Money {
-    const { minNotional, perTradeExposureFraction } = this.deps.params;
-    const perTrade = Money.max(book.maxExposure.times(perTradeExposureFraction), minNotional);
-    return Money.min(perTrade, book.maxExposure.minus(book.committed)).toDecimalPlaces(2, Money.ROUND_DOWN);
-  }
-
-  private canAutoOpen(book: UserBook, symbol: SymbolId): boolean {
-    if (!book.limits.autoTrade || book.limits.stopped !== null) return false;
-    if (book.realised === null || book.readsPending > 0 || maxLossReached(book.realised, book.maxLoss)) return false;
-    if (book.bySymbol.has(symbol) || activeBlock(book.breaker, symbol, this.deps.now())) return false;
-    return this.autoNotional(book).gte(this.deps.params.minNotional);
-  }
-
-  /** Puts the user back in every symbol's waiting list where they could open now, and out of the others. */
+  /** Puts the user back in every symbol's line where they could open now, and out of the others. */
   private reindex(book: UserBook): void {
-    for (const symbol of SYMBOLS) {
-      const index = this.waiting.get(symbol) as ThresholdIndex;
-      if (this.canAutoOpen(book, symbol)) index.upsert(book.limits.userId, book.threshold);
-      else index.remove(book.limits.userId);
-    }
-  }
-
-  /** For diagnostics: the break-even fraction for a fee. */
-  breakEven(takerFee: number): number {
-    return breakEvenFraction(this.deps.params, takerFee);
+    this.waiting.place(book, this.deps.now());
   }
 }
