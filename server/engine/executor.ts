@@ -41,7 +41,7 @@ export interface ExecutorDeps {
   onEnded(state: TradeState): void;
   /** The trade's row is gone (its user was deleted): the trade is dropped, never retried. */
   onGone(state: TradeState): void;
-  /** Something was filled for this user (balances changed). */
+  /** Something was filled for this user (balances changed); called once the fill is saved. */
   onFill(userId: string): void;
   onError(error: unknown, state: TradeState): void;
   /** Pause between retries of a close that did not go through. */
@@ -169,7 +169,11 @@ export class TradeExecutor {
         ) {
           this.deps.onOpened(run.state);
         }
-        if (events.some((e) => e.type === 'leg-opened' || e.type === 'leg-closed')) this.deps.onFill(run.state.userId);
+        if (events.some((e) => e.type === 'leg-opened' || e.type === 'leg-closed')) {
+          // Saved before the figures are refreshed: balances and stats are read from what the database holds.
+          await this.persist(run);
+          this.deps.onFill(run.state.userId);
+        }
         if (events.every((e) => e.type === 'leg-close-failed')) {
           failedCloseRounds += 1;
           await this.persist(run);

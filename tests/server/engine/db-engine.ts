@@ -31,7 +31,8 @@ export interface DbEngine {
 export async function createDbEngine(
   backend: Backend,
   options: TestAppOptions = {},
-  engineDeps: Partial<EngineDeps> = {},
+  /** Engine parts to replace, or a function of the test app giving them (a store on its database). */
+  engineDeps: Partial<EngineDeps> | ((t: TestApp) => Partial<EngineDeps>) = {},
 ): Promise<DbEngine> {
   const holder: { engine: ArbitrageEngine | null } = { engine: null };
   const live = () => holder.engine as ArbitrageEngine;
@@ -65,7 +66,7 @@ export async function createDbEngine(
     halted: () => isTradingHalted(t.db),
     flattens: { pending: () => pendingFlattens(t.db), done: (userId) => flattenDone(t.db, userId) },
     housekeepingMs: 50,
-    ...engineDeps,
+    ...(typeof engineDeps === 'function' ? engineDeps(t) : engineDeps),
   });
   holder.engine = engine;
   const events: EngineEvent[] = [];
