@@ -24,7 +24,7 @@ import { loggerOptions, type LogSink } from './http/plugins/logging';
 import { authRoutes } from './http/auth';
 import { createLoginLimiter, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './http/auth/login-limiter';
 import { userRoutes } from './http/users';
-import { adminRoutes } from './http/admin';
+import { accountRemovalRoutes, adminRoutes } from './http/admin';
 import { registerClient, type ClientBuildStatus } from './http/client';
 import { exchangeRoutes } from './http/exchanges';
 import type { TradingFacade } from './http/plugins/engine-port';
@@ -134,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, { prefix: '/api', limiter });
   await app.register(userRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api' });
+  await app.register(accountRemovalRoutes, { prefix: '/api' });
 
   await app.register(exchangeRoutes, { prefix: '/api' });
   await app.register(tradingRoutes, { prefix: '/api' });

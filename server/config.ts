@@ -6,6 +6,7 @@ import { EMAIL_PATTERN } from '../contract/api';
 import { DEFAULT_SIM_PROFILE, SIM_PROFILES, type SimProfile } from '../contract/domain';
 import { AUDIT_RETENTION_DEFAULT_DAYS } from '../contract/guard';
 import { SPREAD_HISTORY_DEFAULT_DAYS, SPREAD_HISTORY_MAX_DAYS } from '../contract/spreads';
+import { DEFAULT_TRADING_PARAMS } from './engine/costs';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -187,9 +188,9 @@ const EnvSchema = z.object({
     .trim()
     .regex(/^\d{1,10}$/, 'DERIV_APP_ID must be the number Deriv gave your app')
     .default('1089'),
-  TRADE_MAX_HOLD_MS: int('TRADE_MAX_HOLD_MS', 1000, 7 * 24 * 3600 * 1000).default(120_000),
-  QUOTE_MAX_AGE_MS: int('QUOTE_MAX_AGE_MS', 100, 600_000).default(2000),
-  QUOTE_MAX_SKEW_MS: int('QUOTE_MAX_SKEW_MS', 0, 60_000).default(200),
+  TRADE_MAX_HOLD_MS: int('TRADE_MAX_HOLD_MS', 1000, 7 * 24 * 3600 * 1000).default(DEFAULT_TRADING_PARAMS.maxHoldMs),
+  QUOTE_MAX_AGE_MS: int('QUOTE_MAX_AGE_MS', 100, 600_000).default(DEFAULT_TRADING_PARAMS.quoteMaxAgeMs),
+  QUOTE_MAX_SKEW_MS: int('QUOTE_MAX_SKEW_MS', 0, 60_000).default(DEFAULT_TRADING_PARAMS.quoteMaxSkewMs),
   BODY_LIMIT: int('BODY_LIMIT', 1024, 50 * 1024 * 1024).default(65_536),
   // Uncompressed P-256 public key (65 bytes) and private scalar (32 bytes), base64url as `web-push generate-vapid-keys` prints them.
   VAPID_PUBLIC_KEY: z

@@ -1,6 +1,7 @@
 // Binance spot through ccxt, per user account: orders with client order ids (LIMIT IOC at the decision's price and a
 // tolerance when price protection is asked, else MARKET), balances, the account's own taker fee, the symbol's filters
 // from exchangeInfo, and "query, don't assume" whenever an order's outcome is unknown.
+import { TRADING_COSTS } from '../../../contract/costs';
 import ccxt from 'ccxt';
 import Decimal from 'decimal.js';
 import { filter, shareReplay, type Observable } from 'rxjs';
@@ -31,7 +32,8 @@ export interface BinanceVenueOptions {
   onStreamError?: (error: unknown, attempt: number) => void;
 }
 
-const DEFAULT_TAKER_FEE = '0.001';
+/** When the account does not say (contract/costs.ts). */
+const DEFAULT_TAKER_FEE = String(TRADING_COSTS.defaultTakerFee);
 
 interface AccountClient {
   secret: string;

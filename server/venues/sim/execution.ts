@@ -1,4 +1,5 @@
 // Paper execution arithmetic: what a fill costs and pays on each venue. Pure functions over decimals.
+import { TRADING_COSTS } from '../../../contract/costs';
 import Decimal from 'decimal.js';
 import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
 import { VenueError, type PriceProtection } from '../types';
@@ -16,7 +17,7 @@ export interface ExecutionCosts {
 
 export const DEFAULT_EXECUTION_COSTS: ExecutionCosts = {
   slippage: 0.00005,
-  binanceTakerFee: 0.001,
+  binanceTakerFee: TRADING_COSTS.defaultTakerFee,
   derivCommissionOfStake: 0.003,
   derivMultiplier: 10,
 };
