@@ -12,6 +12,7 @@ import type {
   TradeStatus,
   VenueId,
 } from './domain';
+import type { DerivLink } from './deriv';
 
 /** The user record the API returns. Secrets never appear: only a masked form (last 4 characters) and a has-flag. */
 export interface PublicUser {
@@ -32,6 +33,8 @@ export interface PublicUser {
   derivToken: string;
   /** The Deriv app ID is not a secret and is returned as saved. */
   derivAppId: string;
+  /** Which Deriv API the token belongs to and the accounts it reaches, as Deriv last said. */
+  deriv: DerivLink;
   hasBinanceApiKey: boolean;
   hasBinanceSecretKey: boolean;
   hasDerivToken: boolean;

@@ -11,3 +11,4 @@ export * from './positions';
 export * from './csv';
 export * from './notifications';
 export * from './guard';
+export * from './deriv';
