@@ -22,7 +22,11 @@ export class DerivApiError extends Error {
 
 /** The connection failed before an answer arrived: whatever was asked may or may not have happened. */
 export class DerivConnectionError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The HTTP status Deriv refused the connection with, when it did (401: a used or expired one-time password). */
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'DerivConnectionError';
   }
@@ -167,15 +171,24 @@ export class DerivClient {
     return appId === undefined ? url : `${url}${url.includes('?') ? '&' : '?'}app_id=${encodeURIComponent(appId)}`;
   }
 
+  /** A connected socket. A one-time-password URL Deriv refused (used, expired) is asked for again, once. */
+  private async dial(): Promise<WebSocket> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await connectTo(await this.address());
+      } catch (error) {
+        const retry = this.options.connectUrl && error instanceof DerivConnectionError && error.status === 401;
+        if (!retry || attempt > 0) throw error;
+      }
+    }
+  }
+
   private async open(): Promise<void> {
-    const socket = new WebSocket(await this.address());
-    // Errors always come with a 'close', which does the work; without a listener an error would crash the process.
-    socket.on('error', () => undefined);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', (error) => reject(new DerivConnectionError(`Cannot reach Deriv: ${error.message}`)));
-      socket.once('close', () => reject(new DerivConnectionError('Deriv closed the connection while opening')));
-    });
+    const socket = await this.dial();
+    if (this.closed) {
+      socket.terminate();
+      throw new DerivConnectionError('Deriv client is closed');
+    }
     this.socket = socket;
     socket.on('message', (data) => this.onMessage(String(data)));
     socket.on('close', () => this.onClose(socket));
@@ -318,4 +331,21 @@ export class DerivClient {
     }, delay);
     this.reconnectTimer.unref();
   }
+}
+
+/** Opens a socket; a refusal at the door keeps its HTTP status (the URL, a credential, is never part of a message). */
+function connectTo(url: string): Promise<WebSocket> {
+  const socket = new WebSocket(url);
+  // Errors always come with a 'close', which does the work; without a listener an error would crash the process.
+  socket.on('error', () => undefined);
+  return new Promise<WebSocket>((resolve, reject) => {
+    socket.once('open', () => resolve(socket));
+    socket.once('unexpected-response', (request, response) => {
+      const status = response.statusCode ?? 0;
+      reject(new DerivConnectionError(`Deriv refused the connection (HTTP ${status})`, status));
+      request.destroy();
+    });
+    socket.once('error', (error) => reject(new DerivConnectionError(`Cannot reach Deriv: ${error.message}`)));
+    socket.once('close', () => reject(new DerivConnectionError('Deriv closed the connection while opening')));
+  });
 }

@@ -65,6 +65,12 @@ export function toVenueError(error: unknown, phase: CallPhase): VenueError {
   if (error instanceof VenueError) return error;
   if (error instanceof DerivRestError) return restRefusal(error);
   if (error instanceof DerivConnectionError) {
+    if (error.status === 429)
+      return new VenueError(
+        'deriv',
+        'rate-limit',
+        'Deriv refused another connection: it allows 5 at once per user (other apps on the same Deriv login count too)',
+      );
     return phase === 'order'
       ? new VenueError('deriv', 'unknown-outcome', `${error.message}; the order's outcome is unknown`)
       : new VenueError('deriv', 'unavailable', error.message);

@@ -7,7 +7,7 @@ import { isLegacyAppId, type DerivAccountInfo, type DerivApi } from '../../../co
 import type { BackoffOptions } from '../backoff';
 import { VenueError, type VenueAccount, type VenueFacts } from '../types';
 import { DerivClient, DerivConnectionError, type Json } from './client';
-import { isMissingAppId, restRefusal, toVenueError } from './errors';
+import { isMissingAppId, toVenueError } from './errors';
 import { DerivRestError, type DerivRest, type DerivRestCredentials } from './rest';
 
 export interface SessionDeps {
@@ -45,8 +45,11 @@ export interface Identified {
   legacy?: DerivClient;
 }
 
-/** Deriv documents 100 requests a second and 100 streams per connection on the new API's sockets. */
-export const NEW_API_SOCKET_LIMITS = { rate: { limit: 100, windowMs: 1000 }, maxSubscriptions: 100 };
+/**
+ * Deriv documents 100 requests a second and 100 streams per connection on the new API's sockets (api-overview.md).
+ * Kept with room: a burst sent a second after another can arrive closer together than it left.
+ */
+export const NEW_API_SOCKET_LIMITS = { rate: { limit: 90, windowMs: 1250 }, maxSubscriptions: 100 };
 
 const FORBIDDEN_SCOPES = ['payments', 'admin'];
 
@@ -71,6 +74,9 @@ export async function identify(
   if (!credentials.derivToken) throw new VenueError('deriv', 'auth', 'No Deriv token is saved');
   if (!redetect && credentials.derivApi === 'legacy') return identifyLegacy(credentials, deps);
   if (!redetect && credentials.derivApi === 'new') return identifyNew(credentials, await listAccounts(credentials, deps));
+  // An app ID of letters is the new API's: a legacy socket would refuse it, and the token is not sent there.
+  const appId = credentials.derivAppId ?? '';
+  if (appId && !isLegacyAppId(appId)) return identifyNew(credentials, await listAccounts(credentials, deps));
   let newApiRefusal: DerivRestError | DerivConnectionError;
   try {
     return identifyNew(credentials, await deps.rest.accounts(restCredentials(credentials)));
@@ -88,9 +94,7 @@ export async function identify(
     if (legacy.kind !== 'auth' || newApiRefusal instanceof DerivConnectionError) {
       throw legacy.kind === 'auth' ? toVenueError(newApiRefusal, 'read') : legacy;
     }
-    // Refused by both. Whichever API the app ID is meant for says best why.
-    const appId = credentials.derivAppId ?? '';
-    if (appId && !isLegacyAppId(appId)) throw restRefusal(newApiRefusal);
+    // Refused by both, with a legacy app ID or none: say what a personal access token would need.
     throw new VenueError(
       'deriv',
       'auth',
