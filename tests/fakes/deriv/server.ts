@@ -48,8 +48,8 @@ export interface FakeDeriv {
   dropConnections(): number;
   /** Fails the next call named `call` (e.g. 'buy') with this error code, after executing it when `execute`. */
   failNext(call: string, code: string, options?: { execute?: boolean; dropConnection?: boolean }): void;
-  /** Executes the next call named `call` and never answers it (the caller waits, as across a crash). */
-  swallowNext(call: string): void;
+  /** Executes the next call named `call` (on that API only, when given) and never answers it, as across a crash. */
+  swallowNext(call: string, dialect?: Dialect): void;
   /** Sets the multipliers offered for a symbol; a proposal with another is refused. */
   setMultipliers(symbol: string, multipliers: number[]): void;
   /** Stops an open contract out: Deriv sells it by itself, and its open-contract streams say so. */
@@ -83,7 +83,7 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
   const identity = new FakeIdentity(market, options.otpTtlMs ?? 60_000, 60);
   (options.pats ?? []).forEach((p) => identity.addPat(p));
   const hub = new Hub(market);
-  const swallowed = new Set<string>();
+  const swallowed: { call: string; dialect?: Dialect }[] = [];
   const failures = new Map<string, { code: string; execute: boolean; dropConnection: boolean }>();
   const restRequests: RestRequest[] = [];
   const refusedConnections: { path: string; status: number }[] = [];
@@ -125,7 +125,9 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
     if (!call) return;
     if (conn.badAppId)
       return hub.replyError(conn, request, call, new DerivError('InvalidAppID', 'Your app_id is invalid.'));
-    if (swallowed.delete(call)) {
+    const swallow = swallowed.findIndex((w) => w.call === call && (!w.dialect || w.dialect === conn.dialect));
+    if (swallow >= 0) {
+      swallowed.splice(swallow, 1);
       try {
         handle(hub, silenced(conn), request, call);
       } catch {
@@ -224,8 +226,8 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
     failNext: (call, code, opts = {}) => {
       failures.set(call, { code, execute: opts.execute ?? false, dropConnection: opts.dropConnection ?? false });
     },
-    swallowNext: (call) => {
-      swallowed.add(call);
+    swallowNext: (call, dialect) => {
+      swallowed.push({ call, dialect });
     },
     setMultipliers: (symbol, multipliers) => {
       market.multipliers.set(symbol, multipliers);
