@@ -97,8 +97,8 @@ describe('validation answers over the API', () => {
       'Bio must be text',
     );
     expect(
-      (await answer('PUT', `/api/users/${user.user._id}/api-keys`, { derivAppId: '12345678901234567' })).message,
-    ).toBe('Deriv app ID must be at most 16 characters');
+      (await answer('PUT', `/api/users/${user.user._id}/api-keys`, { derivAppId: 'A1'.repeat(33) })).message,
+    ).toBe('The Deriv app ID has at most 64 characters');
     const profile = await answer('PUT', '/api/auth/profile', {});
     expect(profile.errors).toEqual([
       { msg: 'Username is required', path: 'username' },
