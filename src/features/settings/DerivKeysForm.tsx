@@ -91,7 +91,7 @@ export function DerivKeysForm({ user }: { user: PublicUser }) {
   const savedHint = user.hasDerivToken ? `Saved (${user.derivToken}). Leave empty to keep it.` : 'Not saved yet.';
 
   return (
-    <form className={styles.section} onSubmit={(e) => void save(e)} aria-label="Deriv token" noValidate>
+    <form className={styles.section} onSubmit={(e) => void save(e)} aria-label="Deriv keys" noValidate>
       <h2 className={styles.sectionTitle}>Deriv</h2>
       <p className={styles.derivStatus} data-testid="deriv-status" aria-live="polite">
         {derivStatusLine(link)}
