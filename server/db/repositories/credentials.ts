@@ -135,4 +135,3 @@ export function venueAccountLoader(db: Db, key: Buffer): (userId: string) => Pro
     return { ...account, remember: (facts: VenueFacts) => saveDerivFacts(db, row, facts.deriv) };
   };
 }
-

@@ -7,7 +7,7 @@ import type { PublicUser } from '../../../contract/entities';
 
 export const DerivLinkSchema = z
   .object({
-    api: z.enum(DERIV_APIS).nullable().describe("The API the Deriv token belongs to; null until it was looked at"),
+    api: z.enum(DERIV_APIS).nullable().describe('The API the Deriv token belongs to; null until it was looked at'),
     accountId: z.string().describe("The Options account chosen to trade (new API); '' when none"),
     accounts: z.array(
       z.object({

@@ -101,9 +101,7 @@ export class DerivAccounts {
   async close(): Promise<void> {
     const states = [...this.states.values()];
     this.states.clear();
-    await Promise.all(
-      states.map((s) => s.session?.then((session) => session.client.close()).catch(() => undefined)),
-    );
+    await Promise.all(states.map((s) => s.session?.then((session) => session.client.close()).catch(() => undefined)));
   }
 
   private async open(account: VenueAccount): Promise<DerivSession> {

@@ -218,7 +218,11 @@ export class DerivClient {
     if (max !== undefined && this.subscriptionsByReqId.size >= max) {
       this.subscriptions.delete(state);
       state.onError(
-        new DerivApiError('RateLimit', `Deriv allows at most ${max} streams on one connection`, callName(state.request)),
+        new DerivApiError(
+          'RateLimit',
+          `Deriv allows at most ${max} streams on one connection`,
+          callName(state.request),
+        ),
       );
       return;
     }

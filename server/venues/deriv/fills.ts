@@ -17,7 +17,10 @@ export function openingFill(clientOrderId: string, contract: OpenContract): LegF
 }
 
 /** The close of a multiplier: exit at the sell spot; the commission was charged once, at the open. */
-export function closingFill(order: { clientOrderId: string; quantity: string | null }, contract: OpenContract): LegFill {
+export function closingFill(
+  order: { clientOrderId: string; quantity: string | null },
+  contract: OpenContract,
+): LegFill {
   return {
     clientOrderId: order.clientOrderId,
     venueOrderId: String(contract.contract_id),

@@ -81,11 +81,14 @@ export class DerivRest {
       accept: 'application/json',
     };
     if (credentials.appId) headers['deriv-app-id'] = credentials.appId;
+    // authentication.md: Content-Type: application/json for POST; the OTP call itself has no fields, hence {}.
+    if (method === 'POST') headers['content-type'] = 'application/json';
     let response: Response;
     try {
       response = await fetch(new URL(path, this.options.baseUrl), {
         method,
         headers,
+        ...(method === 'POST' && { body: '{}' }),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
       });
     } catch (error) {

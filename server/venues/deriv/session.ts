@@ -73,7 +73,8 @@ export async function identify(
 ): Promise<Identified> {
   if (!credentials.derivToken) throw new VenueError('deriv', 'auth', 'No Deriv token is saved');
   if (!redetect && credentials.derivApi === 'legacy') return identifyLegacy(credentials, deps);
-  if (!redetect && credentials.derivApi === 'new') return identifyNew(credentials, await listAccounts(credentials, deps));
+  if (!redetect && credentials.derivApi === 'new')
+    return identifyNew(credentials, await listAccounts(credentials, deps));
   // An app ID of letters is the new API's: a legacy socket would refuse it, and the token is not sent there.
   const appId = credentials.derivAppId ?? '';
   if (appId && !isLegacyAppId(appId)) return identifyNew(credentials, await listAccounts(credentials, deps));
@@ -129,10 +130,15 @@ function identifyNew(credentials: VenueAccount['credentials'], accounts: DerivAc
   const [only] = accounts;
   if (accounts.length === 1 && only) {
     if (only.status === 'inactive')
-      return { ...base, account: null, problem: `Deriv lists this token's only account, ${only.accountId}, as inactive` };
+      return {
+        ...base,
+        account: null,
+        problem: `Deriv lists this token's only account, ${only.accountId}, as inactive`,
+      };
     return { ...base, account: only, problem: null, chosen: only.accountId };
   }
-  if (accounts.length === 0) return { ...base, account: null, problem: 'Deriv lists no Options account for this token' };
+  if (accounts.length === 0)
+    return { ...base, account: null, problem: 'Deriv lists no Options account for this token' };
   const list = accounts.map((a) => `${a.type} ${a.accountId}`).join(', ');
   return {
     ...base,

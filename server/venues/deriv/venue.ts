@@ -157,16 +157,29 @@ export class DerivVenue implements Venue {
     const currency = session.account.currency;
     let proposalAnswer: Json;
     try {
-      proposalAnswer = await this.call(account, proposalRequest(session, contractType, stake, multiplier, underlying), 'read');
+      proposalAnswer = await this.call(
+        account,
+        proposalRequest(session, contractType, stake, multiplier, underlying),
+        'read',
+      );
     } catch (error) {
       // The offer changed under us: read it again before the next order.
       if (error instanceof VenueError && /multiplier/i.test(error.message)) this.market.forgetOffer(order.symbol);
       throw error;
     }
     const proposal = readProposal(proposalAnswer);
-    this.terms.set(`${currency}|${order.symbol}|${multiplier}`, parseStakeTerms(proposal.raw, stake.toNumber(), multiplier));
+    this.terms.set(
+      `${currency}|${order.symbol}|${multiplier}`,
+      parseStakeTerms(proposal.raw, stake.toNumber(), multiplier),
+    );
     if (order.protection && proposal.spot !== undefined) refuseMovedSpot(order.side, proposal.spot, order.protection);
-    const placement: DerivPlacement = { contractType, underlying, stake: stake.toFixed(2), multiplier, at: nowSeconds() };
+    const placement: DerivPlacement = {
+      contractType,
+      underlying,
+      stake: stake.toFixed(2),
+      multiplier,
+      at: nowSeconds(),
+    };
     // Written down before the buy goes out: if it cannot be, nothing is bought.
     if (order.journal) {
       await order.journal({ kind: 'attempt', placement: { ...placement } }).catch((error: unknown) => {

@@ -130,9 +130,7 @@ export class Hub {
 
   contractBody(conn: Connection, contract: FakeContract, id?: string): Record<string, unknown> {
     const payload =
-      conn.dialect === 'new'
-        ? newApiContractPayload(this.market, contract)
-        : this.market.openContractPayload(contract);
+      conn.dialect === 'new' ? newApiContractPayload(this.market, contract) : this.market.openContractPayload(contract);
     return { proposal_open_contract: { ...payload, ...(id ? { id } : {}) } };
   }
 

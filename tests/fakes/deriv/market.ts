@@ -440,7 +440,9 @@ export function newApiContractPayload(market: DerivMarket, contract: FakeContrac
         order_date: contract.purchaseTime,
       },
     },
-    transaction_ids: sold ? { buy: contract.buyTransactionId, sell: sold.transactionId } : { buy: contract.buyTransactionId },
+    transaction_ids: sold
+      ? { buy: contract.buyTransactionId, sell: sold.transactionId }
+      : { buy: contract.buyTransactionId },
     sell_price: sold ? cents(sold.price) : null,
     sell_time: sold ? sold.time : null,
     exit_spot: sold ? spot(sold.spot) : null,

@@ -53,7 +53,10 @@ export function restHandler(
         if (method !== 'POST') throw new RestError(405, 'MethodNotAllowed', `${method} is not allowed here`);
         const pat = identity.authenticate(req.headers.authorization, appIdOf(appId));
         const { otp, issued } = identity.issueOtp(pat, decodeURIComponent(otpPath[1] ?? ''));
-        return answer(200, { data: { url: `${wsBase()}/trading/v1/options/ws/${issued.type}?otp=${otp}` }, meta: meta() });
+        return answer(200, {
+          data: { url: `${wsBase()}/trading/v1/options/ws/${issued.type}?otp=${otp}` },
+          meta: meta(),
+        });
       }
       throw new RestError(404, 'NotFound', `No endpoint ${method} ${url.pathname}`);
     } catch (error) {

@@ -140,7 +140,11 @@ describe('loadConfig', () => {
     ]);
     expect(problems({ BODY_LIMIT: '10' })[0]).toMatch(/^BODY_LIMIT must be between/);
     expect(
-      problems({ DERIV_PUBLIC_WS_URL: 'https://api.derivws.com', DERIV_API_URL: 'wss://api.derivws.com', DERIV_APP_ID: 'abc' }),
+      problems({
+        DERIV_PUBLIC_WS_URL: 'https://api.derivws.com',
+        DERIV_API_URL: 'wss://api.derivws.com',
+        DERIV_APP_ID: 'abc',
+      }),
     ).toEqual([
       'DERIV_PUBLIC_WS_URL must be a ws:// or wss:// URL',
       'DERIV_API_URL must be a http:// or https:// URL',

@@ -35,7 +35,13 @@ export function trader(
       token,
       appId: '1089',
       accountId,
-      legacy: { token, loginid: accountId, balance: options.balance, currency: options.currency, scopes: options.scopes },
+      legacy: {
+        token,
+        loginid: accountId,
+        balance: options.balance,
+        currency: options.currency,
+        scopes: options.scopes,
+      },
     };
   }
   const accountId = options.accountId ?? `DOT${90_000 + n}`;
