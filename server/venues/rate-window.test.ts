@@ -39,3 +39,15 @@ describe('SlidingWindow', () => {
     expect(times.at(-1)).toBe(119_000);
   });
 });
+
+describe('SlidingWindow with a longest wait', () => {
+  it('refuses, counting nothing, a request whose turn is further away than the caller waits', async () => {
+    const c = clocked(2, 60_000);
+    await c.window.take(1000);
+    await c.window.take(1000);
+    await expect(c.window.take(1000)).rejects.toMatchObject({ name: 'WindowFullError', retryAfterMs: 60_000 });
+    c.set(60_000);
+    await expect(c.window.take(1000)).resolves.toBeUndefined();
+    expect(c.sleeps).toEqual([]);
+  });
+});

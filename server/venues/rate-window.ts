@@ -7,6 +7,14 @@ const pause = (ms: number): Promise<void> =>
     timer.unref();
   });
 
+/** The next slot is further away than the caller will wait. */
+export class WindowFullError extends Error {
+  constructor(readonly retryAfterMs: number) {
+    super(`the next request fits in ${Math.ceil(retryAfterMs / 1000)} s`);
+    this.name = 'WindowFullError';
+  }
+}
+
 export class SlidingWindow {
   private readonly times: number[] = [];
   private queue: Promise<void> = Promise.resolve();
@@ -18,14 +26,17 @@ export class SlidingWindow {
     private readonly sleep: (ms: number) => Promise<void> = pause,
   ) {}
 
-  /** Resolves when one more request fits in the window; the request counts from then. */
-  take(): Promise<void> {
-    const turn = this.queue.then(() => this.wait());
+  /**
+   * Resolves when one more request fits in the window; the request counts from then. Rejects with WindowFullError,
+   * counting nothing, when its turn would come later than `maxWaitMs` from when it is next in line.
+   */
+  take(maxWaitMs = Infinity): Promise<void> {
+    const turn = this.queue.then(() => this.wait(maxWaitMs));
     this.queue = turn.catch(() => undefined);
     return turn;
   }
 
-  private async wait(): Promise<void> {
+  private async wait(maxWaitMs: number): Promise<void> {
     for (;;) {
       const now = this.now();
       while (this.times.length > 0 && (this.times[0] ?? 0) <= now - this.windowMs) this.times.shift();
@@ -33,7 +44,9 @@ export class SlidingWindow {
         this.times.push(now);
         return;
       }
-      await this.sleep((this.times[0] ?? now) + this.windowMs - now);
+      const delay = (this.times[0] ?? now) + this.windowMs - now;
+      if (delay > maxWaitMs) throw new WindowFullError(delay);
+      await this.sleep(delay);
     }
   }
 }
@@ -47,12 +60,12 @@ export class SlidingWindows {
     private readonly windowMs: number,
   ) {}
 
-  take(key: string): Promise<void> {
+  take(key: string, maxWaitMs?: number): Promise<void> {
     let window = this.windows.get(key);
     if (!window) {
       window = new SlidingWindow(this.limit, this.windowMs);
       this.windows.set(key, window);
     }
-    return window.take();
+    return window.take(maxWaitMs);
   }
 }

@@ -47,8 +47,15 @@ export function restRefusal(error: DerivRestError): VenueError {
         'auth',
         'Deriv refused the token: it has no trade scope. Make a personal access token with the trade scope.',
       );
-    case 429:
-      return new VenueError('deriv', 'rate-limit', 'Deriv is limiting requests for this token', error.retryAfterMs);
+    case 429: {
+      const wait = error.retryAfterMs ? `; try again in ${Math.ceil(error.retryAfterMs / 1000)} s` : '';
+      return new VenueError(
+        'deriv',
+        'rate-limit',
+        `Deriv allows 60 requests a minute per token${wait}`,
+        error.retryAfterMs,
+      );
+    }
     default:
       return error.status >= 500
         ? new VenueError('deriv', 'unavailable', `Deriv's API is failing right now (${error.status})`)

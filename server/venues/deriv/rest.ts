@@ -5,7 +5,7 @@
 // into a message.
 import { createHash } from 'node:crypto';
 import type { DerivAccountInfo } from '../../../contract/deriv';
-import { SlidingWindows } from '../rate-window';
+import { SlidingWindows, WindowFullError } from '../rate-window';
 import { DerivConnectionError } from './client';
 
 /** Deriv answered a REST call with an error status. */
@@ -36,6 +36,8 @@ export interface DerivRestOptions {
 }
 
 const ACCOUNT_TYPES = new Set(['demo', 'real']);
+/** Longest a REST call waits for its turn within the per-token rate before it is refused as rate-limited. */
+const MAX_WAIT_MS = 10_000;
 
 export class DerivRest {
   private readonly windows: SlidingWindows;
@@ -75,7 +77,13 @@ export class DerivRest {
   }
 
   private async call(method: 'GET' | 'POST', path: string, credentials: DerivRestCredentials): Promise<unknown> {
-    await this.windows.take(createHash('sha256').update(credentials.token).digest('hex'));
+    // A call waits a little for its turn within Deriv's rate; one that would wait longer is refused as rate-limited.
+    try {
+      await this.windows.take(createHash('sha256').update(credentials.token).digest('hex'), MAX_WAIT_MS);
+    } catch (error) {
+      const retry = error instanceof WindowFullError ? error.retryAfterMs : undefined;
+      throw new DerivRestError(429, 'RateLimit', 'at most 60 requests a minute per token', retry);
+    }
     const headers: Record<string, string> = {
       authorization: `Bearer ${credentials.token}`,
       accept: 'application/json',
