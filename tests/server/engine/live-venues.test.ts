@@ -187,50 +187,57 @@ describe('the engine on the live connectors against the venue fakes', () => {
     }
   });
 
-  it('closes the Binance leg at once when Deriv stops the PAT trader’s contract out, and records why', async () => {
-    await startEngine({}, ['pat']);
-    quote(80_000, 0.01);
-    const open = tradeOf(await waitFor(bothOpen));
-    const contractId = Number(open.legs.find((l) => l.venue === 'deriv')?.venueOrderId);
-    await fakes.deriv.waitForSubscription(`poc:${contractId}`);
-    fakes.deriv.stopOut(contractId);
-    const done = tradeOf(await waitFor(isTrade('completed')));
-    expect(done.reason).toBe('Deriv stopped the contract out');
-    expect(done.legs.map((l) => [l.venue, l.status])).toEqual([
-      ['binance', 'closed'],
-      ['deriv', 'closed'],
-    ]);
-    expect(fakes.binance.orders(PAT_KEY).map((o) => o.side)).toEqual(['BUY', 'SELL']);
-  });
+  it.each(['trader', 'pat'] as const)(
+    'closes the Binance leg at once when Deriv stops %s’s contract out, and records why',
+    async (userId) => {
+      await startEngine({}, [userId]);
+      quote(80_000, 0.01);
+      const open = tradeOf(await waitFor(bothOpen));
+      const contractId = Number(open.legs.find((l) => l.venue === 'deriv')?.venueOrderId);
+      await fakes.deriv.waitForSubscription(`poc:${contractId}`);
+      fakes.deriv.stopOut(contractId);
+      const done = tradeOf(await waitFor(isTrade('completed')));
+      expect(done.reason).toBe('Deriv stopped the contract out');
+      expect(done.legs.map((l) => [l.venue, l.status])).toEqual([
+        ['binance', 'closed'],
+        ['deriv', 'closed'],
+      ]);
+      expect(fakes.binance.orders(USERS[userId].binanceKey).map((o) => o.side)).toEqual(['BUY', 'SELL']);
+    },
+  );
 
-  it('pauses after a few failed trades when Binance refuses every order for insufficient balance, never looping', async () => {
-    await startEngine({ backoffBaseMs: 30 });
-    fakes.binance.refuseOrders(-2010);
-    // The dislocation stays for as long as the market feed runs; the engine decides how often to try.
-    const feed = setInterval(() => quote(80_000, 0.01), 20);
-    try {
-      const notice = await waitFor((e) => e.type === 'notice');
-      expect(notice).toMatchObject({
-        notice: {
-          message: expect.stringMatching(
-            /^Trading paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/,
-          ),
-        },
-      });
-      // ten more quotes of the same market: nothing new is tried
-      const prices = () => events.filter((e) => e.type === 'priceUpdate').length;
-      const seen = prices();
-      await waitFor((e) => e.type === 'priceUpdate' && prices() >= seen + 10);
-      await engine.idle();
-      expect(events.filter(isTrade('failed'))).toHaveLength(3);
-      expect(events.filter((e) => e.type === 'new_trade')).toHaveLength(3);
-    } finally {
-      clearInterval(feed);
-    }
-    expect(users.stops).toEqual([
-      { userId: 'trader', reason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)' },
-    ]);
-    // each failed trade unwound its Deriv contract
-    expect(fakes.deriv.contracts().every((c) => c.sold !== null)).toBe(true);
-  });
+  it.each(['trader', 'pat'] as const)(
+    'pauses %s after a few failed trades when Binance refuses every order for insufficient balance, never looping',
+    async (userId) => {
+      await startEngine({ backoffBaseMs: 30 }, [userId]);
+      fakes.binance.refuseOrders(-2010);
+      // The dislocation stays for as long as the market feed runs; the engine decides how often to try.
+      const feed = setInterval(() => quote(80_000, 0.01), 20);
+      try {
+        const notice = await waitFor((e) => e.type === 'notice');
+        expect(notice).toMatchObject({
+          notice: {
+            message: expect.stringMatching(
+              /^Trading paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/,
+            ),
+          },
+        });
+        // ten more quotes of the same market: nothing new is tried
+        const prices = () => events.filter((e) => e.type === 'priceUpdate').length;
+        const seen = prices();
+        await waitFor((e) => e.type === 'priceUpdate' && prices() >= seen + 10);
+        await engine.idle();
+        expect(events.filter(isTrade('failed'))).toHaveLength(3);
+        expect(events.filter((e) => e.type === 'new_trade')).toHaveLength(3);
+      } finally {
+        clearInterval(feed);
+      }
+      expect(users.stops).toEqual([
+        { userId, reason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)' },
+      ]);
+      // each failed trade unwound its Deriv contract, on the user's own account
+      const contracts = fakes.deriv.contracts();
+      expect(contracts.every((c) => c.sold !== null && c.loginid === USERS[userId].derivAccount)).toBe(true);
+    },
+  );
 });
