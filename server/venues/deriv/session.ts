@@ -82,19 +82,24 @@ export async function identify(
   try {
     return identifyNew(credentials, await deps.rest.accounts(restCredentials(credentials)));
   } catch (error) {
-    // A 401 (other than a personal access token without its app ID) may be a legacy token; so may any token when
-    // the new API cannot be reached. Anything else (no trade scope, rate limit) is the answer.
-    if (error instanceof DerivRestError && error.status === 401 && !isMissingAppId(error)) newApiRefusal = error;
-    else if (error instanceof DerivConnectionError) newApiRefusal = error;
-    else throw toVenueError(error, 'read');
+    // Any refusal but two may be a legacy token's: Deriv naming it a personal access token without its app ID, and
+    // its rate limit. So may any token when the new API cannot be reached or fails.
+    const mayBeLegacy =
+      (error instanceof DerivRestError && error.status !== 429 && !isMissingAppId(error)) ||
+      error instanceof DerivConnectionError;
+    if (!mayBeLegacy) throw toVenueError(error, 'read');
+    newApiRefusal = error;
   }
   try {
     return await identifyLegacy(credentials, deps);
   } catch (legacyError) {
     const legacy = toVenueError(legacyError, 'read');
-    if (legacy.kind !== 'auth' || newApiRefusal instanceof DerivConnectionError) {
-      throw legacy.kind === 'auth' ? toVenueError(newApiRefusal, 'read') : legacy;
-    }
+    if (legacy.kind !== 'auth') throw legacy;
+    // Refused by the legacy API: the new API's answer decides, unless it was no answer (unreachable, failing) or
+    // only the refusal any unknown token gets (401).
+    const newApi = toVenueError(newApiRefusal, 'read');
+    if (newApi.kind === 'unavailable') throw newApi;
+    if (newApiRefusal instanceof DerivRestError && newApiRefusal.status !== 401) throw newApi;
     // Refused by both, with a legacy app ID or none: say what a personal access token would need.
     throw new VenueError(
       'deriv',

@@ -6,7 +6,7 @@ import { firstValueFrom, lastValueFrom, tap } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DerivClient } from '../../../server/venues/deriv/client';
 import { NEW_API_SOCKET_LIMITS } from '../../../server/venues/deriv/session';
-import type { ContractUpdate, DerivVenue } from '../../../server/venues/deriv/venue';
+import { DerivVenue, type ContractUpdate } from '../../../server/venues/deriv/venue';
 import { VenueError, type VenueAccount, type VenueFacts } from '../../../server/venues/types';
 import { startFakeDeriv, type FakeDeriv } from '../../fakes/deriv/server';
 import { accountOf, APP_ID, connector, fakeSetup, trader } from './deriv-traders';
@@ -137,6 +137,24 @@ describe('which API a saved token belongs to', () => {
     expect(authorizes()).toBe(before);
     for (const error of [withoutAppId, legacyAppId, otherApp, scopeless, unknown])
       expect(error.message).not.toContain(pat.token);
+  });
+
+  it("finds a legacy token while the new API is down, and calls a PAT's failure what it is: unreachable", async () => {
+    const cutOff = new DerivVenue({
+      url: fake.url,
+      publicUrl: fake.publicUrl,
+      apiUrl: 'http://127.0.0.1:9',
+      appId: '1089',
+      requestTimeoutMs: 3000,
+    });
+    venues.push(cutOff);
+    expect(await cutOff.testConnection(accountOf(legacy, 'down1'))).toMatch(
+      /^Deriv: legacy API, demo account VRTC7001/,
+    );
+    const down = await failure(
+      cutOff.testConnection({ userId: 'down2', credentials: { derivToken: pat.token, derivAppId: '1089' } }),
+    );
+    expect(down).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^Cannot reach Deriv's API/) });
   });
 });
 
