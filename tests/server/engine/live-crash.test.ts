@@ -100,9 +100,11 @@ describe('a Deriv contract bought on the new API before a SIGKILL, beside a lega
     const contract = fakes.deriv.contracts().find((c) => c.loginid === 'DOT8002');
     expect(contract).toMatchObject({ contractType: 'MULTDOWN', symbol: 'cryBTCUSD', sold: null });
     await poll('the PAT trader’s Binance fill', async () => fakes!.binance.orders(PAT_KEY).length === 1);
-    await poll('the legacy trader’s contract', async () =>
-      fakes!.deriv.contracts().some((c) => c.loginid === 'CR8001'),
-    );
+    const openTrade = async (token: string) =>
+      ((await api(server!.url, 'GET', '/api/trades?limit=10', token)).json.trades as Trade[]).find((t) =>
+        t.legs.every((l) => l.status === 'open'),
+      );
+    await poll('the legacy trader’s trade with both legs open', () => openTrade(admin));
     server.child.kill('SIGKILL');
     expect(await server.exited).toBe('SIGKILL');
     const firstLog = server.output();
