@@ -25,6 +25,7 @@ import type {
 } from './entities';
 import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
 import type { TradingHaltState, TwoFactorStatus } from './guard';
+import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
 
 export const API_PREFIX = '/api';
 
@@ -141,13 +142,26 @@ const secret = (label: string) =>
   text(label)
     .max(512, `${label} is too long`)
     .regex(/^[\x21-\x7e]*$/, `${label} must not contain spaces or special characters`);
+/** A field checked by one of contract/deriv.ts's rules, so the form and the server say the same thing. */
+const derivField = (label: string, problem: (value: string) => string | null) =>
+  text(label)
+    .trim()
+    .superRefine((value, ctx) => {
+      const message = problem(value);
+      if (message) ctx.addIssue({ code: 'custom', message });
+    });
+const derivToken = (label: string) => derivField(label, derivTokenProblem);
+const derivAppId = (label: string) => derivField(label, derivAppIdProblem);
 /** Omitted = unchanged; '' = remove the saved value. */
 export const ApiKeysBody = z
   .object({
     binanceApiKey: secret('Binance API key').optional(),
     binanceSecretKey: secret('Binance secret key').optional(),
-    derivToken: secret('Deriv API token').optional(),
-    derivAppId: text('Deriv app ID').max(16).regex(/^\d*$/, 'Deriv app ID must be a number').optional(),
+    /** A personal access token (new API, with its app ID) or a legacy API token: one field for either. */
+    derivToken: derivToken('Deriv token').optional(),
+    derivAppId: derivAppId('Deriv app ID').optional(),
+    /** The Options account to trade when the token reaches several (new API); '' = none chosen. */
+    derivAccountId: derivField('Deriv account', derivAccountIdProblem).optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'Send at least one key to save');
 
@@ -199,8 +213,8 @@ export const TestConnectionBody = z.object({
   /** When omitted, the caller's saved credentials are tested. */
   apiKey: secret('API key').optional(),
   secretKey: secret('Secret key').optional(),
-  token: secret('Token').optional(),
-  appId: text('App ID').max(16).regex(/^\d*$/, 'App ID must be a number').optional(),
+  token: derivToken('Token').optional(),
+  appId: derivAppId('App ID').optional(),
 });
 
 const isoDateTime = (label: string) =>
@@ -344,6 +358,8 @@ export interface TestConnectionResponse {
   success: true;
   exchange: (typeof VENUES)[number];
   message: string;
+  /** Deriv, saved credentials: what Deriv said about them (also saved on the user); absent otherwise. */
+  deriv?: DerivLink;
 }
 export interface TradingMembershipResponse {
   success: true;

@@ -13,6 +13,7 @@ import type {
   VenueId,
 } from './domain';
 import type { TradingStop } from './trading-state';
+import type { DerivLink } from './deriv';
 
 /** The user record the API returns. Secrets never appear: only a masked form (last 4 characters) and a has-flag. */
 export interface PublicUser {
@@ -33,6 +34,8 @@ export interface PublicUser {
   derivToken: string;
   /** The Deriv app ID is not a secret and is returned as saved. */
   derivAppId: string;
+  /** Which Deriv API the token belongs to and the accounts it reaches, as Deriv last said. */
+  deriv: DerivLink;
   hasBinanceApiKey: boolean;
   hasBinanceSecretKey: boolean;
   hasDerivToken: boolean;

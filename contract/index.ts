@@ -12,3 +12,4 @@ export * from './csv';
 export * from './notifications';
 export * from './guard';
 export * from './trading-state';
+export * from './deriv';

@@ -41,8 +41,12 @@ export interface Config {
   engine: boolean;
   binanceRestUrl: string;
   binanceWsUrl: string;
+  /** Deriv's legacy WebSocket API, for tokens that belong to it. */
   derivWsUrl: string;
-  /** Deriv app id for the public quote stream and for accounts that did not save their own. */
+  /** Deriv's new API: its public socket (quotes, offers) and its REST base (accounts, one-time passwords). */
+  derivPublicWsUrl: string;
+  derivApiUrl: string;
+  /** Deriv app id for legacy tokens saved without one. */
   derivAppId: string;
   tradeMaxHoldMs: number;
   /** A quote older than this is not traded, and its price is sent as stale. */
@@ -182,11 +186,15 @@ const EnvSchema = z.object({
   BINANCE_REST_URL: url('BINANCE_REST_URL', ['http:', 'https:']).default('https://api.binance.com'),
   BINANCE_WS_URL: url('BINANCE_WS_URL', ['ws:', 'wss:']).default('wss://stream.binance.com:9443'),
   DERIV_WS_URL: url('DERIV_WS_URL', ['ws:', 'wss:']).default('wss://ws.derivws.com/websockets/v3'),
-  // Deriv's public test app id by default; register your own app for production (README).
+  DERIV_PUBLIC_WS_URL: url('DERIV_PUBLIC_WS_URL', ['ws:', 'wss:']).default(
+    'wss://api.derivws.com/trading/v1/options/ws/public',
+  ),
+  DERIV_API_URL: url('DERIV_API_URL', ['http:', 'https:']).default('https://api.derivws.com'),
+  // Deriv's public test app id by default; for legacy API tokens only (the new API takes each user's own app id).
   DERIV_APP_ID: z
     .string()
     .trim()
-    .regex(/^\d{1,10}$/, 'DERIV_APP_ID must be the number Deriv gave your app')
+    .regex(/^\d{1,10}$/, 'DERIV_APP_ID must be the number Deriv gave your legacy app')
     .default('1089'),
   TRADE_MAX_HOLD_MS: int('TRADE_MAX_HOLD_MS', 1000, 7 * 24 * 3600 * 1000).default(DEFAULT_TRADING_PARAMS.maxHoldMs),
   QUOTE_MAX_AGE_MS: int('QUOTE_MAX_AGE_MS', 100, 600_000).default(DEFAULT_TRADING_PARAMS.quoteMaxAgeMs),
@@ -268,6 +276,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     binanceRestUrl: e.BINANCE_REST_URL,
     binanceWsUrl: e.BINANCE_WS_URL,
     derivWsUrl: e.DERIV_WS_URL,
+    derivPublicWsUrl: e.DERIV_PUBLIC_WS_URL,
+    derivApiUrl: e.DERIV_API_URL,
     derivAppId: e.DERIV_APP_ID,
     tradeMaxHoldMs: e.TRADE_MAX_HOLD_MS,
     quoteMaxAgeMs: e.QUOTE_MAX_AGE_MS,

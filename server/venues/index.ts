@@ -13,8 +13,12 @@ export interface VenuesConfig {
   market: 'sim' | 'live';
   binanceRestUrl: string;
   binanceWsUrl: string;
+  /** Deriv's legacy API (DERIV_WS_URL), for users whose token belongs to it. */
   derivWsUrl: string;
-  /** App id for Deriv's public quote stream and for accounts without their own (DERIV_APP_ID). */
+  /** Deriv's new API: the public socket for quotes and offers, the REST base for accounts and one-time passwords. */
+  derivPublicWsUrl: string;
+  derivApiUrl: string;
+  /** App id for legacy tokens saved without their own (DERIV_APP_ID). */
   derivAppId: string;
 }
 
@@ -70,6 +74,8 @@ async function liveVenues(config: VenuesConfig, options: VenuesOptions): Promise
   });
   const deriv = new DerivVenue({
     url: config.derivWsUrl,
+    publicUrl: config.derivPublicWsUrl,
+    apiUrl: config.derivApiUrl,
     appId: config.derivAppId,
     backoff: options.live?.backoff,
   });

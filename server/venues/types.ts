@@ -1,5 +1,6 @@
 // The one interface through which the engine knows a venue. Decimal values cross it as strings.
 import type { Observable } from 'rxjs';
+import type { DerivAccountInfo, DerivApi } from '../../contract/deriv';
 import type { Currency, SymbolId, VenueId } from '../../contract/domain';
 
 export interface Quote {
@@ -17,9 +18,25 @@ export interface VenueAccount {
   credentials: {
     binanceApiKey?: string;
     binanceSecretKey?: string;
+    /** A Deriv personal access token (new API, with derivAppId) or a legacy API token. */
     derivToken?: string;
     derivAppId?: string;
+    /** Which Deriv API the token was last found to belong to; found out (new API first) when absent. */
+    derivApi?: DerivApi;
+    /** The Deriv Options account chosen to trade (new API). */
+    derivAccountId?: string;
   };
+  /**
+   * Where a connector writes down what the venue said about these credentials (Deriv: the API, the accounts), so
+   * that the next process and Settings know it. Absent for credentials that are not saved (a test of typed ones).
+   */
+  remember?: (facts: VenueFacts) => Promise<void>;
+}
+
+/** What a connector found out about saved credentials. */
+export interface VenueFacts {
+  /** `chosen`: the account the connector took because the token reaches only that one. */
+  deriv: { api: DerivApi; accounts: DerivAccountInfo[]; chosen?: string };
 }
 
 /**

@@ -222,3 +222,96 @@ describe('Settings screen', () => {
     ).toBeTruthy();
   });
 });
+
+describe('Settings: Deriv', () => {
+  const two = {
+    api: 'new' as const,
+    accountId: '',
+    accounts: [
+      { accountId: 'DOT5003', type: 'demo' as const, currency: 'USD', balance: 10000, status: 'active' as const },
+      { accountId: 'ROT5004', type: 'real' as const, currency: 'USD', balance: 25.5, status: 'active' as const },
+    ],
+    checkedAt: '2026-01-02T03:04:05.000Z',
+  };
+
+  it('says which tokens the field takes, and answers malformed ones with field messages before sending', async () => {
+    const ui = userEvent.setup();
+    const { calls } = renderApp('/settings', { user: testUser() });
+    expect(await screen.findByText(/A personal access token \(new API: developers\.deriv\.com/)).toBeTruthy();
+    expect(screen.getByTestId('deriv-status').textContent).toBe(
+      'Deriv: not checked yet. Save the token, then press Test Connection.',
+    );
+    await ui.type(screen.getByLabelText('Deriv Token'), 'has space');
+    await ui.type(screen.getByLabelText('Deriv App ID'), 'my-app');
+    await ui.click(screen.getByRole('button', { name: 'Save Token' }));
+    expect(await screen.findByText('The Deriv token has spaces in it: paste it again without them')).toBeTruthy();
+    expect(screen.getByText('The Deriv app ID has only letters and digits')).toBeTruthy();
+    expect(screen.getByLabelText('Deriv App ID').getAttribute('aria-invalid')).toBe('true');
+    expect(calls.some((c) => c.path.endsWith('/api-keys'))).toBe(false);
+  });
+
+  it('saves a personal access token with its alphanumeric app ID', async () => {
+    const ui = userEvent.setup();
+    const user = testUser();
+    const { calls } = renderApp('/settings', {
+      user,
+      handler: (m, p) =>
+        m === 'PUT' && p.endsWith('/api-keys')
+          ? { body: { success: true, user: { ...user, hasDerivToken: true, derivToken: '••••Jm2x' } } }
+          : undefined,
+    });
+    await ui.type(await screen.findByLabelText('Deriv Token'), 'pat_KeysTrader0Kq3Vb8Hn5Jm2x');
+    await ui.type(screen.getByLabelText('Deriv App ID'), 'Qx7Lm2Np9Rs4Tv6Wy8Za1');
+    await ui.click(screen.getByRole('button', { name: 'Save Token' }));
+    expect(await screen.findByText('API keys updated successfully')).toBeTruthy();
+    expect(calls.find((c) => c.path.endsWith('/api-keys'))?.body).toEqual({
+      derivToken: 'pat_KeysTrader0Kq3Vb8Hn5Jm2x',
+      derivAppId: 'Qx7Lm2Np9Rs4Tv6Wy8Za1',
+    });
+  });
+
+  it('after Test Connection lists the accounts, and trades only the one the user picks', async () => {
+    const ui = userEvent.setup();
+    const user = testUser({ hasDerivToken: true, derivToken: '••••Jm2x', derivAppId: 'Qx7Lm2Np9Rs4Tv6Wy8Za1' });
+    const { calls } = renderApp('/settings', {
+      user,
+      handler: (m, p, body) => {
+        if (p === '/api/exchanges/test-connection')
+          return {
+            body: {
+              success: true,
+              exchange: 'deriv',
+              message: 'Deriv: new API, 2 accounts: choose the one to trade below',
+              deriv: two,
+            },
+          };
+        if (m === 'PUT' && p.endsWith('/api-keys'))
+          return {
+            body: {
+              success: true,
+              user: { ...user, deriv: { ...two, accountId: (body as { derivAccountId: string }).derivAccountId } },
+            },
+          };
+        return undefined;
+      },
+    });
+    const [, derivTest] = await screen.findAllByRole('button', { name: 'Test Connection' });
+    await ui.click(derivTest as HTMLElement);
+    // the toast and the status line say it
+    expect(await screen.findAllByText('Deriv: new API, 2 accounts: choose the one to trade below')).toHaveLength(2);
+    expect(screen.getByTestId('deriv-status').textContent).toBe(
+      'Deriv: new API, 2 accounts: choose the one to trade below',
+    );
+    const trade = screen.getByRole('button', { name: 'Trade This Account' });
+    // nothing is picked for the user: neither demo nor real
+    expect(screen.getAllByRole('radio').map((r) => (r as HTMLInputElement).checked)).toEqual([false, false]);
+    expect(trade.hasAttribute('disabled')).toBe(true);
+    await ui.click(screen.getByRole('radio', { name: /ROT5004/ }));
+    await ui.click(trade);
+    expect(await screen.findByText('Deriv account ROT5004 will be traded')).toBeTruthy();
+    expect(calls.find((c) => c.path.endsWith('/api-keys'))?.body).toEqual({ derivAccountId: 'ROT5004' });
+    await waitFor(() =>
+      expect(screen.getByTestId('deriv-status').textContent).toBe('Deriv: new API, real account ROT5004, 25.50 USD'),
+    );
+  });
+});

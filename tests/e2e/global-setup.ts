@@ -12,6 +12,8 @@ declare module 'vitest' {
     baseUrl: string;
     adminEmail: string;
     adminPassword: string;
+    /** The client build the shared server serves; a file that starts its own server (live market) serves it too. */
+    clientDir: string;
   }
 }
 
@@ -118,6 +120,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   project.provide('adminEmail', ADMIN_EMAIL);
   project.provide('adminPassword', ADMIN_PASSWORD);
+  project.provide('clientDir', clientDir);
 
   return async () => {
     const exited = new Promise((r) => child.once('exit', r));

@@ -32,7 +32,7 @@ describe('settings, live dashboard, trades, balances', () => {
     await page.getByLabel('Binance Secret Key').fill('e2eBinanceSecret5678');
     await page.getByRole('button', { name: 'Save Keys' }).click();
     await visible(toast(page, 'API keys updated successfully'));
-    await page.getByLabel('Deriv API Token').fill('e2eDerivToken9012');
+    await page.getByLabel('Deriv Token').fill('e2eDerivToken9012');
     await page.getByLabel('Deriv App ID').fill('1089');
     await page.getByRole('button', { name: 'Save Token' }).click();
     await visible(page.locator('text=Saved (').nth(2));

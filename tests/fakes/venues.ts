@@ -5,11 +5,13 @@ import { SYMBOLS } from '../../contract/domain';
 import { SimMarket } from '../../server/venues/sim/market';
 import type { SimParams } from '../../server/venues/sim/params';
 import { startFakeBinance, type FakeBinance, type FakeBinanceAccount } from './binance/server';
-import { startFakeDeriv, type FakeDeriv, type FakeDerivAccount } from './deriv/server';
+import { startFakeDeriv, type FakeDeriv, type FakeDerivAccount, type FakeDerivPat } from './deriv/server';
 
 export interface FakeVenuesOptions {
   binanceAccounts?: FakeBinanceAccount[];
   derivAccounts?: FakeDerivAccount[];
+  /** Deriv's new API: personal access tokens with their app ids and Options accounts. */
+  derivPats?: FakeDerivPat[];
   /** Drive both fakes' quotes from a simulated market with this seed; no quotes move when omitted. */
   simSeed?: number;
   simParams?: SimParams;
@@ -19,7 +21,14 @@ export interface FakeVenues {
   binance: FakeBinance;
   deriv: FakeDeriv;
   /** The environment a server needs to trade against these fakes. */
-  env: { MARKET: 'live'; BINANCE_REST_URL: string; BINANCE_WS_URL: string; DERIV_WS_URL: string };
+  env: {
+    MARKET: 'live';
+    BINANCE_REST_URL: string;
+    BINANCE_WS_URL: string;
+    DERIV_WS_URL: string;
+    DERIV_PUBLIC_WS_URL: string;
+    DERIV_API_URL: string;
+  };
   market: SimMarket | null;
   close(): Promise<void>;
 }
@@ -30,7 +39,7 @@ const DERIV_SYMBOL = { 'BTC/USDT': 'cryBTCUSD', 'ETH/USDT': 'cryETHUSD' } as con
 export async function startFakeVenues(options: FakeVenuesOptions = {}): Promise<FakeVenues> {
   const [binance, deriv] = await Promise.all([
     startFakeBinance({ accounts: options.binanceAccounts }),
-    startFakeDeriv({ accounts: options.derivAccounts }),
+    startFakeDeriv({ accounts: options.derivAccounts, pats: options.derivPats }),
   ]);
   let market: SimMarket | null = null;
   const feeds: Subscription[] = [];
@@ -54,7 +63,14 @@ export async function startFakeVenues(options: FakeVenuesOptions = {}): Promise<
     binance,
     deriv,
     market,
-    env: { MARKET: 'live', BINANCE_REST_URL: binance.restUrl, BINANCE_WS_URL: binance.wsUrl, DERIV_WS_URL: deriv.url },
+    env: {
+      MARKET: 'live',
+      BINANCE_REST_URL: binance.restUrl,
+      BINANCE_WS_URL: binance.wsUrl,
+      DERIV_WS_URL: deriv.url,
+      DERIV_PUBLIC_WS_URL: deriv.publicUrl,
+      DERIV_API_URL: deriv.apiUrl,
+    },
     close: async () => {
       feeds.forEach((f) => f.unsubscribe());
       market?.close();

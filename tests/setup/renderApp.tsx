@@ -30,6 +30,7 @@ export const testUser = (patch: Partial<PublicUser> = {}): PublicUser => ({
   binanceSecretKey: '',
   derivToken: '',
   derivAppId: '',
+  deriv: { api: null, accountId: '', accounts: [], checkedAt: null },
   hasBinanceApiKey: false,
   hasBinanceSecretKey: false,
   hasDerivToken: false,

@@ -1,4 +1,5 @@
-import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { DerivAccountInfo, DerivApi } from '../../../contract/deriv';
 import { updatedAt } from './columns';
 import { users } from './users';
 
@@ -15,6 +16,15 @@ export const venueCredentials = pgTable('venue_credentials', {
   binanceSecretKeyLast4: text('binance_secret_key_last4'),
   derivTokenLast4: text('deriv_token_last4'),
   derivAppId: text('deriv_app_id').notNull().default(''),
+  /**
+   * What Deriv said about the saved token (one column holds either kind of token): the API it belongs to, the Options
+   * accounts it reaches, when that was read. Written by the connector; cleared when the token or app id changes.
+   */
+  derivApi: text('deriv_api').$type<DerivApi>(),
+  derivAccounts: jsonb('deriv_accounts').$type<DerivAccountInfo[]>(),
+  derivCheckedAt: timestamp('deriv_checked_at', { withTimezone: true, mode: 'date' }),
+  /** The Options account the user chose to trade (new API), or the only one the token reaches; '' = none yet. */
+  derivAccountId: text('deriv_account_id').notNull().default(''),
   updatedAt: updatedAt(),
 });
 

@@ -8,9 +8,10 @@ import {
   type PricesResponse,
   type TestConnectionResponse,
 } from '../../../contract/api';
-import { VENUES, type VenueId } from '../../../contract/domain';
+import { VENUE_NAMES, VENUES, type VenueId } from '../../../contract/domain';
 import type { Balances } from '../../../contract/entities';
 import { ensurePaperBalances, getBalances, setVenueBalances } from '../../db/repositories/balances';
+import { derivLinkOf, findCredentials } from '../../db/repositories/credentials';
 import { findMinSpread } from '../../db/repositories/users';
 import { userBalances } from '../../engine/figures';
 import { VenueError, type VenueAccount } from '../../venues/types';
@@ -25,7 +26,10 @@ function venueHttpError(error: unknown, exchange: VenueId): HttpError {
       return new HttpError(503, `${exchange} is not reachable right now: ${error.message}`);
     if (error.kind === 'rate-limit')
       return new HttpError(429, `${exchange} is rate-limiting requests; try again shortly`);
-    return badRequest(`${exchange}: ${error.message}`);
+    // A refusal already worded for the trader ("Deriv refused the token: …") is passed on as it is.
+    return badRequest(
+      error.message.startsWith(VENUE_NAMES[exchange]) ? error.message : `${exchange}: ${error.message}`,
+    );
   }
   return new HttpError(503, `${exchange} could not be reached`);
 }
@@ -65,25 +69,46 @@ export const exchangeRoutes: FastifyPluginAsyncZod = async (app) => {
       const { exchange, apiKey, secretKey, token, appId } = request.body;
       if (!live) return { success: true, exchange, message: `${exchange} connection successful (simulated market)` };
       const saved = await app.loadVenueAccount(request.user.id);
-      const account: VenueAccount = {
-        userId: request.user.id,
-        credentials:
-          exchange === 'binance'
-            ? {
+      // Deriv, saved credentials: what Deriv says about them (API, accounts) is written down for Settings and trading.
+      const savedDeriv = exchange === 'deriv' && !token && !appId;
+      const account: VenueAccount =
+        exchange === 'binance'
+          ? {
+              userId: request.user.id,
+              credentials: {
                 binanceApiKey: apiKey || saved.credentials.binanceApiKey,
                 binanceSecretKey: secretKey || saved.credentials.binanceSecretKey,
+              },
+            }
+          : savedDeriv
+            ? {
+                userId: request.user.id,
+                credentials: {
+                  derivToken: saved.credentials.derivToken,
+                  derivAppId: saved.credentials.derivAppId,
+                  derivAccountId: saved.credentials.derivAccountId,
+                },
+                remember: saved.remember,
               }
-            : { derivToken: token || saved.credentials.derivToken, derivAppId: appId || saved.credentials.derivAppId },
-      };
+            : {
+                userId: request.user.id,
+                credentials: {
+                  derivToken: token || saved.credentials.derivToken,
+                  derivAppId: appId || saved.credentials.derivAppId,
+                },
+              };
       if (exchange === 'binance' && (!account.credentials.binanceApiKey || !account.credentials.binanceSecretKey)) {
         throw badRequest('Enter or save your Binance API key and secret first');
       }
       if (exchange === 'deriv' && !account.credentials.derivToken)
-        throw badRequest('Enter or save your Deriv API token first');
+        throw badRequest('Enter or save your Deriv token first');
       if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
       try {
         const summary = await app.engine.venues[exchange].testConnection(account);
-        return { success: true, exchange, message: `${exchange} connection successful: ${summary}` };
+        if (exchange === 'binance')
+          return { success: true, exchange, message: `${exchange} connection successful: ${summary}` };
+        const deriv = savedDeriv ? derivLinkOf(await findCredentials(app.db, request.user.id)) : undefined;
+        return { success: true, exchange, message: summary, ...(deriv && { deriv }) };
       } catch (error) {
         throw venueHttpError(error, exchange);
       }

@@ -17,6 +17,8 @@ const SECRET_KEYS = [
   'binanceApiKey',
   'binanceSecretKey',
   'derivToken',
+  // A Deriv one-time password opens a trading socket: never logged, should one ever sit in a logged object.
+  'otp',
   'apiKey',
   'secretKey',
   'secret',

@@ -2,8 +2,26 @@
 // through them, an answer can only carry the fields declared here: a stray secret on an object is dropped.
 import { TRADING_STOPS } from '../../../contract/trading-state';
 import { z } from 'zod';
+import { DERIV_ACCOUNT_TYPES, DERIV_APIS } from '../../../contract/deriv';
 import { ROLES } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
+
+export const DerivLinkSchema = z
+  .object({
+    api: z.enum(DERIV_APIS).nullable().describe('The API the Deriv token belongs to; null until it was looked at'),
+    accountId: z.string().describe("The Options account chosen to trade (new API); '' when none"),
+    accounts: z.array(
+      z.object({
+        accountId: z.string(),
+        type: z.enum(DERIV_ACCOUNT_TYPES),
+        currency: z.string(),
+        balance: z.number(),
+        status: z.enum(['active', 'inactive']),
+      }),
+    ),
+    checkedAt: z.string().nullable(),
+  })
+  .describe('What Deriv last said about the saved token');
 
 export const PublicUserSchema = z.object({
   _id: z.string(),
@@ -21,6 +39,7 @@ export const PublicUserSchema = z.object({
   binanceSecretKey: z.string().describe("Masked, e.g. '••••abcd', or ''"),
   derivToken: z.string().describe("Masked, e.g. '••••abcd', or ''"),
   derivAppId: z.string(),
+  deriv: DerivLinkSchema,
   hasBinanceApiKey: z.boolean(),
   hasBinanceSecretKey: z.boolean(),
   hasDerivToken: z.boolean(),

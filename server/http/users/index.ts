@@ -4,9 +4,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiKeysBody, IdParams, TradingSettingsBody } from '../../../contract/api';
 import type { UserResponse } from '../../../contract/api';
-import { saveCredentials } from '../../db/repositories/credentials';
+import { findCredentials, saveCredentials } from '../../db/repositories/credentials';
 import { findUserById } from '../../db/repositories/users';
-import { forbidden, notFound } from '../plugins/http-error';
+import { badRequest, forbidden, notFound } from '../plugins/http-error';
+import { derivChoiceRefusal } from './deriv-choice';
 import { loadPublicUser } from './load-public-user';
 import { UserAnswer } from '../plugins/response-schemas';
 import { audit } from '../../audit/audit';
@@ -74,8 +75,15 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request): Promise<UserResponse> => {
       const { id } = request.params;
       await assertOwner(app, request, id);
+      const { derivAccountId, derivToken } = request.body;
+      // An account chosen with a new token is checked when it is first used; otherwise against Deriv's last list.
+      if (derivAccountId && derivToken === undefined) {
+        const refusal = derivChoiceRefusal(await findCredentials(app.db, id), derivAccountId);
+        if (refusal) throw badRequest(refusal);
+      }
       await saveCredentials(app.db, app.secrets.encryptionKey, id, request.body);
-      // Which keys were saved or removed, never their values (the Deriv app id is not a secret, but is left out too).
+      // Which keys were saved or removed, never their values (the Deriv app id and account are no secrets, but are
+      // left out too).
       const fields = Object.fromEntries(
         Object.entries(request.body)
           .filter(([, v]) => v !== undefined)

@@ -1,6 +1,7 @@
 // The user record as the API shows it: no password hash, no secret — only masks and has-flags.
 import type { PublicUser } from '../../../contract/entities';
 import type { UserRow, VenueCredentialsRow } from '../../db/schema';
+import { derivLinkOf } from '../../db/repositories/credentials';
 import { maskSecret } from '../../security/masking';
 
 export function toPublicUser(user: UserRow, credentials: VenueCredentialsRow | null): PublicUser {
@@ -23,6 +24,7 @@ export function toPublicUser(user: UserRow, credentials: VenueCredentialsRow | n
     binanceSecretKey: maskSecret(credentials?.binanceSecretKeyLast4, hasBinanceSecretKey),
     derivToken: maskSecret(credentials?.derivTokenLast4, hasDerivToken),
     derivAppId: credentials?.derivAppId ?? '',
+    deriv: derivLinkOf(credentials),
     hasBinanceApiKey,
     hasBinanceSecretKey,
     hasDerivToken,

@@ -1,7 +1,10 @@
-// A typed client for Deriv's WebSocket API v3: req_id → promise map, subscriptions that survive reconnects,
-// a keep-alive ping, reconnect with backoff, authorize-on-connect and errors keyed by Deriv's code.
+// A typed client for Deriv's WebSocket APIs: req_id → promise map, subscriptions that survive reconnects, a
+// keep-alive ping, reconnect with backoff and errors keyed by Deriv's code. The legacy API (v3) authorizes each new
+// connection with the token; the new API connects to a one-time-password URL asked for afresh before every
+// connection, and never authorizes on the socket. The URL is a credential: it appears in no message or log.
 import WebSocket from 'ws';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from '../backoff';
+import { SlidingWindow } from '../rate-window';
 
 export type Json = Record<string, unknown>;
 
@@ -19,23 +22,36 @@ export class DerivApiError extends Error {
 
 /** The connection failed before an answer arrived: whatever was asked may or may not have happened. */
 export class DerivConnectionError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The HTTP status Deriv refused the connection with, when it did (401: a used or expired one-time password). */
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'DerivConnectionError';
   }
 }
 
 export interface DerivClientOptions {
-  /** e.g. wss://ws.derivws.com/websockets/v3 */
-  url: string;
-  appId: string;
-  /** Authorizes every new connection with this token before anything else is sent. */
+  /** e.g. wss://ws.derivws.com/websockets/v3 (with appId), or the new API's public socket as it is. */
+  url?: string;
+  /** Legacy API: added to the URL as app_id. */
+  appId?: string;
+  /** New API: a fresh one-time-password URL for each connection; throwing a refusal ends the client's attempts. */
+  connectUrl?: () => Promise<string>;
+  /** Legacy API: authorizes every new connection with this token before anything else is sent. */
   token?: string;
   /** Checks the authorize answer (scopes); throwing refuses the connection. */
   onAuthorize?: (authorize: Json) => void;
   pingIntervalMs?: number;
   requestTimeoutMs?: number;
   backoff?: BackoffOptions;
+  /** At most this many requests in any window on one connection (the new API documents 100 a second). */
+  rate?: { limit: number; windowMs: number };
+  /** At most this many streams on one connection (the new API documents 100); one more is refused here. */
+  maxSubscriptions?: number;
+  /** Whether an error from connectUrl means asking again cannot help (a refused token), ending the attempts. */
+  isRefusal?: (error: unknown) => boolean;
 }
 
 interface Pending {
@@ -73,8 +89,16 @@ export class DerivClient {
   private closed = false;
   /** The latest authorize answer, once authorized. */
   authorized: Json | null = null;
+  private readonly window: SlidingWindow | null;
 
-  constructor(private readonly options: DerivClientOptions) {}
+  constructor(private readonly options: DerivClientOptions) {
+    this.window = options.rate ? new SlidingWindow(options.rate.limit, options.rate.windowMs) : null;
+  }
+
+  /** Closed for good: by close(), or because Deriv refused the token (asking again cannot help). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
 
   /** Opens (and authorizes) the connection unless it is open already. */
   connect(): Promise<void> {
@@ -133,16 +157,38 @@ export class DerivClient {
     this.teardown(new DerivConnectionError('Deriv client closed'));
   }
 
+  private async address(): Promise<string> {
+    const { url, appId, connectUrl } = this.options;
+    if (connectUrl) {
+      try {
+        return await connectUrl();
+      } catch (error) {
+        if (this.options.isRefusal?.(error)) this.closed = true;
+        throw error;
+      }
+    }
+    if (!url) throw new DerivConnectionError('No Deriv address configured');
+    return appId === undefined ? url : `${url}${url.includes('?') ? '&' : '?'}app_id=${encodeURIComponent(appId)}`;
+  }
+
+  /** A connected socket. A one-time-password URL Deriv refused (used, expired) is asked for again, once. */
+  private async dial(): Promise<WebSocket> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await connectTo(await this.address());
+      } catch (error) {
+        const retry = this.options.connectUrl && error instanceof DerivConnectionError && error.status === 401;
+        if (!retry || attempt > 0) throw error;
+      }
+    }
+  }
+
   private async open(): Promise<void> {
-    const url = `${this.options.url}${this.options.url.includes('?') ? '&' : '?'}app_id=${encodeURIComponent(this.options.appId)}`;
-    const socket = new WebSocket(url);
-    // Errors always come with a 'close', which does the work; without a listener an error would crash the process.
-    socket.on('error', () => undefined);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', (error) => reject(new DerivConnectionError(`Cannot reach Deriv: ${error.message}`)));
-      socket.once('close', () => reject(new DerivConnectionError('Deriv closed the connection while opening')));
-    });
+    const socket = await this.dial();
+    if (this.closed) {
+      socket.terminate();
+      throw new DerivConnectionError('Deriv client is closed');
+    }
     this.socket = socket;
     socket.on('message', (data) => this.onMessage(String(data)));
     socket.on('close', () => this.onClose(socket));
@@ -168,6 +214,18 @@ export class DerivClient {
 
   private startSubscription(state: SubscriptionState): void {
     if (!this.subscriptions.has(state) || state.reqId !== null) return;
+    const max = this.options.maxSubscriptions;
+    if (max !== undefined && this.subscriptionsByReqId.size >= max) {
+      this.subscriptions.delete(state);
+      state.onError(
+        new DerivApiError(
+          'RateLimit',
+          `Deriv allows at most ${max} streams on one connection`,
+          callName(state.request),
+        ),
+      );
+      return;
+    }
     const reqId = this.nextReqId++;
     state.reqId = reqId;
     this.subscriptionsByReqId.set(reqId, state);
@@ -185,10 +243,13 @@ export class DerivClient {
     if (this.socket?.readyState === WebSocket.OPEN) this.send({ forget: subscriptionId }).catch(() => undefined);
   }
 
-  private send(request: Json, reqId = this.nextReqId++): Promise<Json> {
+  private async send(request: Json, reqId = this.nextReqId++): Promise<Json> {
+    // The request waits for its turn within the documented rate before it leaves; it is answered within the timeout.
+    const before = this.socket;
+    if (this.window) await this.window.take();
     const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN)
-      return Promise.reject(new DerivConnectionError('Not connected to Deriv'));
+    if (!socket || socket !== before || socket.readyState !== WebSocket.OPEN)
+      throw new DerivConnectionError('Not connected to Deriv');
     const call = callName(request);
     return new Promise<Json>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -274,4 +335,21 @@ export class DerivClient {
     }, delay);
     this.reconnectTimer.unref();
   }
+}
+
+/** Opens a socket; a refusal at the door keeps its HTTP status (the URL, a credential, is never part of a message). */
+function connectTo(url: string): Promise<WebSocket> {
+  const socket = new WebSocket(url);
+  // Errors always come with a 'close', which does the work; without a listener an error would crash the process.
+  socket.on('error', () => undefined);
+  return new Promise<WebSocket>((resolve, reject) => {
+    socket.once('open', () => resolve(socket));
+    socket.once('unexpected-response', (request, response) => {
+      const status = response.statusCode ?? 0;
+      reject(new DerivConnectionError(`Deriv refused the connection (HTTP ${status})`, status));
+      request.destroy();
+    });
+    socket.once('error', (error) => reject(new DerivConnectionError(`Cannot reach Deriv: ${error.message}`)));
+    socket.once('close', () => reject(new DerivConnectionError('Deriv closed the connection while opening')));
+  });
 }

@@ -3,8 +3,10 @@
 // Deriv has no client order ids: each buy is written down before it is sent (the order journal) and its contract id
 // as soon as Deriv answers, so that after a crash the contract is found by id, or by that attempt in the account's
 // portfolio and statement. Open contracts are followed (proposal_open_contract): a stop-out reaches the engine at once.
+// Both of Deriv's APIs behind this one Venue: each user's saved token decides which (session.ts); quotes and the
+// offers (contracts_for) come from the new API's public socket, which needs no authentication.
 import Decimal from 'decimal.js';
-import { filter, map, Observable, shareReplay, take } from 'rxjs';
+import { filter, map, Observable, take } from 'rxjs';
 import type { Currency, SymbolId } from '../../../contract/domain';
 import type { BackoffOptions } from '../backoff';
 import { InFlight } from '../inflight';
@@ -22,26 +24,30 @@ import {
   type VenueAccount,
   type VenuePosition,
 } from '../types';
-import { DerivClient, type Json } from './client';
-import {
-  impliedExitSpot,
-  placementOf,
-  quantityOf,
-  saleReason,
-  type DerivPlacement,
-  type OpenContract,
-} from './contracts';
-import { toVenueError } from './errors';
-import { parseOffer, parseStakeTerms, type ContractType, type Offer, type StakeTerms } from './offers';
+import type { Json } from './client';
+import { DerivAccounts, request, type AccountState } from './accounts';
+import { impliedExitSpot, placementOf, saleReason, type DerivPlacement, type OpenContract } from './contracts';
+import { toVenueError, type CallPhase } from './errors';
+import { closingFill, exitPrice, openingFill, refuseMovedSpot, remember } from './fills';
+import { parseStakeTerms, type ContractType, type StakeTerms } from './offers';
 import { findBought, openContracts, type AccountCalls } from './records';
+import { DerivPublic } from './public';
+import { DerivRest } from './rest';
+import type { DerivSession } from './session';
 import { DERIV_SYMBOLS } from './symbols';
+import { num, readContract, readProposal } from './wire';
 
 export { impliedExitSpot, type OpenContract } from './contracts';
+export { tickTime } from './fills';
 
 export interface DerivVenueOptions {
-  /** e.g. wss://ws.derivws.com/websockets/v3 */
+  /** The legacy API's socket, e.g. wss://ws.derivws.com/websockets/v3 (DERIV_WS_URL). */
   url: string;
-  /** App id for the public quote connection and for accounts that did not save their own (DERIV_APP_ID). */
+  /** The new API's public socket for quotes and offers (DERIV_PUBLIC_WS_URL). */
+  publicUrl: string;
+  /** The new API's REST base for accounts and one-time passwords (DERIV_API_URL). */
+  apiUrl: string;
+  /** App id for legacy tokens saved without their own (DERIV_APP_ID). */
   appId: string;
   backoff?: BackoffOptions;
   pingIntervalMs?: number;
@@ -53,7 +59,7 @@ export interface DerivVenueOptions {
 /** One update of an open multiplier contract, decimals as strings. */
 export interface ContractUpdate {
   contractId: string;
-  /** What selling now would pay, USD. */
+  /** What selling now would pay, in the account currency. */
   bidPrice: string;
   profit: string;
   currentSpot: string;
@@ -61,54 +67,37 @@ export interface ContractUpdate {
   status: string;
 }
 
-const FORBIDDEN_SCOPES = ['payments', 'admin'];
 const SYMBOL_OF: Record<string, SymbolId> = Object.fromEntries(
   Object.entries(DERIV_SYMBOLS).map(([symbol, underlying]) => [underlying, symbol as SymbolId]),
 );
-
-interface AccountState {
-  token: string;
-  appId: string;
-  client: DerivClient;
-  /** clientOrderId → contract id of opening orders this process placed or found. */
-  opened: Map<string, number>;
-  /** clientOrderId → contract id of closing orders. */
-  closed: Map<string, number>;
-  /** Opening orders sent without a definite answer, by client order id. */
-  attempts: Map<string, DerivPlacement>;
-}
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 export class DerivVenue implements Venue {
   private readonly inflight = new InFlight<LegFill>();
   readonly id = 'deriv' as const;
-  private publicClient: DerivClient | null = null;
-  private readonly accounts = new Map<string, AccountState>();
-  private readonly quoteStreams = new Map<SymbolId, Observable<Quote>>();
-  private readonly offers: Kept<Offer>;
+  private readonly market: DerivPublic;
+  private readonly accounts: DerivAccounts;
   private readonly terms: Kept<StakeTerms>;
 
-  constructor(private readonly options: DerivVenueOptions) {
-    this.offers = new Kept(options.offerCacheMs ?? 10 * 60_000);
+  constructor(options: DerivVenueOptions) {
+    const connection = {
+      backoff: options.backoff,
+      pingIntervalMs: options.pingIntervalMs,
+      requestTimeoutMs: options.requestTimeoutMs,
+    };
     this.terms = new Kept(options.offerCacheMs ?? 10 * 60_000);
+    this.market = new DerivPublic({ url: options.publicUrl, offerCacheMs: options.offerCacheMs, ...connection });
+    this.accounts = new DerivAccounts({
+      legacyUrl: options.url,
+      defaultAppId: options.appId,
+      rest: new DerivRest({ baseUrl: options.apiUrl, timeoutMs: options.requestTimeoutMs }),
+      ...connection,
+    });
   }
 
   quotes(symbol: SymbolId): Observable<Quote> {
-    let stream = this.quoteStreams.get(symbol);
-    if (!stream) {
-      const underlying = DERIV_SYMBOLS[symbol];
-      stream = new Observable<Quote>((subscriber) => {
-        const subscription = this.publicConnection().subscribe({ ticks: underlying }, (message) => {
-          const tick = message['tick'] as { bid?: number; ask?: number; epoch?: number } | undefined;
-          if (tick?.bid === undefined || tick.ask === undefined) return;
-          subscriber.next({ venue: 'deriv', symbol, bid: tick.bid, ask: tick.ask, ts: tickTime(tick.epoch) });
-        });
-        return () => subscription.unsubscribe();
-      }).pipe(shareReplay({ bufferSize: 1, refCount: true }));
-      this.quoteStreams.set(symbol, stream);
-    }
-    return stream;
+    return this.market.quotes(symbol);
   }
 
   async takerFeeRate(_account: VenueAccount): Promise<string> {
@@ -118,19 +107,19 @@ export class DerivVenue implements Venue {
 
   async balances(account: VenueAccount): Promise<Record<Currency, string>> {
     const answer = await this.call(account, { balance: 1 }, 'read');
-    const balance = (answer['balance'] as { balance: number }).balance;
+    const balance = num((answer['balance'] as Json | undefined)?.['balance']) ?? 0;
     return { USDT: new Decimal(balance).toFixed(), BTC: '0', ETH: '0' };
   }
 
   /** The lowest multiplier offered for the symbol, the stake bounds and the commission of its proposals. */
   async tradeRules(account: VenueAccount, symbol: SymbolId): Promise<TradeRules> {
-    const state = await this.account(account);
-    const currency = this.currencyOf(state);
-    const offer = await this.offer(symbol);
+    const { session } = await this.accounts.session(account);
+    const currency = session.account.currency;
+    const offer = await this.market.offer(symbol);
     const multipliers = [offer.lowest.MULTUP, offer.lowest.MULTDOWN].filter((m): m is number => m !== null);
     const multiplier = multipliers.length > 0 ? Math.max(...multipliers) : null;
     const terms =
-      multiplier === null ? null : await this.stakeTerms(account, currency, symbol, multiplier, offer.defaultStake);
+      multiplier === null ? null : await this.stakeTerms(account, session, symbol, multiplier, offer.defaultStake);
     return {
       currency,
       minNotional: null,
@@ -153,48 +142,35 @@ export class DerivVenue implements Venue {
   }
 
   private async open(account: VenueAccount, order: LegOrder): Promise<LegFill> {
-    const state = await this.account(account);
+    const { state, session } = await this.accounts.session(account);
     const known = await this.findOrder(account, order.symbol, order.clientOrderId);
     if (known) return known;
     const notional = new Decimal(order.notional);
     if (!notional.isFinite() || notional.lte(0))
       throw new VenueError('deriv', 'rejected', `Invalid notional: ${order.notional}`);
     const contractType: ContractType = order.side === 'buy' ? 'MULTUP' : 'MULTDOWN';
-    const multiplier = (await this.offer(order.symbol)).lowest[contractType];
+    const multiplier = (await this.market.offer(order.symbol)).lowest[contractType];
     if (multiplier === null)
       throw new VenueError('deriv', 'rejected', `Deriv offers no ${contractType} multiplier for ${order.symbol}`);
     const stake = notional.dividedBy(multiplier).toDecimalPlaces(2, Decimal.ROUND_DOWN);
     const underlying = DERIV_SYMBOLS[order.symbol];
-    const currency = this.currencyOf(state);
+    const currency = session.account.currency;
     let proposalAnswer: Json;
     try {
       proposalAnswer = await this.call(
         account,
-        {
-          proposal: 1,
-          amount: stake.toNumber(),
-          basis: 'stake',
-          contract_type: contractType,
-          currency,
-          multiplier,
-          symbol: underlying,
-        },
+        proposalRequest(session, contractType, stake, multiplier, underlying),
         'read',
       );
     } catch (error) {
       // The offer changed under us: read it again before the next order.
-      if (error instanceof VenueError && /multiplier/i.test(error.message)) this.offers.forget(order.symbol);
+      if (error instanceof VenueError && /multiplier/i.test(error.message)) this.market.forgetOffer(order.symbol);
       throw error;
     }
-    const proposal = proposalAnswer['proposal'] as Json & {
-      id: string;
-      ask_price: number;
-      spot?: number;
-      commission?: number;
-    };
+    const proposal = readProposal(proposalAnswer);
     this.terms.set(
       `${currency}|${order.symbol}|${multiplier}`,
-      parseStakeTerms(proposal, stake.toNumber(), multiplier),
+      parseStakeTerms(proposal.raw, stake.toNumber(), multiplier),
     );
     if (order.protection && proposal.spot !== undefined) refuseMovedSpot(order.side, proposal.spot, order.protection);
     const placement: DerivPlacement = {
@@ -215,14 +191,19 @@ export class DerivVenue implements Venue {
       });
     }
     state.attempts.set(order.clientOrderId, placement);
-    let bought: { contract_id: number; buy_price: number; purchase_time?: number };
+    let bought: { contractId: number; buyPrice: number; purchaseTime: number | undefined };
     try {
       const answer = await this.call(
         account,
-        { buy: proposal.id, price: proposal.ask_price, passthrough: { client_order_id: order.clientOrderId } },
+        { buy: proposal.id, price: proposal.askPrice, passthrough: { client_order_id: order.clientOrderId } },
         'order',
       );
-      bought = answer['buy'] as typeof bought;
+      const buy = (answer['buy'] ?? {}) as Json;
+      bought = {
+        contractId: num(buy['contract_id']) ?? 0,
+        buyPrice: num(buy['buy_price']) ?? proposal.askPrice,
+        purchaseTime: num(buy['purchase_time']) ?? num(buy['start_time']),
+      };
     } catch (error) {
       const mapped = toVenueError(error, 'order');
       if (mapped.kind !== 'unknown-outcome') {
@@ -241,21 +222,21 @@ export class DerivVenue implements Venue {
       );
     }
     state.attempts.delete(order.clientOrderId);
-    remember(state.opened, order.clientOrderId, bought.contract_id);
+    remember(state.opened, order.clientOrderId, bought.contractId);
     // The contract is bought: from here on nothing may turn the fill into an error. Its id is written down first.
-    await order.journal?.({ kind: 'placed', venueOrderId: String(bought.contract_id) }).catch(() => undefined);
+    await order.journal?.({ kind: 'placed', venueOrderId: String(bought.contractId) }).catch(() => undefined);
     // Its own record has the exact entry spot; if that read fails, the proposal's spot and commission describe it.
-    const contract = await this.contract(account, bought.contract_id).catch(() => null);
-    return this.openingFill(
+    const contract = await this.contract(account, bought.contractId).catch(() => null);
+    return openingFill(
       order.clientOrderId,
       contract ?? {
-        contract_id: bought.contract_id,
+        contract_id: bought.contractId,
         contract_type: contractType,
         underlying,
-        buy_price: bought.buy_price,
+        buy_price: bought.buyPrice,
         commission: proposal.commission,
         entry_spot: proposal.spot,
-        purchase_time: bought.purchase_time,
+        purchase_time: bought.purchaseTime,
         multiplier,
         is_sold: 0,
       },
@@ -263,7 +244,7 @@ export class DerivVenue implements Venue {
   }
 
   private async closePosition(account: VenueAccount, order: CloseOrder): Promise<LegFill> {
-    const state = await this.account(account);
+    const { state } = await this.accounts.session(account);
     const contractId = Number(order.venueOrderId);
     if (!order.venueOrderId || !Number.isInteger(contractId))
       throw new VenueError(
@@ -272,18 +253,18 @@ export class DerivVenue implements Venue {
         `Cannot close without a Deriv contract id (got ${order.venueOrderId ?? 'none'})`,
       );
     const current = await this.contract(account, contractId);
-    if (current.is_sold) return this.closingFill(state, order, current);
+    if (current.is_sold) return this.closed(state, order, current);
     let soldFor: number;
     try {
       const answer = await this.call(account, { sell: contractId, price: 0 }, 'order');
-      soldFor = (answer['sell'] as { sold_for: number }).sold_for;
+      soldFor = num((answer['sell'] as Json | undefined)?.['sold_for']) ?? 0;
     } catch (error) {
       const mapped = toVenueError(error, 'order');
       // Sold meanwhile (by a retry, a stop-out or the user): the contract says so, and that is the close.
       const after = await this.contract(account, contractId).catch(() => {
         throw mapped;
       });
-      if (after.is_sold) return this.closingFill(state, order, after);
+      if (after.is_sold) return this.closed(state, order, after);
       throw mapped.kind === 'unknown-outcome'
         ? new VenueError(
             'deriv',
@@ -293,9 +274,9 @@ export class DerivVenue implements Venue {
         : mapped;
     }
     const after = await this.contract(account, contractId).catch(() => null);
-    if (after?.is_sold) return this.closingFill(state, order, after);
+    if (after?.is_sold) return this.closed(state, order, after);
     // Sold, but its record could not be read: the price it sold for implies the exit spot.
-    return this.closingFill(state, order, {
+    return this.closed(state, order, {
       ...current,
       is_sold: 1,
       sell_price: soldFor,
@@ -315,14 +296,14 @@ export class DerivVenue implements Venue {
     clientOrderId: string,
     known?: KnownOrder,
   ): Promise<LegFill | null> {
-    const state = await this.account(account);
+    const { state } = await this.accounts.session(account);
     const closedId = state.closed.get(clientOrderId);
     if (closedId !== undefined)
-      return this.closingFill(state, { clientOrderId, quantity: null }, await this.contract(account, closedId));
+      return this.closed(state, { clientOrderId, quantity: null }, await this.contract(account, closedId));
     if (known?.role === 'close') {
       if (!known.venueOrderId) return null;
       const contract = await this.contract(account, Number(known.venueOrderId));
-      return contract.is_sold ? this.closingFill(state, { clientOrderId, quantity: null }, contract) : null;
+      return contract.is_sold ? this.closed(state, { clientOrderId, quantity: null }, contract) : null;
     }
     let contractId = state.opened.get(clientOrderId);
     const attempt = state.attempts.get(clientOrderId);
@@ -335,7 +316,7 @@ export class DerivVenue implements Venue {
     if (contractId === undefined) return null;
     state.attempts.delete(clientOrderId);
     remember(state.opened, clientOrderId, contractId);
-    return this.openingFill(clientOrderId, await this.contract(account, contractId));
+    return openingFill(clientOrderId, await this.contract(account, contractId));
   }
 
   /** Emits once when Deriv sells the contract (a stop-out, or a sale from elsewhere), with the fill of that sale. */
@@ -353,7 +334,7 @@ export class DerivVenue implements Venue {
         fill: {
           clientOrderId: '',
           venueOrderId: String(contract.contract_id),
-          price: new Decimal(contract.sell_spot ?? contract.exit_tick ?? contract.current_spot ?? 0).toFixed(),
+          price: exitPrice(contract),
           quantity,
           fee: '0',
           at: (contract.sell_time ?? Date.now() / 1000) * 1000,
@@ -378,40 +359,37 @@ export class DerivVenue implements Venue {
 
   /** The account's open contracts (portfolio), for finding what no trade tracks after a restart. */
   async openPositions(account: VenueAccount): Promise<VenuePosition[]> {
+    const { session } = await this.accounts.session(account);
     return (await openContracts(this.calls(account))).map((c) => ({
       venueOrderId: String(c.contractId),
       symbol: SYMBOL_OF[c.underlying] ?? null,
-      description: `${c.contractType} ${c.underlying}, stake ${c.buyPrice}`,
+      description: `${c.contractType} ${c.underlying}, stake ${c.buyPrice} ${session.account.currency}`,
       openedAt: c.purchaseTime * 1000,
     }));
   }
 
-  async testConnection(account: VenueAccount): Promise<string> {
-    const state = await this.account(account);
-    const auth = state.client.authorized ?? {};
-    const scopes = (auth['scopes'] as string[] | undefined) ?? [];
-    return `Deriv connected: account ${String(auth['loginid'])} (${String(auth['currency'])}), balance ${String(auth['balance'])}, scopes ${scopes.join(', ')}`;
+  /** Finds out afresh which API and accounts the token reaches and checks their trading connection (accounts.ts). */
+  testConnection(account: VenueAccount): Promise<string> {
+    return this.accounts.test(account);
   }
 
   async close(): Promise<void> {
-    const clients = [this.publicClient, ...[...this.accounts.values()].map((a) => a.client)];
-    this.publicClient = null;
-    this.accounts.clear();
-    await Promise.all(clients.map((c) => c?.close()));
+    await Promise.all([this.market.close(), this.accounts.close()]);
   }
 
   private contractStream(account: VenueAccount, contractId: string): Observable<OpenContract> {
     return new Observable<OpenContract>((subscriber) => {
       let stop: (() => void) | null = null;
       let done = false;
-      this.account(account).then(
-        (state) => {
+      this.accounts.session(account).then(
+        ({ session }) => {
           if (done) return;
-          const subscription = state.client.subscribe(
+          const subscription = session.client.subscribe(
             { proposal_open_contract: 1, contract_id: Number(contractId) },
             (message) => {
-              const poc = message['proposal_open_contract'] as OpenContract | undefined;
-              if (!poc?.contract_id) return;
+              const raw = message['proposal_open_contract'] as Json | undefined;
+              if (!raw?.['contract_id']) return;
+              const poc = readContract(raw);
               subscriber.next(poc);
               if (poc.is_sold) subscriber.complete();
             },
@@ -428,73 +406,29 @@ export class DerivVenue implements Venue {
     });
   }
 
-  private offer(symbol: SymbolId): Promise<Offer> {
-    return this.offers.get(symbol, async () => {
-      try {
-        return parseOffer(await this.publicConnection().request({ contracts_for: DERIV_SYMBOLS[symbol] }));
-      } catch (error) {
-        throw toVenueError(error, 'read');
-      }
-    });
-  }
-
   /** Stake bounds and commission for a multiplier, from a proposal (a probe at Deriv's default stake when none yet). */
   private stakeTerms(
     account: VenueAccount,
-    currency: string,
+    session: DerivSession,
     symbol: SymbolId,
     multiplier: number,
     defaultStake: number | null,
   ): Promise<StakeTerms> {
-    return this.terms.get(`${currency}|${symbol}|${multiplier}`, async () => {
-      const stake = defaultStake ?? 10;
-      const answer = await this.call(
-        account,
-        {
-          proposal: 1,
-          amount: stake,
-          basis: 'stake',
-          contract_type: 'MULTUP',
-          currency,
-          multiplier,
-          symbol: DERIV_SYMBOLS[symbol],
-        },
-        'read',
-      );
-      return parseStakeTerms(answer['proposal'] as Json, stake, multiplier);
+    return this.terms.get(`${session.account.currency}|${symbol}|${multiplier}`, async () => {
+      const stake = new Decimal(defaultStake ?? 10);
+      const request = proposalRequest(session, 'MULTUP', stake, multiplier, DERIV_SYMBOLS[symbol]);
+      const answer = await this.call(account, request, 'read');
+      return parseStakeTerms(readProposal(answer).raw, stake.toNumber(), multiplier);
     });
   }
 
-  private currencyOf(state: AccountState): string {
-    return String(state.client.authorized?.['currency'] ?? 'USD');
-  }
-
-  private openingFill(clientOrderId: string, contract: OpenContract): LegFill {
-    return {
-      clientOrderId,
-      venueOrderId: String(contract.contract_id),
-      price: new Decimal(contract.entry_spot ?? contract.current_spot ?? 0).toFixed(),
-      quantity: quantityOf(contract, 1).toFixed(),
-      fee: new Decimal(contract.commission ?? 0).toFixed(),
-      at: (contract.purchase_time ?? contract.date_start ?? Date.now() / 1000) * 1000,
-    };
-  }
-
-  /** The close of a multiplier: exit at the sell spot; the commission was charged once, at the open. */
-  private closingFill(
+  private closed(
     state: AccountState,
     order: { clientOrderId: string; quantity: string | null },
     contract: OpenContract,
   ): LegFill {
     remember(state.closed, order.clientOrderId, contract.contract_id);
-    return {
-      clientOrderId: order.clientOrderId,
-      venueOrderId: String(contract.contract_id),
-      price: new Decimal(contract.sell_spot ?? contract.exit_tick ?? contract.current_spot ?? 0).toFixed(),
-      quantity: order.quantity ?? quantityOf(contract, 1).toFixed(),
-      fee: '0',
-      at: (contract.sell_time ?? Date.now() / 1000) * 1000,
-    };
+    return closingFill(order, contract);
   }
 
   /** This account's calls, for the lookups of records.ts. */
@@ -507,107 +441,30 @@ export class DerivVenue implements Venue {
 
   private async contract(account: VenueAccount, contractId: number): Promise<OpenContract> {
     const answer = await this.call(account, { proposal_open_contract: 1, contract_id: contractId }, 'read');
-    return answer['proposal_open_contract'] as OpenContract;
+    return readContract((answer['proposal_open_contract'] ?? {}) as Json);
   }
 
-  private async call(account: VenueAccount, request: Json, phase: 'order' | 'read'): Promise<Json> {
-    const state = await this.account(account);
-    try {
-      return await state.client.request(request);
-    } catch (error) {
-      throw toVenueError(error, phase);
-    }
-  }
-
-  /** The account's own authorized connection, refusing tokens that can move money out. */
-  private async account(account: VenueAccount): Promise<AccountState> {
-    const token = account.credentials.derivToken;
-    if (!token) throw new VenueError('deriv', 'auth', 'Deriv API token is not set');
-    const appId = account.credentials.derivAppId || this.options.appId;
-    let state = this.accounts.get(account.userId);
-    if (state && (state.token !== token || state.appId !== appId)) {
-      void state.client.close();
-      state = undefined;
-    }
-    if (!state) {
-      const client = new DerivClient({
-        url: this.options.url,
-        appId,
-        token,
-        onAuthorize: checkScopes,
-        backoff: this.options.backoff,
-        pingIntervalMs: this.options.pingIntervalMs,
-        requestTimeoutMs: this.options.requestTimeoutMs,
-      });
-      state = { token, appId, client, opened: new Map(), closed: new Map(), attempts: new Map() };
-      this.accounts.set(account.userId, state);
-    }
-    try {
-      await state.client.connect();
-    } catch (error) {
-      // A refused token is forgotten, so that a corrected one gets a fresh connection.
-      if (this.accounts.get(account.userId) === state && !(toVenueError(error, 'read').kind === 'unavailable'))
-        this.accounts.delete(account.userId);
-      throw toVenueError(error, 'read');
-    }
-    return state;
-  }
-
-  private publicConnection(): DerivClient {
-    this.publicClient ??= new DerivClient({
-      url: this.options.url,
-      appId: this.options.appId,
-      backoff: this.options.backoff,
-      pingIntervalMs: this.options.pingIntervalMs,
-      requestTimeoutMs: this.options.requestTimeoutMs,
-    });
-    return this.publicClient;
+  private async call(account: VenueAccount, message: Json, phase: CallPhase): Promise<Json> {
+    const { session } = await this.accounts.session(account);
+    return request(session, message, phase);
   }
 }
 
-/**
- * A Deriv tick's time: its epoch has whole seconds, so the tick happened within the second after it; its arrival,
- * held inside that second, is the closest estimate (and never later than the venue says).
- */
-export function tickTime(epoch: number | undefined, arrival: number = Date.now()): number {
-  if (epoch === undefined) return arrival;
-  return Math.max(epoch * 1000, Math.min(arrival, epoch * 1000 + 999));
-}
-
-/** Price protection on Deriv: the proposal's spot may not be worse than the decision's quote by more than allowed. */
-function refuseMovedSpot(side: 'buy' | 'sell', spot: number, protection: NonNullable<LegOrder['protection']>): void {
-  const decided = new Decimal(protection.price);
-  const limit = decided.times(side === 'buy' ? 1 + protection.maxSlippage : 1 - protection.maxSlippage);
-  if (side === 'buy' ? new Decimal(spot).gt(limit) : new Decimal(spot).lt(limit)) {
-    throw new VenueError(
-      'deriv',
-      'rejected',
-      `Deriv's price moved: the proposal's spot is ${spot}, the decision's ${decided.toFixed()} (limit ${limit.toDecimalPlaces(8).toFixed()})`,
-    );
-  }
-}
-
-/** How many client order ids per account are remembered; older ones are found again through the contract itself. */
-const REMEMBERED_ORDERS = 10_000;
-
-/** Map insertion order is age: re-inserting refreshes an entry, and the oldest leaves once the map is full. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > REMEMBERED_ORDERS) map.delete(map.keys().next().value as K);
-}
-
-function checkScopes(authorize: Json): void {
-  const scopes = (authorize['scopes'] as string[] | undefined) ?? [];
-  const forbidden = scopes.filter((s) => FORBIDDEN_SCOPES.includes(s));
-  if (forbidden.length > 0) {
-    throw new VenueError(
-      'deriv',
-      'auth',
-      `This Deriv token has the ${forbidden.join(' and ')} scope; trading needs only Read and Trade. Create a token with just those two.`,
-    );
-  }
-  if (!scopes.includes('trade') || !scopes.includes('read')) {
-    throw new VenueError('deriv', 'auth', 'This Deriv token lacks the Read and Trade scopes that trading needs.');
-  }
+/** A multiplier proposal by stake in the account currency, the underlying named as this API names it. */
+function proposalRequest(
+  session: DerivSession,
+  contractType: ContractType,
+  stake: Decimal,
+  multiplier: number,
+  underlying: string,
+): Json {
+  return {
+    proposal: 1,
+    amount: stake.toNumber(),
+    basis: 'stake',
+    contract_type: contractType,
+    currency: session.account.currency,
+    multiplier,
+    [session.symbolField]: underlying,
+  };
 }

@@ -6,69 +6,58 @@ import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { useServices } from '../../hooks/services';
+import { DerivKeysForm } from './DerivKeysForm';
 import * as styles from './settings.css';
 
 const savedHint = (has: boolean, masked: string) =>
   has ? `Saved (${masked}). Leave empty to keep it.` : 'Not saved yet';
 
-/** Secrets are write-only: fields start empty; an empty field leaves the saved value unchanged. */
+/** Secrets are write-only: fields start empty; an empty field leaves the saved value unchanged. Deriv's part is its own. */
 export function ApiKeysForm({ user }: { user: PublicUser }) {
   const { actions, auth } = useServices();
   const [binanceApiKey, setApiKey] = useState('');
   const [binanceSecretKey, setSecret] = useState('');
-  const [derivToken, setToken] = useState('');
-  const [derivAppId, setAppId] = useState(user.derivAppId ?? '');
-  const [busy, setBusy] = useState<'keys' | 'token' | null>(null);
+  const [busy, setBusy] = useState(false);
 
-  async function save(which: 'keys' | 'token', body: ApiKeysBody) {
+  async function save(body: ApiKeysBody) {
     const filled = Object.fromEntries(
       Object.entries(body).filter(([, v]) => v !== undefined && v !== ''),
     ) as ApiKeysBody;
     if (Object.keys(filled).length === 0) {
-      toast.error(
-        which === 'keys'
-          ? 'Enter the Binance API key and secret key to save'
-          : 'Enter the Deriv API token or app ID to save',
-      );
+      toast.error('Enter the Binance API key and secret key to save');
       return;
     }
-    setBusy(which);
+    setBusy(true);
     try {
       const res = await actions.saveApiKeys(user._id, filled);
       auth.updateUser(res.user);
       toast.success('API keys updated successfully');
-      if (which === 'keys') {
-        setApiKey('');
-        setSecret('');
-      } else setToken('');
+      setApiKey('');
+      setSecret('');
     } catch (err) {
       toast.error(messageOf(err, 'Failed to update API keys'));
     } finally {
-      setBusy(null);
+      setBusy(false);
     }
   }
 
-  const [testing, setTesting] = useState<'binance' | 'deriv' | null>(null);
-  /** Tests the saved credentials of one venue. */
-  async function test(exchange: 'binance' | 'deriv') {
-    setTesting(exchange);
+  const [testing, setTesting] = useState(false);
+  /** Tests the saved Binance keys (Deriv's part tests its own). */
+  async function test() {
+    setTesting(true);
     try {
-      await actions.testConnection({ exchange });
-      toast.success(`${exchange === 'binance' ? 'Binance' : 'Deriv'} connection successful`);
+      await actions.testConnection({ exchange: 'binance' });
+      toast.success('Binance connection successful');
     } catch (err) {
       toast.error(messageOf(err, 'Connection test failed'));
     } finally {
-      setTesting(null);
+      setTesting(false);
     }
   }
 
   const onKeys = (e: FormEvent) => {
     e.preventDefault();
-    void save('keys', { binanceApiKey: binanceApiKey.trim(), binanceSecretKey: binanceSecretKey.trim() });
-  };
-  const onToken = (e: FormEvent) => {
-    e.preventDefault();
-    void save('token', { derivToken: derivToken.trim(), derivAppId: derivAppId.trim() });
+    void save({ binanceApiKey: binanceApiKey.trim(), binanceSecretKey: binanceSecretKey.trim() });
   };
 
   return (
@@ -96,43 +85,15 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
           />
         </div>
         <div className={styles.actions}>
-          <Button variant="secondary" onClick={() => void test('binance')} disabled={testing !== null}>
-            {testing === 'binance' ? 'Testing...' : 'Test Connection'}
+          <Button variant="secondary" onClick={() => void test()} disabled={testing}>
+            {testing ? 'Testing...' : 'Test Connection'}
           </Button>
-          <Button type="submit" disabled={busy !== null}>
-            {busy === 'keys' ? 'Saving...' : 'Save Keys'}
-          </Button>
-        </div>
-      </form>
-      <form className={styles.section} onSubmit={onToken} aria-label="Deriv token" noValidate>
-        <h2 className={styles.sectionTitle}>Deriv</h2>
-        <div className={styles.formGrid}>
-          <TextField
-            label="Deriv API Token"
-            type="password"
-            autoComplete="off"
-            value={derivToken}
-            onChange={(e) => setToken(e.target.value)}
-            hint={savedHint(user.hasDerivToken, user.derivToken)}
-            placeholder={user.derivToken || 'Enter API token'}
-          />
-          <TextField
-            label="Deriv App ID"
-            inputMode="numeric"
-            value={derivAppId}
-            onChange={(e) => setAppId(e.target.value)}
-            placeholder="e.g. 1089"
-          />
-        </div>
-        <div className={styles.actions}>
-          <Button variant="secondary" onClick={() => void test('deriv')} disabled={testing !== null}>
-            {testing === 'deriv' ? 'Testing...' : 'Test Connection'}
-          </Button>
-          <Button type="submit" disabled={busy !== null}>
-            {busy === 'token' ? 'Saving...' : 'Save Token'}
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Saving...' : 'Save Keys'}
           </Button>
         </div>
       </form>
+      <DerivKeysForm user={user} />
     </div>
   );
 }

@@ -43,3 +43,35 @@ export const paused = style({
   fontWeight: 600,
 });
 export const note = style({ margin: 0, fontSize: '13px', color: vars.color.textMuted, overflowWrap: 'anywhere' });
+
+/** Which Deriv API and account are in use, as Deriv last said. */
+export const derivStatus = style({
+  margin: 0,
+  padding: `${space.sm} ${space.md}`,
+  borderRadius: radius.sm,
+  background: vars.color.neutralSoft,
+  fontSize: '13.5px',
+  fontWeight: 600,
+  overflowWrap: 'anywhere',
+});
+export const accounts = style({
+  margin: 0,
+  padding: space.md,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: radius.sm,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: space.sm,
+  minWidth: 0,
+});
+export const accountsLegend = style({ padding: `0 ${space.xs}`, fontSize: '13px', fontWeight: 600 });
+export const accountRow = style({
+  display: 'flex',
+  alignItems: 'center',
+  flexWrap: 'wrap',
+  gap: space.sm,
+  minHeight: '40px',
+  cursor: 'pointer',
+  fontSize: '14px',
+});
+export const accountFigures = style({ fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' });

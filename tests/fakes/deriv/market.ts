@@ -1,7 +1,9 @@
 // The fake Deriv's state: accounts, quotes, proposals and multiplier contracts, priced the way Deriv prices them
 // (the contract's value is stake + multiplier-scaled move − commission, never below zero).
+import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 
+/** A legacy API token and the one account it authorizes. */
 export interface FakeDerivAccount {
   token: string;
   scopes?: string[];
@@ -10,8 +12,29 @@ export interface FakeDerivAccount {
   currency?: string;
 }
 
+/** An Options account of the new API (get-accounts.md). Demo ids start with DOT. */
+export interface FakeOptionsAccount {
+  accountId: string;
+  /** From the id when not given: DOT… is demo, anything else real. */
+  type?: 'demo' | 'real';
+  balance?: string;
+  currency?: string;
+  status?: 'active' | 'inactive';
+  group?: string;
+}
+
+/** A personal access token of the new API: made for one app (its app id), reaching the user's Options accounts. */
+export interface FakeDerivPat {
+  token: string;
+  appId: string;
+  /** ['trade'] when not given; get-accounts and the OTP call need `trade`. */
+  scopes?: string[];
+  accounts: FakeOptionsAccount[];
+}
+
 export interface FakeContract {
   contractId: number;
+  /** The account's id: a legacy loginid or a new-API account_id. */
   loginid: string;
   symbol: string;
   contractType: 'MULTUP' | 'MULTDOWN';
@@ -62,9 +85,16 @@ export const STAKE_LIMITS = { min: '1.00', max: '2000.00' };
 /** Commission as a fraction of stake × multiplier. */
 export const COMMISSION_RATE = '0.0003';
 
-interface AccountState {
-  account: FakeDerivAccount;
+export interface AccountState {
+  /** Legacy loginid or new-API account_id. */
   loginid: string;
+  api: 'legacy' | 'new';
+  currency: string;
+  type: 'demo' | 'real';
+  status: 'active' | 'inactive';
+  group: string;
+  /** Legacy tokens' scopes (authorize); a PAT's are checked at the REST calls. */
+  scopes: string[];
   balance: Decimal;
   statement: StatementEntry[];
 }
@@ -73,6 +103,7 @@ const money = (d: Decimal): number => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP
 
 export class DerivMarket {
   private readonly accounts = new Map<string, AccountState>();
+  private readonly legacyTokens = new Map<string, string>();
   readonly quotes = new Map<string, { bid: Decimal; ask: Decimal; epoch: number }>();
   readonly proposals = new Map<string, Proposal>();
   readonly contracts = new Map<number, FakeContract>();
@@ -88,20 +119,44 @@ export class DerivMarket {
 
   addAccount(account: FakeDerivAccount): void {
     const loginid = account.loginid ?? `CR${9000 + this.accounts.size}`;
-    this.accounts.set(account.token, {
-      account,
+    this.legacyTokens.set(account.token, loginid);
+    this.accounts.set(loginid, {
       loginid,
+      api: 'legacy',
+      currency: account.currency ?? 'USD',
+      type: loginid.startsWith('VR') ? 'demo' : 'real',
+      status: 'active',
+      group: 'legacy',
+      scopes: account.scopes ?? ['read', 'trade'],
       balance: new Decimal(account.balance ?? '10000'),
       statement: [],
     });
   }
 
+  addOptionsAccount(account: FakeOptionsAccount): void {
+    if (this.accounts.has(account.accountId)) return;
+    const type = account.type ?? (account.accountId.startsWith('DOT') ? 'demo' : 'real');
+    this.accounts.set(account.accountId, {
+      loginid: account.accountId,
+      api: 'new',
+      currency: account.currency ?? 'USD',
+      type,
+      status: account.status ?? 'active',
+      group: account.group ?? `row/${type}`,
+      scopes: [],
+      balance: new Decimal(account.balance ?? '10000'),
+      statement: [],
+    });
+  }
+
+  /** The account a legacy token authorizes. */
   byToken(token: string): AccountState | undefined {
-    return this.accounts.get(token);
+    const loginid = this.legacyTokens.get(token);
+    return loginid === undefined ? undefined : this.accounts.get(loginid);
   }
 
   byLogin(loginid: string): AccountState {
-    const state = [...this.accounts.values()].find((a) => a.loginid === loginid);
+    const state = this.accounts.get(loginid);
     if (!state) throw new Error(`No fake Deriv account ${loginid}`);
     return state;
   }
@@ -130,8 +185,8 @@ export class DerivMarket {
     return contract.contractType === 'MULTUP' ? quote.bid : quote.ask;
   }
 
-  propose(request: Record<string, unknown>, currency: string): Proposal {
-    const symbol = String(request['symbol']);
+  /** `symbol`: the underlying as the request named it (legacy `symbol`, new API `underlying_symbol`). */
+  propose(request: Record<string, unknown>, currency: string, symbol: string): Proposal {
     if (!SYMBOLS.includes(symbol as (typeof SYMBOLS)[number]))
       throw new DerivError('InvalidSymbol', `Symbol ${symbol} is invalid.`);
     const type = request['contract_type'];
@@ -160,7 +215,8 @@ export class DerivMarket {
       throw new DerivError('ContractCreationFailure', 'Stake can not have more than 2 decimal places.');
     const commission = stake.times(multiplier).times(COMMISSION_RATE).toDecimalPlaces(2, Decimal.ROUND_UP);
     const proposal: Proposal = {
-      id: `${(this.nextId++).toString(16).padStart(8, '0')}-${symbol}-proposal`,
+      // Deriv's ids are long opaque strings: buy takes ^[\w-]{32,128}$ (buy.md).
+      id: randomUUID(),
       symbol,
       contractType: type,
       stake,
@@ -308,7 +364,7 @@ export class DerivMarket {
       contract_id: contract.contractId,
       contract_type: contract.contractType,
       underlying: contract.symbol,
-      currency: 'USD',
+      currency: this.byLogin(contract.loginid).currency,
       multiplier: contract.multiplier,
       buy_price: money(contract.stake),
       bid_price: money(value),
@@ -336,6 +392,62 @@ export class DerivMarket {
         : {}),
     };
   }
+}
+
+/** Two decimals, as the new API's money strings. */
+const cents = (d: Decimal): string => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
+/** A spot as the new API's strings carry it, at the feed's pip size (3 for these underlyings). */
+const spot = (d: Decimal): string => d.toFixed(3);
+
+/**
+ * proposal_open_contract as the new API sends it (proposal-open-contract.md): `underlying_symbol`, no `loginid`,
+ * bid_price, buy_price, commission, current_spot, entry_spot, exit_spot, payout, profit and sell_price as strings
+ * (null where there is none yet), sell_time null until sold.
+ */
+export function newApiContractPayload(market: DerivMarket, contract: FakeContract): Record<string, unknown> {
+  const value = market.value(contract);
+  const sold = contract.sold;
+  const current = sold ? sold.spot : new Decimal(String(market.openContractPayload(contract)['current_spot']));
+  return {
+    contract_id: contract.contractId,
+    contract_type: contract.contractType,
+    underlying_symbol: contract.symbol,
+    currency: market.byLogin(contract.loginid).currency,
+    multiplier: contract.multiplier,
+    buy_price: cents(contract.stake),
+    bid_price: cents(value),
+    profit: cents(value.minus(contract.stake)),
+    payout: cents(value),
+    commission: cents(contract.commission),
+    entry_spot: spot(contract.entrySpot),
+    entry_spot_time: contract.purchaseTime,
+    current_spot: spot(current),
+    current_spot_time: Math.floor(Date.now() / 1000),
+    date_start: contract.purchaseTime,
+    purchase_time: contract.purchaseTime,
+    expiry_time: contract.purchaseTime + 365 * 86_400,
+    is_expired: 0,
+    is_sold: sold ? 1 : 0,
+    is_valid_to_sell: sold ? 0 : 1,
+    is_valid_to_cancel: 0,
+    status: sold ? (sold.stoppedOut ? 'lost' : 'sold') : 'open',
+    longcode: `Win ${contract.multiplier}x the percentage ${contract.contractType === 'MULTUP' ? 'rise' : 'fall'} of ${contract.symbol}.`,
+    shortcode: shortcode(contract),
+    limit_order: {
+      stop_out: {
+        display_name: 'Stop out',
+        order_amount: -contract.stake.minus(contract.commission).toNumber(),
+        order_date: contract.purchaseTime,
+      },
+    },
+    transaction_ids: sold
+      ? { buy: contract.buyTransactionId, sell: sold.transactionId }
+      : { buy: contract.buyTransactionId },
+    sell_price: sold ? cents(sold.price) : null,
+    sell_time: sold ? sold.time : null,
+    exit_spot: sold ? spot(sold.spot) : null,
+    exit_spot_time: sold ? sold.time : null,
+  };
 }
 
 /** Deriv's shortcode for a multiplier contract: TYPE_SYMBOL_STAKE_START_MULTIPLIER... (enough to identify it). */

@@ -1,25 +1,45 @@
-// A fake Deriv WebSocket API v3 on loopback: tokens with scopes, ticks, balance, proposals, multiplier contracts,
-// open-contract streams, statement, forget, ping and Deriv's error shapes, plus controls to drop connections.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// A fake Deriv on loopback speaking both of its APIs over one market: the legacy WebSocket API v3
+// (/websockets/v3?app_id=…, authorize with an API token) and the new API (REST under /trading/v1/options for accounts
+// and one-time passwords; the public socket /trading/v1/options/ws/public; account sockets /ws/demo and /ws/real that
+// each one-time password opens once). Tokens with scopes, ticks, balance, proposals, multiplier contracts,
+// open-contract streams, statement, portfolio, forget, ping, Deriv's error shapes, plus controls for tests. Run in
+// the test process, it keeps its accounts and contracts across a restart of the product.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { DerivError, DerivMarket, STAKE_LIMITS, SYMBOLS, type FakeContract, type FakeDerivAccount } from './market';
+import { checkNewApi, handle, LEGACY_CALLS, NEW_CALLS } from './calls';
+import { Hub, NEW_API_LIMITS, type Connection, type Dialect, type SeenRequest } from './hub';
+import { FakeIdentity } from './identity';
+import { DerivError, DerivMarket, type FakeContract, type FakeDerivAccount, type FakeDerivPat } from './market';
+import { restHandler, type RestRequest } from './rest';
 
-export type { FakeDerivAccount } from './market';
+export type { FakeDerivAccount, FakeDerivPat, FakeOptionsAccount } from './market';
 
 export interface FakeDerivOptions {
   port?: number;
+  /** Legacy API tokens, each with its account. */
   accounts?: FakeDerivAccount[];
-  /** App ids accepted; any numeric id when not given. */
+  /** New API personal access tokens, each with its app id and Options accounts. */
+  pats?: FakeDerivPat[];
+  /** Legacy app ids accepted; any numeric id when not given. */
   appIds?: string[];
   /** Multipliers offered per symbol (e.g. { cryBTCUSD: [50, 100] }); market.ts's MULTIPLIERS for the others. */
   multipliers?: Record<string, number[]>;
+  /** How long a one-time password stays good (the pages say it expires, not when). */
+  otpTtlMs?: number;
 }
 
 export interface FakeDeriv {
-  /** For DERIV_WS_URL, e.g. ws://127.0.0.1:1234/websockets/v3 */
+  /** For DERIV_WS_URL (legacy API), e.g. ws://127.0.0.1:1234/websockets/v3 */
   url: string;
+  /** For DERIV_API_URL (new API's REST), e.g. http://127.0.0.1:1234 */
+  apiUrl: string;
+  /** For DERIV_PUBLIC_WS_URL, e.g. ws://127.0.0.1:1234/trading/v1/options/ws/public */
+  publicUrl: string;
   addAccount(account: FakeDerivAccount): void;
+  addPat(pat: FakeDerivPat): void;
+  /** The PAT stops working (REST 401); sockets it opened stay open. */
+  revokePat(token: string): void;
   balance(loginid: string): string;
   /** Sets a quote and sends a tick to subscribers, then updates open-contract streams of that symbol. */
   pushTick(symbol: string, bid: string, ask: string): void;
@@ -28,328 +48,46 @@ export interface FakeDeriv {
   dropConnections(): number;
   /** Fails the next call named `call` (e.g. 'buy') with this error code, after executing it when `execute`. */
   failNext(call: string, code: string, options?: { execute?: boolean; dropConnection?: boolean }): void;
-  /** Executes the next call named `call` and never answers it (the caller waits, as across a crash). */
-  swallowNext(call: string): void;
+  /** Executes the next call named `call` (on that API only, when given) and never answers it, as across a crash. */
+  swallowNext(call: string, dialect?: Dialect): void;
   /** Sets the multipliers offered for a symbol; a proposal with another is refused. */
   setMultipliers(symbol: string, multipliers: number[]): void;
   /** Stops an open contract out: Deriv sells it by itself, and its open-contract streams say so. */
   stopOut(contractId: number): void;
   /** Resolves when some connection holds a subscription of this kind (e.g. 'ticks:cryBTCUSD', 'balance'). */
   waitForSubscription(key: string): Promise<void>;
-  connectionCount(): number;
+  connectionCount(dialect?: Dialect): number;
   /** Resolves at the next request of this call (e.g. 'ping'). */
   waitForCall(call: string): Promise<void>;
   /** Every request seen, by call name. */
   calls: string[];
+  /** Every socket request seen, whole, with the API it came in on. */
+  requests: SeenRequest[];
+  /** Every REST request seen (method, path, app id header, status), never the token. */
+  restRequests: RestRequest[];
+  /** One-time passwords issued so far. */
+  otpsIssued(): number;
+  /** Connections refused at the door (bad or used one-time password, too many connections). */
+  refusedConnections: { path: string; status: number }[];
+  /** Every one-time password issued so far stops working. */
+  expireOtps(): void;
   close(): Promise<void>;
 }
 
-interface Subscription {
-  id: string;
-  key: string;
-  reqId: unknown;
-  echo: Record<string, unknown>;
-  /** For proposal_open_contract streams. */
-  contractId?: number;
-}
-
-interface Connection {
-  socket: WebSocket;
-  loginid: string | null;
-  currency: string;
-  subscriptions: Map<string, Subscription>;
-}
-
-const CALLS = [
-  'authorize',
-  'balance',
-  'ticks',
-  'contracts_for',
-  'proposal',
-  'buy',
-  'sell',
-  'proposal_open_contract',
-  'statement',
-  'portfolio',
-  'forget',
-  'forget_all',
-  'ping',
-  'time',
-];
+const GATEWAY = /^\/trading\/v1\/options\/ws\/(public|demo|real)$/;
 
 export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<FakeDeriv> {
   const market = new DerivMarket(options.accounts ?? []);
   for (const [symbol, multipliers] of Object.entries(options.multipliers ?? {}))
     market.multipliers.set(symbol, multipliers);
-  const swallowed = new Set<string>();
-  const connections = new Set<Connection>();
-  const calls: string[] = [];
-  const waiters: { key: string; resolve: () => void }[] = [];
-  const callWaiters: { call: string; resolve: () => void }[] = [];
+  const identity = new FakeIdentity(market, options.otpTtlMs ?? 60_000, 60);
+  (options.pats ?? []).forEach((p) => identity.addPat(p));
+  const hub = new Hub(market);
+  const swallowed: { call: string; dialect?: Dialect }[] = [];
   const failures = new Map<string, { code: string; execute: boolean; dropConnection: boolean }>();
-  let nextSubscription = 1;
-
-  const send = (conn: Connection, payload: Record<string, unknown>): void => {
-    if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(JSON.stringify(payload));
-  };
-  const reply = (
-    conn: Connection,
-    request: Record<string, unknown>,
-    msgType: string,
-    body: Record<string, unknown>,
-  ): void => {
-    const envelope: Record<string, unknown> = { echo_req: request, msg_type: msgType, ...body };
-    if (request['req_id'] !== undefined) envelope['req_id'] = request['req_id'];
-    if (request['passthrough'] !== undefined) envelope['passthrough'] = request['passthrough'];
-    send(conn, envelope);
-  };
-  const replyError = (conn: Connection, request: Record<string, unknown>, msgType: string, error: DerivError): void =>
-    reply(conn, request, msgType, { error: { code: error.code, message: error.message } });
-
-  const addSubscription = (
-    conn: Connection,
-    request: Record<string, unknown>,
-    key: string,
-    contractId?: number,
-  ): Subscription => {
-    if ([...conn.subscriptions.values()].some((s) => s.key === key))
-      throw new DerivError('AlreadySubscribed', `You are already subscribed to ${key.split(':')[1] ?? key}.`);
-    const subscription: Subscription = {
-      id: `sub${(nextSubscription++).toString().padStart(6, '0')}`,
-      key,
-      reqId: request['req_id'],
-      echo: request,
-      contractId,
-    };
-    conn.subscriptions.set(subscription.id, subscription);
-    for (const waiter of waiters.filter((w) => w.key === key)) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve();
-    }
-    return subscription;
-  };
-  const pushTo = (conn: Connection, sub: Subscription, msgType: string, body: Record<string, unknown>): void => {
-    const envelope: Record<string, unknown> = {
-      echo_req: sub.echo,
-      msg_type: msgType,
-      ...body,
-      subscription: { id: sub.id },
-    };
-    if (sub.reqId !== undefined) envelope['req_id'] = sub.reqId;
-    send(conn, envelope);
-  };
-
-  const tickBody = (symbol: string): Record<string, unknown> => {
-    const q = market.quotes.get(symbol)!;
-    return {
-      tick: {
-        ask: q.ask.toNumber(),
-        bid: q.bid.toNumber(),
-        epoch: q.epoch,
-        pip_size: 3,
-        quote: q.bid.plus(q.ask).dividedBy(2).toNumber(),
-        symbol,
-      },
-    };
-  };
-  const balanceBody = (conn: Connection, id?: string): Record<string, unknown> => {
-    const state = market.byLogin(conn.loginid!);
-    return {
-      balance: {
-        balance: state.balance.toDecimalPlaces(2).toNumber(),
-        currency: conn.currency,
-        loginid: conn.loginid,
-        ...(id ? { id } : {}),
-      },
-    };
-  };
-  const pushBalances = (loginid: string): void => {
-    for (const conn of connections) {
-      if (conn.loginid !== loginid) continue;
-      for (const sub of conn.subscriptions.values())
-        if (sub.key === 'balance') pushTo(conn, sub, 'balance', balanceBody(conn, sub.id));
-    }
-  };
-  const pushContract = (contract: FakeContract): void => {
-    for (const conn of connections) {
-      if (conn.loginid !== contract.loginid) continue;
-      for (const sub of conn.subscriptions.values()) {
-        if (sub.key === `poc:${contract.contractId}`)
-          pushTo(conn, sub, 'proposal_open_contract', {
-            proposal_open_contract: { ...market.openContractPayload(contract), id: sub.id },
-          });
-      }
-    }
-  };
-
-  const requireAuth = (conn: Connection): string => {
-    if (!conn.loginid) throw new DerivError('AuthorizationRequired', 'Please log in.');
-    return conn.loginid;
-  };
-  const requireScope = (conn: Connection, scope: string): void => {
-    const state = market.byLogin(requireAuth(conn));
-    if (!(state.account.scopes ?? ['read', 'trade']).includes(scope))
-      throw new DerivError('PermissionDenied', `Permission denied, requires ${scope} scope(s).`);
-  };
-
-  const handle = (conn: Connection, request: Record<string, unknown>, call: string): void => {
-    const subscribe = request['subscribe'] === 1;
-    switch (call) {
-      case 'ping':
-        return reply(conn, request, 'ping', { ping: 'pong' });
-      case 'time':
-        return reply(conn, request, 'time', { time: Math.floor(Date.now() / 1000) });
-      case 'authorize': {
-        const state = market.byToken(String(request['authorize']));
-        if (!state) throw new DerivError('InvalidToken', 'The token is invalid.');
-        conn.loginid = state.loginid;
-        conn.currency = state.account.currency ?? 'USD';
-        return reply(conn, request, 'authorize', {
-          authorize: {
-            loginid: state.loginid,
-            balance: state.balance.toDecimalPlaces(2).toNumber(),
-            currency: conn.currency,
-            is_virtual: state.loginid.startsWith('VR') ? 1 : 0,
-            email: `${state.loginid.toLowerCase()}@example.com`,
-            fullname: ' Test Trader',
-            country: 'id',
-            landing_company_name: 'svg',
-            scopes: state.account.scopes ?? ['read', 'trade'],
-            account_list: [{ loginid: state.loginid, currency: conn.currency, is_virtual: 0, is_disabled: 0 }],
-          },
-        });
-      }
-      case 'balance': {
-        requireAuth(conn);
-        const sub = subscribe ? addSubscription(conn, request, 'balance') : undefined;
-        return reply(conn, request, 'balance', {
-          ...balanceBody(conn, sub?.id),
-          ...(sub ? { subscription: { id: sub.id } } : {}),
-        });
-      }
-      case 'ticks': {
-        const symbol = String(request['ticks']);
-        if (!SYMBOLS.includes(symbol as (typeof SYMBOLS)[number]))
-          throw new DerivError('InvalidSymbol', `Symbol ${symbol} invalid.`);
-        const sub = subscribe ? addSubscription(conn, request, `ticks:${symbol}`) : undefined;
-        const body = tickBody(symbol);
-        return reply(
-          conn,
-          request,
-          'tick',
-          sub ? { ...body, tick: { ...(body['tick'] as object), id: sub.id }, subscription: { id: sub.id } } : body,
-        );
-      }
-      case 'contracts_for':
-        return reply(conn, request, 'contracts_for', {
-          contracts_for: market.contractsFor(String(request['contracts_for'])),
-        });
-      case 'proposal': {
-        const proposal = market.propose(request, conn.loginid ? conn.currency : String(request['currency']));
-        return reply(conn, request, 'proposal', {
-          proposal: {
-            id: proposal.id,
-            ask_price: proposal.stake.toNumber(),
-            display_value: proposal.stake.toFixed(2),
-            payout: 0,
-            spot: proposal.spot.toNumber(),
-            spot_time: Math.floor(Date.now() / 1000),
-            date_start: Math.floor(Date.now() / 1000),
-            commission: proposal.commission.toNumber(),
-            multiplier: proposal.multiplier,
-            limit_order: {},
-            longcode: `Win ${proposal.multiplier}x the percentage ${proposal.contractType === 'MULTUP' ? 'rise' : 'fall'} of ${proposal.symbol}.`,
-            validation_params: { stake: { min: STAKE_LIMITS.min, max: STAKE_LIMITS.max } },
-          },
-        });
-      }
-      case 'buy': {
-        requireScope(conn, 'trade');
-        const contract = market.buy(conn.loginid!, String(request['buy']), Number(request['price']));
-        const state = market.byLogin(conn.loginid!);
-        reply(conn, request, 'buy', {
-          buy: {
-            balance_after: state.balance.toDecimalPlaces(2).toNumber(),
-            buy_price: contract.stake.toNumber(),
-            contract_id: contract.contractId,
-            longcode: `Multiplier ${contract.contractType} on ${contract.symbol}`,
-            payout: 0,
-            purchase_time: contract.purchaseTime,
-            shortcode: `${contract.contractType}_${contract.symbol.toUpperCase()}`,
-            start_time: contract.purchaseTime,
-            transaction_id: contract.buyTransactionId,
-          },
-        });
-        return pushBalances(conn.loginid!);
-      }
-      case 'sell': {
-        requireScope(conn, 'trade');
-        const contract = market.sell(conn.loginid!, Number(request['sell']));
-        const state = market.byLogin(conn.loginid!);
-        reply(conn, request, 'sell', {
-          sell: {
-            balance_after: state.balance.toDecimalPlaces(2).toNumber(),
-            contract_id: contract.contractId,
-            reference_id: contract.buyTransactionId,
-            sold_for: contract.sold!.price.toNumber(),
-            transaction_id: contract.sold!.transactionId,
-          },
-        });
-        pushBalances(conn.loginid!);
-        return pushContract(contract);
-      }
-      case 'proposal_open_contract': {
-        const loginid = requireAuth(conn);
-        const contractId = Number(request['contract_id']);
-        const contract = market.contracts.get(contractId);
-        if (!contract || contract.loginid !== loginid) throw new DerivError('ContractNotFound', 'Contract not found.');
-        const sub =
-          subscribe && !contract.sold ? addSubscription(conn, request, `poc:${contractId}`, contractId) : undefined;
-        return reply(conn, request, 'proposal_open_contract', {
-          proposal_open_contract: { ...market.openContractPayload(contract), ...(sub ? { id: sub.id } : {}) },
-          ...(sub ? { subscription: { id: sub.id } } : {}),
-        });
-      }
-      case 'statement': {
-        const state = market.byLogin(requireAuth(conn));
-        const from = Number(request['date_from'] ?? 0);
-        const limit = Number(request['limit'] ?? 100);
-        const transactions = state.statement
-          .filter((t) => t.transaction_time >= from)
-          .reverse()
-          .slice(0, limit);
-        return reply(conn, request, 'statement', { statement: { count: transactions.length, transactions } });
-      }
-      case 'portfolio': {
-        const loginid = requireAuth(conn);
-        const open = [...market.contracts.values()].filter((c) => c.loginid === loginid && !c.sold);
-        return reply(conn, request, 'portfolio', {
-          portfolio: {
-            contracts: open.map((c) => ({
-              contract_id: c.contractId,
-              contract_type: c.contractType,
-              buy_price: c.stake.toNumber(),
-              symbol: c.symbol,
-              purchase_time: c.purchaseTime,
-              transaction_id: c.buyTransactionId,
-            })),
-          },
-        });
-      }
-      case 'forget': {
-        const removed = conn.subscriptions.delete(String(request['forget']));
-        return reply(conn, request, 'forget', { forget: removed ? 1 : 0 });
-      }
-      case 'forget_all': {
-        const kinds = ([] as unknown[]).concat(request['forget_all']).map(String);
-        const removed = [...conn.subscriptions.values()].filter((s) =>
-          kinds.some((k) => s.key.startsWith(k === 'proposal_open_contract' ? 'poc' : k)),
-        );
-        removed.forEach((s) => conn.subscriptions.delete(s.id));
-        return reply(conn, request, 'forget_all', { forget_all: removed.map((s) => s.id) });
-      }
-    }
-  };
+  const restRequests: RestRequest[] = [];
+  const refusedConnections: { path: string; status: number }[] = [];
+  let port = 0;
 
   /** The same connection with its answers swallowed, to execute a request whose reply must not arrive. */
   const silenced = (conn: Connection): Connection => ({
@@ -357,123 +95,155 @@ export async function startFakeDeriv(options: FakeDerivOptions = {}): Promise<Fa
     socket: { readyState: -1, OPEN: 1 } as unknown as WebSocket,
   });
 
-  const server = createServer((_req, res) => {
-    res.writeHead(426).end('WebSocket only');
-  });
-  const wss = new WebSocketServer({ noServer: true });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'ws://fake');
-    if (url.pathname !== '/websockets/v3') return socket.destroy();
-    const appId = url.searchParams.get('app_id') ?? '';
-    const appOk = options.appIds ? options.appIds.includes(appId) : /^\d+$/.test(appId);
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn: Connection = { socket: ws, loginid: null, currency: 'USD', subscriptions: new Map() };
-      connections.add(conn);
-      ws.on('close', () => connections.delete(conn));
-      ws.on('message', (data) => {
-        let request: Record<string, unknown>;
-        try {
-          request = JSON.parse(String(data)) as Record<string, unknown>;
-        } catch {
-          return send(conn, {
-            echo_req: {},
-            msg_type: 'error',
-            error: { code: 'InputValidationFailed', message: 'Input validation failed: not JSON' },
-          });
-        }
-        const call = Object.keys(request).find((k) => CALLS.includes(k));
-        if (!call)
-          return reply(conn, request, 'error', {
-            error: { code: 'UnrecognisedRequest', message: 'Unrecognised request' },
-          });
-        calls.push(call);
-        for (const waiter of callWaiters.filter((w) => w.call === call)) {
-          callWaiters.splice(callWaiters.indexOf(waiter), 1);
-          waiter.resolve();
-        }
-        if (!appOk) return replyError(conn, request, call, new DerivError('InvalidAppID', 'Your app_id is invalid.'));
-        if (swallowed.delete(call)) {
-          try {
-            handle(silenced(conn), request, call);
-          } catch {
-            // an error unanswered too
-          }
-          return;
-        }
-        const failure = failures.get(call);
-        if (failure) failures.delete(call);
-        try {
-          if (failure && !failure.execute)
-            throw new DerivError(failure.code, 'Sorry, an error occurred while processing your request.');
-          if (failure?.dropConnection) {
-            // Execute without answering, then cut the line: the caller cannot know what happened.
-            handle(silenced(conn), request, call);
-            ws.terminate();
-            return;
-          }
-          if (failure) {
-            handle(silenced(conn), request, call);
-            throw new DerivError(failure.code, 'Sorry, an error occurred while processing your request.');
-          }
-          handle(conn, request, call);
-        } catch (error) {
-          if (error instanceof DerivError) replyError(conn, request, call, error);
-          else replyError(conn, request, call, new DerivError('InternalServerError', String(error)));
-        }
+  const onMessage = (conn: Connection, data: unknown): void => {
+    let request: Record<string, unknown>;
+    try {
+      request = JSON.parse(String(data)) as Record<string, unknown>;
+    } catch {
+      return hub.send(conn, {
+        echo_req: {},
+        msg_type: 'error',
+        error: { code: 'InputValidationFailed', message: 'Input validation failed: not JSON' },
       });
+    }
+    const known = conn.dialect === 'new' ? NEW_CALLS : LEGACY_CALLS;
+    const call = Object.keys(request).find((k) => known.includes(k));
+    const named = call ?? Object.keys(request)[0] ?? 'error';
+    hub.seen(conn, named, request);
+    try {
+      if (conn.dialect === 'new') {
+        const now = Date.now();
+        conn.recent = conn.recent.filter((t) => t > now - 1000);
+        conn.recent.push(now);
+        if (conn.recent.length > NEW_API_LIMITS.perSecond)
+          throw new DerivError('RateLimit', 'You have reached the rate limit of 100 requests per second.');
+        checkNewApi(conn, request, call);
+      } else if (!call) throw new DerivError('UnrecognisedRequest', 'Unrecognised request');
+    } catch (error) {
+      return hub.replyError(conn, request, call ?? 'error', error as DerivError);
+    }
+    if (!call) return;
+    if (conn.badAppId)
+      return hub.replyError(conn, request, call, new DerivError('InvalidAppID', 'Your app_id is invalid.'));
+    const swallow = swallowed.findIndex((w) => w.call === call && (!w.dialect || w.dialect === conn.dialect));
+    if (swallow >= 0) {
+      swallowed.splice(swallow, 1);
+      try {
+        handle(hub, silenced(conn), request, call);
+      } catch {
+        // an error unanswered too
+      }
+      return;
+    }
+    const failure = failures.get(call);
+    if (failure) failures.delete(call);
+    try {
+      if (failure && !failure.execute)
+        throw new DerivError(failure.code, 'Sorry, an error occurred while processing your request.');
+      if (failure?.dropConnection) {
+        // Execute without answering, then cut the line: the caller cannot know what happened.
+        handle(hub, silenced(conn), request, call);
+        conn.socket.terminate();
+        return;
+      }
+      if (failure) {
+        handle(hub, silenced(conn), request, call);
+        throw new DerivError(failure.code, 'Sorry, an error occurred while processing your request.');
+      }
+      handle(hub, conn, request, call);
+    } catch (error) {
+      if (error instanceof DerivError) hub.replyError(conn, request, call, error);
+      else hub.replyError(conn, request, call, new DerivError('InternalServerError', String(error)));
+    }
+  };
+
+  const server = createServer(restHandler(market, identity, () => `ws://127.0.0.1:${port}`, restRequests));
+  const wss = new WebSocketServer({ noServer: true });
+  const refuse = (socket: Socket, path: string, status: number, text: string): void => {
+    refusedConnections.push({ path, status });
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  };
+  const accept = (req: IncomingMessage, socket: Socket, head: Buffer, conn: Omit<Connection, 'socket'>) =>
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const connection: Connection = { ...conn, socket: ws };
+      hub.connections.add(connection);
+      ws.on('close', () => hub.connections.delete(connection));
+      ws.on('message', (data) => onMessage(connection, data));
     });
+  const blank = (dialect: Dialect, loginid: string | null, owner: string | null) => ({
+    dialect,
+    loginid,
+    owner,
+    subscriptions: new Map(),
+    proposals: new Set<string>(),
+    recent: [] as number[],
+  });
+
+  server.on('upgrade', (req, socket: Socket, head) => {
+    const url = new URL(req.url ?? '/', 'ws://fake');
+    if (url.pathname === '/websockets/v3') {
+      const appId = url.searchParams.get('app_id') ?? '';
+      const appOk = options.appIds ? options.appIds.includes(appId) : /^\d+$/.test(appId);
+      return accept(req, socket, head, { ...blank('legacy', null, null), badAppId: !appOk });
+    }
+    const gateway = GATEWAY.exec(url.pathname)?.[1];
+    if (!gateway) return refuse(socket, url.pathname, 404, 'Not Found');
+    if (gateway === 'public') return accept(req, socket, head, blank('new', null, null));
+    // ws-demo.md / ws-real.md: the one-time password in the query opens this one connection, to its account.
+    const issued = identity.consumeOtp(url.searchParams.get('otp'), gateway);
+    if (!issued) return refuse(socket, url.pathname, 401, 'Unauthorized');
+    const open = [...hub.connections].filter((c) => c.owner === issued.owner).length;
+    if (open >= NEW_API_LIMITS.connectionsPerUser) return refuse(socket, url.pathname, 429, 'Too Many Requests');
+    return accept(req, socket, head, blank('new', issued.accountId, issued.owner));
   });
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
 
   return {
     url: `ws://127.0.0.1:${port}/websockets/v3`,
-    calls,
+    apiUrl: `http://127.0.0.1:${port}`,
+    publicUrl: `ws://127.0.0.1:${port}/trading/v1/options/ws/public`,
+    calls: hub.calls,
+    requests: hub.requests,
+    restRequests,
+    refusedConnections,
     addAccount: (account) => market.addAccount(account),
+    addPat: (pat) => identity.addPat(pat),
+    revokePat: (token) => identity.revoke(token),
     balance: (loginid) => market.byLogin(loginid).balance.toFixed(2),
     pushTick: (symbol, bid, ask) => {
       market.setQuote(symbol, bid, ask);
-      for (const conn of connections) {
-        for (const sub of conn.subscriptions.values()) {
-          if (sub.key === `ticks:${symbol}`) {
-            const body = tickBody(symbol);
-            pushTo(conn, sub, 'tick', { tick: { ...(body['tick'] as object), id: sub.id } });
-          }
-        }
-      }
-      for (const contract of market.contracts.values())
-        if (contract.symbol === symbol && !contract.sold) pushContract(contract);
+      hub.pushTick(symbol);
     },
     contracts: () => [...market.contracts.values()],
     dropConnections: () => {
-      const count = connections.size;
-      for (const conn of connections) conn.socket.terminate();
-      connections.clear();
+      const count = hub.connections.size;
+      for (const conn of hub.connections) conn.socket.terminate();
+      hub.connections.clear();
       return count;
     },
     failNext: (call, code, opts = {}) => {
       failures.set(call, { code, execute: opts.execute ?? false, dropConnection: opts.dropConnection ?? false });
     },
-    swallowNext: (call) => {
-      swallowed.add(call);
+    swallowNext: (call, dialect) => {
+      swallowed.push({ call, dialect });
     },
     setMultipliers: (symbol, multipliers) => {
       market.multipliers.set(symbol, multipliers);
     },
     stopOut: (contractId) => {
       const contract = market.stopOut(contractId);
-      pushBalances(contract.loginid);
-      pushContract(contract);
+      hub.pushBalances(contract.loginid);
+      hub.pushContract(contract);
     },
-    waitForSubscription: (key) =>
-      [...connections].some((c) => [...c.subscriptions.values()].some((s) => s.key === key))
-        ? Promise.resolve()
-        : new Promise((resolve) => waiters.push({ key, resolve })),
-    connectionCount: () => connections.size,
-    waitForCall: (call) => new Promise((resolve) => callWaiters.push({ call, resolve })),
+    waitForSubscription: (key) => hub.waitForSubscription(key),
+    connectionCount: (dialect) => [...hub.connections].filter((c) => !dialect || c.dialect === dialect).length,
+    waitForCall: (call) => hub.waitForCall(call),
+    otpsIssued: () => identity.otpCount(),
+    expireOtps: () => identity.expireOtps(),
     close: async () => {
-      for (const conn of connections) conn.socket.terminate();
+      for (const conn of hub.connections) conn.socket.terminate();
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -35,6 +35,9 @@ describe('loadConfig', () => {
       binanceRestUrl: 'https://api.binance.com',
       binanceWsUrl: 'wss://stream.binance.com:9443',
       derivWsUrl: 'wss://ws.derivws.com/websockets/v3',
+      derivPublicWsUrl: 'wss://api.derivws.com/trading/v1/options/ws/public',
+      derivApiUrl: 'https://api.derivws.com',
+      derivAppId: '1089',
       tradeMaxHoldMs: 120_000,
       bodyLimit: 65_536,
     });
@@ -64,6 +67,8 @@ describe('loadConfig', () => {
       BINANCE_REST_URL: 'http://127.0.0.1:9000',
       BINANCE_WS_URL: 'ws://127.0.0.1:9001',
       DERIV_WS_URL: 'ws://127.0.0.1:9002',
+      DERIV_PUBLIC_WS_URL: 'ws://127.0.0.1:9003/trading/v1/options/ws/public',
+      DERIV_API_URL: 'http://127.0.0.1:9003',
       TRADE_MAX_HOLD_MS: '5000',
       BODY_LIMIT: '10000',
     });
@@ -81,6 +86,8 @@ describe('loadConfig', () => {
       engine: false,
       tradeMaxHoldMs: 5000,
       bodyLimit: 10_000,
+      derivPublicWsUrl: 'ws://127.0.0.1:9003/trading/v1/options/ws/public',
+      derivApiUrl: 'http://127.0.0.1:9003',
     });
     expect(config.encryptionKey?.toString('hex')).toBe(key);
     expect(config.tokenKey?.toString('hex')).toBe('cd'.repeat(32));
@@ -132,6 +139,17 @@ describe('loadConfig', () => {
       'SPREAD_HISTORY_DAYS must be between 1 and 365',
     ]);
     expect(problems({ BODY_LIMIT: '10' })[0]).toMatch(/^BODY_LIMIT must be between/);
+    expect(
+      problems({
+        DERIV_PUBLIC_WS_URL: 'https://api.derivws.com',
+        DERIV_API_URL: 'wss://api.derivws.com',
+        DERIV_APP_ID: 'abc',
+      }),
+    ).toEqual([
+      'DERIV_PUBLIC_WS_URL must be a ws:// or wss:// URL',
+      'DERIV_API_URL must be a http:// or https:// URL',
+      'DERIV_APP_ID must be the number Deriv gave your legacy app',
+    ]);
   });
 
   it('parses durations and keys', () => {

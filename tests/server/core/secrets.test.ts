@@ -80,7 +80,8 @@ describe.each(backends)('venue credentials on %s', (backend) => {
       expect(Buffer.from(column!, 'base64').toString('latin1')).not.toContain(marker);
     }
     expect(decryptSecret(t.app.secrets.encryptionKey, row!.derivTokenEnc!)).toBe(keys.derivToken);
-    expect(await t.app.loadVenueAccount(u.user._id)).toEqual({ userId: u.user._id, credentials: keys });
+    const loaded = await t.app.loadVenueAccount(u.user._id);
+    expect(loaded).toEqual({ userId: u.user._id, credentials: keys, remember: expect.any(Function) });
 
     // Omitted = unchanged, '' = removed.
     const removed = await call('PUT', `/api/users/${u.user._id}/api-keys`, {

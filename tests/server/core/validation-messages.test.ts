@@ -96,9 +96,9 @@ describe('validation answers over the API', () => {
     expect((await answer('PUT', '/api/auth/profile', { username: 'abc', email: 'a@b.co', bio: 7 })).message).toBe(
       'Bio must be text',
     );
-    expect(
-      (await answer('PUT', `/api/users/${user.user._id}/api-keys`, { derivAppId: '12345678901234567' })).message,
-    ).toBe('Deriv app ID must be at most 16 characters');
+    expect((await answer('PUT', `/api/users/${user.user._id}/api-keys`, { derivAppId: 'A1'.repeat(33) })).message).toBe(
+      'The Deriv app ID has at most 64 characters',
+    );
     const profile = await answer('PUT', '/api/auth/profile', {});
     expect(profile.errors).toEqual([
       { msg: 'Username is required', path: 'username' },

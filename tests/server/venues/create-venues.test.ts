@@ -12,6 +12,8 @@ const endpoints = {
   binanceRestUrl: 'http://127.0.0.1:9',
   binanceWsUrl: 'ws://127.0.0.1:9',
   derivWsUrl: 'ws://127.0.0.1:9/websockets/v3',
+  derivPublicWsUrl: 'ws://127.0.0.1:9/trading/v1/options/ws/public',
+  derivApiUrl: 'http://127.0.0.1:9',
   derivAppId: '1089',
 };
 
@@ -42,12 +44,14 @@ describe('createVenues', () => {
       await Promise.all([binance.close(), deriv.close()]);
     });
 
-    it('connects the public quote streams of both venues at the configured endpoints', async () => {
+    it('connects the public quote streams of both venues at the configured endpoints (Deriv: the new public socket)', async () => {
       const venues = await createVenues({
         market: 'live',
         binanceRestUrl: binance.restUrl,
         binanceWsUrl: binance.wsUrl,
         derivWsUrl: deriv.url,
+        derivPublicWsUrl: deriv.publicUrl,
+        derivApiUrl: deriv.apiUrl,
         derivAppId: '1089',
       });
       expect(venues.binance).toBeInstanceOf(BinanceVenue);
@@ -66,6 +70,7 @@ describe('createVenues', () => {
       binance.pushQuote('BTCUSDT', '90000.00', '90000.01');
       deriv.pushTick('cryBTCUSD', '90500.000', '90510.000');
       const [b, d] = await both;
+      expect(deriv.requests.filter((r) => r.call === 'ticks').map((r) => r.dialect)).toEqual(['new']);
       expect(b).toMatchObject({ venue: 'binance', ask: 90000.01 });
       expect(d).toMatchObject({ venue: 'deriv', ask: 90510 });
       await venues.close();
@@ -81,6 +86,8 @@ describe('startFakeVenues', () => {
       binanceRestUrl: fakes.env.BINANCE_REST_URL,
       binanceWsUrl: fakes.env.BINANCE_WS_URL,
       derivWsUrl: fakes.env.DERIV_WS_URL,
+      derivPublicWsUrl: fakes.env.DERIV_PUBLIC_WS_URL,
+      derivApiUrl: fakes.env.DERIV_API_URL,
       derivAppId: '1089',
     });
     const [b, d] = await firstValueFrom(

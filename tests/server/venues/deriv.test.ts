@@ -5,37 +5,23 @@ import { DerivApiError, DerivClient } from '../../../server/venues/deriv/client'
 import { DerivVenue, type ContractUpdate } from '../../../server/venues/deriv/venue';
 import { VenueError, type VenueAccount } from '../../../server/venues/types';
 import { startFakeDeriv, type FakeDeriv } from '../../fakes/deriv/server';
+import { accountOf, APIS, connector, fakeSetup, trader, type Trader } from './deriv-traders';
 
-const TRADER = 'a1-TraderToken';
 const NOSY = 'a1-PaymentsToken';
 const READER = 'a1-ReadOnlyToken';
 
-const account = (token = TRADER, userId = 'u1'): VenueAccount => ({
-  userId,
-  credentials: { derivToken: token, derivAppId: '1089' },
-});
-
 let fake: FakeDeriv;
-let venue: DerivVenue;
 
 beforeAll(async () => {
   fake = await startFakeDeriv({
     accounts: [
-      { token: TRADER, loginid: 'CR1001', balance: '1000', scopes: ['read', 'trade'] },
       { token: NOSY, loginid: 'CR1002', scopes: ['read', 'trade', 'payments'] },
       { token: READER, loginid: 'CR1003', scopes: ['read'] },
     ],
   });
-  venue = new DerivVenue({
-    url: fake.url,
-    appId: '1089',
-    backoff: { initialMs: 20, maxMs: 200 },
-    requestTimeoutMs: 5000,
-  });
 });
 
 afterAll(async () => {
-  await venue.close();
   await fake.close();
 });
 
@@ -102,22 +88,31 @@ describe('Deriv client', () => {
   });
 });
 
-describe('Deriv connector against the fake venue', () => {
-  it('authorizes a read+trade token and reports the account', async () => {
-    expect(await venue.testConnection(account())).toMatch(/CR1001 \(USD\), balance 1000, scopes read, trade/);
-    expect(await venue.balances(account())).toEqual({ USDT: '1000', BTC: '0', ETH: '0' });
-    expect(await venue.takerFeeRate(account())).toBe('0');
+describe.each(APIS)('Deriv connector on the %s API against the fake venue', (api) => {
+  let fake: FakeDeriv;
+  let venue: DerivVenue;
+  let t: Trader;
+  const account = (): VenueAccount => accountOf(t);
+
+  beforeAll(async () => {
+    t = trader(api, { balance: '1000' });
+    fake = await startFakeDeriv(fakeSetup([t]));
+    venue = connector(fake);
   });
 
-  it('refuses a token with the payments scope, one without trade, and an invalid one', async () => {
-    const payments = await venueError(venue.testConnection(account(NOSY, 'u2')));
-    expect(payments.kind).toBe('auth');
-    expect(payments.message).toMatch(/payments scope/);
-    const readOnly = await venueError(venue.balances(account(READER, 'u3')));
-    expect(readOnly.kind).toBe('auth');
-    const invalid = await venueError(venue.balances(account('nonsense', 'u4')));
-    expect(invalid).toMatchObject({ kind: 'auth' });
-    expect(invalid.message).toMatch(/InvalidToken/);
+  afterAll(async () => {
+    await venue.close();
+    await fake.close();
+  });
+
+  it('finds out the API, reports the account and its balance', async () => {
+    expect(await venue.testConnection(account())).toBe(
+      api === 'legacy'
+        ? `Deriv: legacy API, real account ${t.accountId}, 1,000.00 USD (scopes read, trade)`
+        : `Deriv: new API, demo account ${t.accountId}, 1,000.00 USD`,
+    );
+    expect(await venue.balances(account())).toEqual({ USDT: '1000', BTC: '0', ETH: '0' });
+    expect(await venue.takerFeeRate(account())).toBe('0');
     const missing = await venueError(venue.balances({ userId: 'u5', credentials: {} }));
     expect(missing.kind).toBe('auth');
   });
@@ -149,7 +144,7 @@ describe('Deriv connector against the fake venue', () => {
     expect(fill.price).toBe('80000');
     expect(fill.quantity).toBe('0.0125');
     expect(fill.fee).toBe('0.3');
-    expect(fake.balance('CR1001')).toBe('900.00');
+    expect(fake.balance(t.accountId)).toBe('900.00');
     expect(await venue.openLeg(account(), order)).toEqual(fill);
     expect(fake.contracts()).toHaveLength(1);
     expect(fake.contracts()[0]).toMatchObject({ contractType: 'MULTDOWN', multiplier: 10 });
@@ -173,7 +168,7 @@ describe('Deriv connector against the fake venue', () => {
     const expected = new Decimal(100)
       .plus(new Decimal(1000).times(new Decimal(1).minus(new Decimal(79200).dividedBy(80000))))
       .minus(0.3);
-    expect(fake.balance('CR1001')).toBe(
+    expect(fake.balance(t.accountId)).toBe(
       new Decimal(900).plus(expected.toDecimalPlaces(2, Decimal.ROUND_DOWN)).toFixed(2),
     );
     const retry = await venue.closeLeg(account(), {
@@ -237,8 +232,13 @@ describe('Deriv connector against the fake venue', () => {
   });
 
   it('reports an unreachable venue as unavailable', async () => {
-    const nowhere = new DerivVenue({ url: 'ws://127.0.0.1:9/websockets/v3', appId: '1089' });
-    const error = await venueError(nowhere.balances(account(TRADER, 'u9')));
+    const nowhere = new DerivVenue({
+      url: 'ws://127.0.0.1:9/websockets/v3',
+      publicUrl: 'ws://127.0.0.1:9/trading/v1/options/ws/public',
+      apiUrl: 'http://127.0.0.1:9',
+      appId: '1089',
+    });
+    const error = await venueError(nowhere.balances(accountOf(t, 'u9')));
     expect(error.kind).toBe('unavailable');
     await nowhere.close();
   });
@@ -285,5 +285,24 @@ describe('Deriv connector against the fake venue', () => {
     expect(error.kind).toBe('unavailable');
     expect(error.message).toMatch(/no contract was bought/);
     expect(fake.contracts()).toHaveLength(contractsBefore);
+  });
+});
+
+describe('Deriv connector: legacy tokens that can move money, or cannot trade', () => {
+  it('refuses a token with the payments scope, one without trade, and an invalid one', async () => {
+    const venue = connector(fake);
+    const legacy = (token: string, userId: string): VenueAccount => ({
+      userId,
+      credentials: { derivToken: token, derivAppId: '1089' },
+    });
+    const payments = await venueError(venue.testConnection(legacy(NOSY, 'u2')));
+    expect(payments.kind).toBe('auth');
+    expect(payments.message).toMatch(/payments scope/);
+    const readOnly = await venueError(venue.balances(legacy(READER, 'u3')));
+    expect(readOnly.kind).toBe('auth');
+    const invalid = await venueError(venue.balances(legacy('nonsense-token', 'u4')));
+    expect(invalid).toMatchObject({ kind: 'auth' });
+    expect(invalid.message).toMatch(/^Deriv refused the token: it is invalid or has expired \(InvalidToken\)/);
+    await venue.close();
   });
 });
