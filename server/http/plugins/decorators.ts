@@ -22,9 +22,12 @@ declare module 'fastify' {
     secrets: ServerSecrets;
     tokens: TokenService;
     priceBook: PriceBook;
-    /** preHandler: 401 unless a valid, unrevoked token of an active user is presented; sets request.user. */
+    /**
+     * 401 unless a valid, unrevoked token of an active user is presented; sets request.user. Named as a route's
+     * preHandler, it runs at onRequest, before the body is read (plugins/auth.ts: authenticateFirst).
+     */
     authenticate: preHandlerAsyncHookHandler;
-    /** preHandler after authenticate: 403 unless the caller is an admin. */
+    /** After authenticate, also before the body is read: 403 unless the caller is an admin. */
     requireAdmin: preHandlerAsyncHookHandler;
     /** The identity behind a token (same checks as authenticate), or null; for the Socket.IO handshake. */
     verifyToken(token: string): Promise<RequestUser | null>;
