@@ -22,7 +22,14 @@ import { registerSecurityHeaders } from './http/plugins/headers';
 import { ignoreBodiesWhereNoneIsTaken } from './http/plugins/ignored-bodies';
 import { loggerOptions, type LogSink } from './http/plugins/logging';
 import { authRoutes } from './http/auth';
-import { createLoginLimiter, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './http/auth/login-limiter';
+import {
+  createCounters,
+  createLoginLimiter,
+  createSignIn,
+  DEFAULT_LOGIN_LIMITS,
+  identityChangeLimiter,
+  type LoginLimits,
+} from './sign-in';
 import { userRoutes } from './http/users';
 import { adminRoutes } from './http/admin';
 import { registerClient, type ClientBuildStatus } from './process/pwa-serve';
@@ -122,14 +129,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   registerAuth(app, options.authChanges);
 
-  const limiter = createLoginLimiter(options.loginLimits ?? DEFAULT_LOGIN_LIMITS, config.redisUrl);
+  const counters = createCounters(config.redisUrl);
+  const loginLimits = options.loginLimits ?? DEFAULT_LOGIN_LIMITS;
+  app.decorate(
+    'signIn',
+    createSignIn(app, {
+      attempts: createLoginLimiter(loginLimits, counters),
+      identityChanges: identityChangeLimiter(counters, loginLimits.namespace),
+    }),
+  );
   app.addHook('onClose', async () => {
-    await limiter.close();
+    await counters.close();
     app.revocations$.complete();
     app.haltChanges$.complete();
   });
 
-  await app.register(authRoutes, { prefix: '/api', limiter });
+  await app.register(authRoutes, { prefix: '/api' });
   await app.register(userRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api' });
 

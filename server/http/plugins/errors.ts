@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorItem, ErrorResponse } from '../../../contract/api';
+import { Refusal } from '../../sign-in/refusal';
 import { HttpError } from './http-error';
 
 /** Fastify's own request errors, reworded for the person reading them. */
@@ -73,7 +74,7 @@ export function registerErrorHandling(app: FastifyInstance, clientFallback?: Cli
   const bodyLimit = app.config.bodyLimit;
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
-    if (error instanceof HttpError) {
+    if (error instanceof HttpError || error instanceof Refusal) {
       return reply
         .code(error.statusCode)
         .headers(error.headers)
