@@ -25,6 +25,9 @@ export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
   killSwitch: true,
 };
 
+/** Devices a user may have notifications on at once; a newer one replaces the oldest. */
+export const MAX_PUSH_DEVICES = 10;
+
 /** The decrypted push payload, as the service worker reads it. `url` is a same-origin path to open on a click. */
 export interface PushMessage {
   kind: NotificationKind | 'test';
@@ -82,9 +85,9 @@ export interface NotificationPreferencesResponse {
   devices: number;
   message?: string;
 }
+/** The test was handed to the push services of the user's devices; what each answered is not said (see README). */
 export interface TestNotificationResponse {
   success: true;
-  sent: number;
-  removed: number;
+  devices: number;
   message: string;
 }

@@ -1,6 +1,5 @@
 // The Fastify application as a plugin tree, built without listening so tests can `inject` into it and the process can
 // serve it. Order: context decorators → security headers → docs → error handling → auth hooks → routes.
-import type { Agent } from 'node:https';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from './http/plugins/validation';
@@ -43,7 +42,7 @@ import { balanceRoutes } from './http/balances';
 import { metaRoutes } from './http/meta';
 import { snapshotRoutes } from './http/snapshot';
 import { notificationRoutes } from './http/notifications';
-import { createPushService, loadVapidKeys, type PushService } from './notifications';
+import { createPushService, loadVapidKeys, type EgressOptions, type PushService } from './notifications';
 import { auditRoutes } from './http/audit';
 import { killSwitchRoutes } from './http/kill-switch';
 import { twoFactorRoutes } from './http/two-factor';
@@ -70,8 +69,8 @@ export interface BuildAppOptions {
   /** The database's feed of revoked sessions and changed users (Database.authChanges); session checks are cached
    *  only with it. */
   authChanges?: AuthChangeFeed;
-  /** TLS agent the built push service reaches push services with (tests trust a local endpoint's certificate). */
-  pushAgent?: Agent;
+  /** Where the built push service may send and how it resolves names (tests: a local push service, its certificate). */
+  pushEgress?: EgressOptions;
 }
 
 /** Emitted after sessions were revoked, so live sockets of that user can be re-checked at once. */
@@ -117,7 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
   app.decorate(
     'push',
-    options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, agent: options.pushAgent }),
+    options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, egress: options.pushEgress }),
   );
 
   await registerSecurityHeaders(app, options.clientDir);
