@@ -16,7 +16,7 @@ import './http/plugins/decorators';
 import { backtestRoutes } from './http/backtest';
 import { registerAuth } from './http/plugins/auth';
 import { registerDocs } from './http/plugins/docs';
-import { frameworkErrors, registerErrorHandling } from './http/plugins/errors';
+import { answerClientError, frameworkErrors, registerErrorHandling } from './http/plugins/errors';
 import { registerSecurityHeaders } from './http/plugins/headers';
 import { ignoreBodiesWhereNoneIsTaken } from './http/plugins/ignored-bodies';
 import { loggerOptions, type LogSink } from './http/plugins/logging';
@@ -100,6 +100,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Ids from the client never reach the log unchecked.
     requestIdHeader: false,
     frameworkErrors,
+    // A request must arrive whole in time: a client that sends its headers and then trickles (or never sends) its body
+    // does not hold a connection for ever. Node checks the deadlines every connectionsCheckingInterval.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.floor(config.headersTimeoutMs / 2)),
+    },
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
