@@ -26,7 +26,7 @@ import { documentedRoutes, type OpenApiDocument } from './openapi-routes';
 /** Answers the router gives before any route runs: no route matched the mangled path, or the URL is malformed. */
 const ROUTING_REFUSALS = ['The URL is malformed.', 'A value in the URL path is too long.'];
 const isRoutingRefusal = (status: number, message: unknown) =>
-  status === 404 || (status === 400 && ROUTING_REFUSALS.includes(String(message)));
+  status === 404 || ROUTING_REFUSALS.includes(String(message));
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5_000);
 /** The PostgreSQL pass repeats the property with fewer requests: the handlers are the same, only the driver differs. */
