@@ -19,13 +19,18 @@ export function hasControlCharacters(value: string, options: { multiline?: boole
   return !(options.multiline ? NO_CONTROL_CHARACTERS_EXCEPT_LINES : NO_CONTROL_CHARACTERS).test(value);
 }
 
-/** A string without control characters; `label` names the field in the refusal. */
-export const text = (label: string, options: { multiline?: boolean } = {}) =>
-  z.string().regex(options.multiline ? NO_CONTROL_CHARACTERS_EXCEPT_LINES : NO_CONTROL_CHARACTERS, {
-    message: controlCharactersMessage(label),
-    abort: true,
-  });
+/**
+ * A string without control characters; `label` names the field in the refusal. `message`, when given, is also the
+ * answer to a missing value or one that is not a string (else the contract's error map words those).
+ */
+export const text = (label: string, options: { multiline?: boolean; message?: string } = {}) =>
+  z
+    .string(options.message === undefined ? undefined : { message: options.message })
+    .regex(options.multiline ? NO_CONTROL_CHARACTERS_EXCEPT_LINES : NO_CONTROL_CHARACTERS, {
+      message: controlCharactersMessage(label),
+      abort: true,
+    });
 
-/** An ISO 8601 date-time with an offset, typed as text first. */
+/** An ISO 8601 date-time with an offset, typed as text first; `message` answers anything else, a missing one too. */
 export const isoDateTimeText = (label: string, message: string) =>
-  text(label).pipe(z.iso.datetime({ offset: true, message }));
+  text(label, { message }).pipe(z.iso.datetime({ offset: true, message }));

@@ -39,12 +39,12 @@ const answeredSockets = new WeakSet<Socket>();
 const CLOSE_GRACE_MS = 2000;
 
 /**
- * Errors of the connection before any request object exists (given to Fastify as `clientErrorHandler`): a request
- * the HTTP parser cannot read, or one whose headers or body did not arrive within HEADERS_TIMEOUT_MS /
- * REQUEST_TIMEOUT_MS. The answer says `Connection: close` (the connection cannot carry another request after a
- * broken one), is written only when no answer to an earlier request is under way on it, and the connection is then
- * closed in order — our FIN after the answer, the client's data read to its end — rather than reset, which can
- * lose the answer.
+ * Errors of the connection below the request level (given to Fastify as `clientErrorHandler`): a request the HTTP
+ * parser cannot read, or one whose headers or body did not arrive within HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS. The
+ * answer is in the API's shape and says `Connection: close` (a connection cannot carry another request after a broken
+ * one); it never goes into the middle of another answer, and follows the answer to an earlier request pipelined on the
+ * connection. The connection is then closed in order — our FIN after the answer, the client's data read to its end,
+ * cut off if the client lingers — rather than reset, which can lose the answer.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || answeredSockets.has(socket)) return;
