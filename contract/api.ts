@@ -24,6 +24,7 @@ import type {
   Trade,
 } from './entities';
 import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
+import { isoDateTimeText, text } from './text';
 import type { TradingHaltState, TwoFactorStatus } from './guard';
 import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
 
@@ -51,24 +52,8 @@ export const MESSAGES = {
 export const PHONE_PATTERN = /^\+?[1-9][\d\s\-()]{7,15}$/;
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/**
- * Control characters (C0, DEL, C1) have no place in anything a person types: PostgreSQL text cannot even hold NUL,
- * and the others end up in logs and screens as invisible or terminal-altering bytes. Multi-line fields (bio) keep tab
- * and line breaks. Checked on the raw value, before any trim, and first, so the answer says what is wrong.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex -- as above
-const CONTROL_CHARACTERS_EXCEPT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-export const controlCharactersMessage = (label: string) => `${label} must not contain control characters`;
-export function hasControlCharacters(value: string, options: { multiline?: boolean } = {}): boolean {
-  return (options.multiline ? CONTROL_CHARACTERS_EXCEPT_LINES : CONTROL_CHARACTERS).test(value);
-}
-/** Every text input of the API starts here: a string without control characters. */
-export const text = (label: string, options: { multiline?: boolean } = {}) =>
-  z
-    .string()
-    .refine((v) => !hasControlCharacters(v, options), { message: controlCharactersMessage(label), abort: true });
+// Every text input of the API goes through `text` (contract/text.ts): a string without control characters.
+export { controlCharactersMessage, hasControlCharacters, text } from './text';
 
 const email = text('Email').trim().min(1, MESSAGES.emailRequired).max(254).regex(EMAIL_PATTERN, MESSAGES.emailInvalid);
 const optionalName = (label: string) =>
@@ -180,7 +165,7 @@ export const TradesQuery = z.object({
   limit: intFromQuery(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, 'limit'),
 });
 const isoInstant = (label: string) =>
-  z.iso.datetime({ offset: true, message: `${label} must be a date and time such as 2026-01-31T00:00:00Z` }).optional();
+  isoDateTimeText(label, `${label} must be a date and time such as 2026-01-31T00:00:00Z`).optional();
 /**
  * The CSV export: the trade list's filters and a date range on the opening time, `from` inclusive, `to` exclusive.
  * A range that ends before it starts is refused; a valid range without trades gives a file with the header only.
@@ -218,7 +203,7 @@ export const TestConnectionBody = z.object({
 });
 
 const isoDateTime = (label: string) =>
-  z.iso.datetime({ offset: true, message: `${label} must be an ISO 8601 date-time, e.g. 2026-01-01T00:00:00Z` });
+  isoDateTimeText(label, `${label} must be an ISO 8601 date-time, e.g. 2026-01-01T00:00:00Z`);
 export const SpreadsQuery = z
   .object({
     symbol: oneOf(SYMBOLS, 'symbol'),

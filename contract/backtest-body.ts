@@ -1,10 +1,11 @@
 // The backtest request's schema: the server validates with it (and documents it in OpenAPI). Apart from
 // ./backtest.ts so the client's Backtest tab does not load zod for the types and constants it needs.
 import { z } from './zod';
+import { isoDateTimeText } from './text';
 import { BACKTEST_MAX_DAYS, BACKTEST_MAX_RANGE_MS, BACKTEST_SYMBOLS, type BacktestBody as Body } from './backtest';
 
 const isoDateTime = (label: string) =>
-  z.iso.datetime({ offset: true, message: `${label} must be a date and time, e.g. 2026-01-01T00:00:00Z` });
+  isoDateTimeText(label, `${label} must be a date and time, e.g. 2026-01-01T00:00:00Z`);
 
 export const BacktestBody = z
   .object({

@@ -1,6 +1,7 @@
 // The wire of the guard features: the audit log, the kill switches and two-factor sign-in. Imports nothing local
 // outside contract/.
 import { z } from './zod';
+import { isoDateTimeText, text } from './text';
 import { MAX_PAGE_SIZE } from './domain';
 import type { Pagination } from './entities';
 
@@ -14,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'sign_out',
   'password_changed',
   'profile_updated',
+  'profile_change_refused',
   'api_keys_saved',
   'trading_settings_saved',
   'trading_started',
@@ -42,6 +44,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   sign_out: 'Signed out',
   password_changed: 'Password changed',
   profile_updated: 'Profile updated',
+  profile_change_refused: 'Username or e-mail change refused',
   api_keys_saved: 'API keys saved',
   trading_settings_saved: 'Trading settings saved',
   trading_started: 'Automated trading started',
@@ -78,12 +81,7 @@ export interface AuditEvent {
 }
 
 /** Text typed into a filter: control characters refused (PostgreSQL text cannot even hold NUL). */
-const filterText = (label: string) =>
-  z
-    .string()
-    .max(100, `${label} must be at most 100 characters`)
-    // eslint-disable-next-line no-control-regex
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), `${label} must not contain control characters`);
+const filterText = (label: string) => text(label).max(100, `${label} must be at most 100 characters`);
 const pageParam = (max: number, dflt: number, label: string) =>
   z.coerce
     .number({ message: `${label} must be a number` })
@@ -92,9 +90,7 @@ const pageParam = (max: number, dflt: number, label: string) =>
     .max(max, `${label} must be at most ${max}`)
     .default(dflt);
 const dateParam = (label: string) =>
-  z.iso
-    .datetime({ offset: true, message: `${label} must be an ISO 8601 date-time, e.g. 2026-01-01T00:00:00Z` })
-    .optional();
+  isoDateTimeText(label, `${label} must be an ISO 8601 date-time, e.g. 2026-01-01T00:00:00Z`).optional();
 
 export const AuditQuery = z
   .object({
@@ -141,9 +137,7 @@ export interface TradingHaltState {
 }
 export const HALT_REASON_MAX = 200;
 export const HaltBody = z.object({
-  reason: filterText('Reason')
-    .pipe(z.string().max(HALT_REASON_MAX, `Reason must be at most ${HALT_REASON_MAX} characters`))
-    .optional(),
+  reason: text('Reason').max(HALT_REASON_MAX, `Reason must be at most ${HALT_REASON_MAX} characters`).optional(),
 });
 export type HaltBody = z.infer<typeof HaltBody>;
 export interface HaltResponse {
@@ -177,8 +171,7 @@ export const HALTED_MESSAGE = 'Trading is halted by an admin: no new trades are 
 export const TOTP_DIGITS = 6;
 export const RECOVERY_CODE_COUNT = 10;
 /** A TOTP code (6 digits) or a recovery code (xxxxx-xxxxx). Spaces are ignored. */
-export const TwoFactorCode = z
-  .string()
+export const TwoFactorCode = text('Code')
   .max(40, 'Enter the 6-digit code from your authenticator app or a recovery code')
   .transform((v) => v.replace(/\s+/g, '').toLowerCase())
   .refine(
@@ -186,13 +179,12 @@ export const TwoFactorCode = z
     'Enter the 6-digit code from your authenticator app or a recovery code',
   );
 /** Only a TOTP code (confirming an enrolment must prove the app works). */
-export const TotpCode = z
-  .string()
+export const TotpCode = text('Code')
   .max(20, 'Enter the 6-digit code from your authenticator app')
   .transform((v) => v.replace(/\s+/g, ''))
   .refine((v) => /^\d{6}$/.test(v), 'Enter the 6-digit code from your authenticator app');
 export const TwoFactorLoginBody = z.object({
-  challenge: z.string().min(1, 'The sign-in step expired. Sign in again.').max(2000),
+  challenge: text('The sign-in step').min(1, 'The sign-in step expired. Sign in again.').max(2000),
   code: TwoFactorCode,
 });
 export const TwoFactorConfirmBody = z.object({ code: TotpCode });

@@ -2,6 +2,7 @@
 // The server builds a PushMessage, encrypts it for each of the user's devices (RFC 8291), and the service worker shows
 // it. No runtime dependencies besides zod.
 import { z } from './zod';
+import { text } from './text';
 
 /** What a user can be told about; 'test' is the Settings button's and is always sent. */
 export const NOTIFICATION_KINDS = ['tradeCompleted', 'tradeFailed', 'tradingPaused', 'maxLoss', 'killSwitch'] as const;
@@ -24,6 +25,9 @@ export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
   killSwitch: true,
 };
 
+/** Devices a user may have notifications on at once; a newer one replaces the oldest. */
+export const MAX_PUSH_DEVICES = 10;
+
 /** The decrypted push payload, as the service worker reads it. `url` is a same-origin path to open on a click. */
 export interface PushMessage {
   kind: NotificationKind | 'test';
@@ -37,16 +41,14 @@ export interface PushMessage {
 }
 
 const base64url = (label: string, min: number, max: number) =>
-  z
-    .string()
+  text(label)
     .min(min, `${label} is too short`)
     .max(max, `${label} is too long`)
     .regex(/^[A-Za-z0-9_-]+=*$/, `${label} must be base64url`);
 
 /** PushSubscription.toJSON() of the browser. Only https push services are accepted. */
 export const PushSubscriptionBody = z.object({
-  endpoint: z
-    .string()
+  endpoint: text('The push endpoint')
     .max(2048, 'The push endpoint is too long')
     .url('The push endpoint must be a URL')
     .refine((v) => v.startsWith('https://'), 'The push endpoint must be an https:// URL'),
@@ -60,7 +62,7 @@ export const PushSubscriptionBody = z.object({
 export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>;
 
 export const PushUnsubscribeBody = z.object({
-  endpoint: z.string().min(1, 'endpoint is required').max(2048, 'The push endpoint is too long'),
+  endpoint: text('The push endpoint').min(1, 'endpoint is required').max(2048, 'The push endpoint is too long'),
 });
 
 export const NotificationPreferencesBody = z
@@ -83,9 +85,9 @@ export interface NotificationPreferencesResponse {
   devices: number;
   message?: string;
 }
+/** The test was handed to the push services of the user's devices; what each answered is not said (see README). */
 export interface TestNotificationResponse {
   success: true;
-  sent: number;
-  removed: number;
+  devices: number;
   message: string;
 }

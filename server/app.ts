@@ -1,6 +1,5 @@
 // The Fastify application as a plugin tree, built without listening so tests can `inject` into it and the process can
 // serve it. Order: context decorators → security headers → docs → error handling → auth hooks → routes.
-import type { Agent } from 'node:https';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validatorCompiler } from './http/plugins/validation';
@@ -17,12 +16,19 @@ import './http/plugins/decorators';
 import { backtestRoutes } from './http/backtest';
 import { registerAuth } from './http/plugins/auth';
 import { registerDocs } from './http/plugins/docs';
-import { frameworkErrors, registerErrorHandling } from './http/plugins/errors';
+import { answerClientError, frameworkErrors, registerErrorHandling } from './http/plugins/errors';
 import { registerSecurityHeaders } from './http/plugins/headers';
 import { ignoreBodiesWhereNoneIsTaken } from './http/plugins/ignored-bodies';
 import { loggerOptions, type LogSink } from './http/plugins/logging';
 import { authRoutes } from './http/auth';
-import { createLoginLimiter, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './http/auth/login-limiter';
+import {
+  createCounters,
+  createLoginLimiter,
+  createSignIn,
+  DEFAULT_LOGIN_LIMITS,
+  identityChangeLimiter,
+  type LoginLimits,
+} from './sign-in';
 import { userRoutes } from './http/users';
 import { accountRemovalRoutes, adminRoutes } from './http/admin';
 import { registerClient, type ClientBuildStatus } from './http/client';
@@ -36,7 +42,7 @@ import { balanceRoutes } from './http/balances';
 import { metaRoutes } from './http/meta';
 import { snapshotRoutes } from './http/snapshot';
 import { notificationRoutes } from './http/notifications';
-import { createPushService, loadVapidKeys, type PushService } from './notifications';
+import { createPushService, loadVapidKeys, type EgressOptions, type PushService } from './notifications';
 import { auditRoutes } from './http/audit';
 import { killSwitchRoutes } from './http/kill-switch';
 import { twoFactorRoutes } from './http/two-factor';
@@ -64,8 +70,8 @@ export interface BuildAppOptions {
   /** The database's feed of revoked sessions and changed users (Database.authChanges); session checks are cached
    *  only with it. */
   authChanges?: AuthChangeFeed;
-  /** TLS agent the built push service reaches push services with (tests trust a local endpoint's certificate). */
-  pushAgent?: Agent;
+  /** Where the built push service may send and how it resolves names (tests: a local push service, its certificate). */
+  pushEgress?: EgressOptions;
 }
 
 /** Emitted after sessions were revoked, so live sockets of that user can be re-checked at once. */
@@ -95,6 +101,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Ids from the client never reach the log unchecked.
     requestIdHeader: false,
     frameworkErrors,
+    // A request must arrive whole in time: a client that sends its headers and then trickles (or never sends) its body
+    // does not hold a connection for ever. Node checks the deadlines every connectionsCheckingInterval.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.floor(config.headersTimeoutMs / 2)),
+    },
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -112,7 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
   app.decorate(
     'push',
-    options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, agent: options.pushAgent }),
+    options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, egress: options.pushEgress }),
   );
 
   await registerSecurityHeaders(app, options.clientDir);
@@ -124,14 +138,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   registerAuth(app, options.authChanges);
 
-  const limiter = createLoginLimiter(options.loginLimits ?? DEFAULT_LOGIN_LIMITS, config.redisUrl);
+  const counters = createCounters(config.redisUrl);
+  const loginLimits = options.loginLimits ?? DEFAULT_LOGIN_LIMITS;
+  app.decorate(
+    'signIn',
+    createSignIn(app, {
+      attempts: createLoginLimiter(loginLimits, counters),
+      identityChanges: identityChangeLimiter(counters, loginLimits.namespace),
+    }),
+  );
   app.addHook('onClose', async () => {
-    await limiter.close();
+    await counters.close();
     app.revocations$.complete();
     app.haltChanges$.complete();
   });
 
-  await app.register(authRoutes, { prefix: '/api', limiter });
+  await app.register(authRoutes, { prefix: '/api' });
   await app.register(userRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api' });
   await app.register(accountRemovalRoutes, { prefix: '/api' });

@@ -55,6 +55,10 @@ export interface Config {
   quoteMaxSkewMs: number;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
+  /** A request (headers and body) must have arrived within this many milliseconds, or it is answered 408. */
+  requestTimeoutMs: number;
+  /** Its headers within this many milliseconds. */
+  headersTimeoutMs: number;
   /** Web push VAPID key pair (base64url); generated into dataDir when both are absent. */
   vapidPublicKey: string | undefined;
   vapidPrivateKey: string | undefined;
@@ -200,6 +204,8 @@ const EnvSchema = z.object({
   QUOTE_MAX_AGE_MS: int('QUOTE_MAX_AGE_MS', 100, 600_000).default(DEFAULT_TRADING_PARAMS.quoteMaxAgeMs),
   QUOTE_MAX_SKEW_MS: int('QUOTE_MAX_SKEW_MS', 0, 60_000).default(DEFAULT_TRADING_PARAMS.quoteMaxSkewMs),
   BODY_LIMIT: int('BODY_LIMIT', 1024, 50 * 1024 * 1024).default(65_536),
+  REQUEST_TIMEOUT_MS: int('REQUEST_TIMEOUT_MS', 1000, 600_000).default(30_000),
+  HEADERS_TIMEOUT_MS: int('HEADERS_TIMEOUT_MS', 1000, 600_000).default(10_000),
   // Uncompressed P-256 public key (65 bytes) and private scalar (32 bytes), base64url as `web-push generate-vapid-keys` prints them.
   VAPID_PUBLIC_KEY: z
     .string()
@@ -249,6 +255,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
   }
   const e = parsed.data;
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError([
+      'HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    ]);
+  }
   if ((e.VAPID_PUBLIC_KEY === undefined) !== (e.VAPID_PRIVATE_KEY === undefined)) {
     throw new ConfigError([
       'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to have a pair generated into DATA_DIR)',
@@ -283,6 +294,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     quoteMaxAgeMs: e.QUOTE_MAX_AGE_MS,
     quoteMaxSkewMs: e.QUOTE_MAX_SKEW_MS,
     bodyLimit: e.BODY_LIMIT,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     vapidPublicKey: e.VAPID_PUBLIC_KEY,
     vapidPrivateKey: e.VAPID_PRIVATE_KEY,
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${e.ADMIN_EMAIL}`,

@@ -6,6 +6,7 @@
 //
 // Each is one request on one instance, so it is sent once; engine events are sent by the engine's leader only.
 export { killSwitchMessage, noticeMessage, testMessage, tradeMessage, type KillSwitchOutcome } from './messages';
-export { createPushService, type PushService, type SendReport } from './push-service';
+export { createPushService, ENDPOINT_REFUSALS, type PushService, type SendReport } from './push-service';
+export { isPublicAddress, type EgressOptions, type ResolveHost } from './egress';
 export { startPushBridge } from './engine-bridge';
 export { loadVapidKeys, VAPID_KEY_FILE, type VapidKeys } from './vapid';

@@ -6,8 +6,7 @@ import type { MarketKind } from '../../contract/domain';
 import type { VenueCredentialsRow } from '../db/schema';
 import { derivCredentialsGap } from '../venues/deriv/credentials';
 
-export const TRADING_KEYS_MISSING =
-  'Save your Binance API key and secret and your Deriv token before enabling trading';
+export const TRADING_KEYS_MISSING = 'Save your Binance API key and secret and your Deriv token before enabling trading';
 
 /** Why the user cannot trade on this market with the saved credentials; null when nothing is missing. */
 export function missingTradingKeys(market: MarketKind, credentials: VenueCredentialsRow | null): string | null {

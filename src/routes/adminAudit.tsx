@@ -129,7 +129,7 @@ function AuditLog() {
               {answer.pagination.total} event{answer.pagination.total === 1 ? '' : 's'}
             </p>
             <AuditList events={answer.events} showWho />
-            <Pagination info={answer.pagination} limit={LIMIT} onPage={setPage} />
+            <Pagination info={answer.pagination} limit={LIMIT} onPage={setPage} noun="events" />
           </>
         )}
       </Card>

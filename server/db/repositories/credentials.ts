@@ -54,7 +54,8 @@ export async function saveCredentials(
     const value = changes[field]?.trim();
     if (value === undefined) continue;
     set[COLUMNS[field].enc] = value === '' ? null : encryptSecret(key, value);
-    set[COLUMNS[field].last4] = value === '' ? null : lastFour(value);
+    // Only the public API key keeps its last 4 characters, for display; nothing of a secret is kept in clear.
+    set[COLUMNS[field].last4] = value !== '' && field === 'binanceApiKey' ? lastFour(value) : null;
   }
   const appId = changes.derivAppId?.trim();
   if (appId !== undefined) set.derivAppId = appId;

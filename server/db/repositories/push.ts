@@ -1,13 +1,15 @@
 // Web push storage: each user's subscribed devices and notification preferences.
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
+  MAX_PUSH_DEVICES,
   NOTIFICATION_KINDS,
   type NotificationPreferences,
 } from '../../../contract/notifications';
 import type { Db } from '../client';
 import { notificationPreferences } from '../schema/notification-preferences';
 import { pushSubscriptions, type PushSubscriptionRow } from '../schema/push-subscriptions';
+import { lockUser } from './users';
 
 export interface NewSubscription {
   endpoint: string;
@@ -16,15 +18,34 @@ export interface NewSubscription {
   userAgent: string;
 }
 
-/** Saves a device for the user; the same endpoint again (a re-subscribe, or another user on that browser) takes it over. */
-export async function saveSubscription(db: Db, userId: string, sub: NewSubscription): Promise<void> {
-  await db
-    .insert(pushSubscriptions)
-    .values({ userId, ...sub })
-    .onConflictDoUpdate({
-      target: pushSubscriptions.endpoint,
-      set: { userId, p256dh: sub.p256dh, auth: sub.auth, userAgent: sub.userAgent, createdAt: sql`now()` },
-    });
+/**
+ * Saves a device for the user (the same endpoint again, a re-subscribe, refreshes it) and keeps only the user's
+ * MAX_PUSH_DEVICES newest: the oldest goes. Rows are the user's own: the same endpoint saved by another user is
+ * another row, and never moves this one. Returns how many older devices were let go.
+ */
+export async function saveSubscription(db: Db, userId: string, sub: NewSubscription): Promise<number> {
+  return db.transaction(async (tx) => {
+    // One registration per user at a time: two at once cannot both keep an eleventh device.
+    await lockUser(tx, userId);
+    await tx
+      .insert(pushSubscriptions)
+      .values({ userId, ...sub })
+      .onConflictDoUpdate({
+        target: [pushSubscriptions.userId, pushSubscriptions.endpoint],
+        set: { p256dh: sub.p256dh, auth: sub.auth, userAgent: sub.userAgent, createdAt: sql`now()` },
+      });
+    const newest = tx
+      .select({ id: pushSubscriptions.id })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.userId, userId))
+      .orderBy(desc(pushSubscriptions.createdAt), desc(pushSubscriptions.id))
+      .limit(MAX_PUSH_DEVICES);
+    const gone = await tx
+      .delete(pushSubscriptions)
+      .where(and(eq(pushSubscriptions.userId, userId), notInArray(pushSubscriptions.id, newest)))
+      .returning({ id: pushSubscriptions.id });
+    return gone.length;
+  });
 }
 
 /** Removes the caller's device; another user's endpoint is left alone. Returns whether a row went. */

@@ -1,5 +1,5 @@
 // Sessions: one row per issued token. Revoking rows ends those tokens at once.
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Role } from '../../../contract/domain';
 import type { Db } from '../client';
 import { sessions, users, type SessionRow } from '../schema';
@@ -74,11 +74,18 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-export async function revokeUserSessions(db: Db, userId: string): Promise<void> {
+/** Every live session of the user, but `except` when given (the caller's own). */
+export async function revokeUserSessions(db: Db, userId: string, except?: string): Promise<void> {
   await db
     .update(sessions)
     .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        except === undefined ? undefined : ne(sessions.id, except),
+      ),
+    );
 }
 
 /** Drops a user's sessions that ended more than a day ago, so the table does not grow with every sign-in. */

@@ -1,11 +1,13 @@
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { users } from './users';
 
 /**
- * One row per device (browser profile) that subscribed to web push for a user. The endpoint is the push service's
- * URL for that device and unique: a device subscribing for another user moves to that user. Rows go when the push
- * service answers 404/410 (the subscription expired or was revoked), when the device unsubscribes, or with the user.
+ * One row per device (browser profile) that subscribed to web push for a user, at most MAX_PUSH_DEVICES a user. The
+ * endpoint is the push service's URL for that device, unique per user: the same endpoint saved by another user is
+ * that user's own row and never takes this one over. Rows go when the push service answers 404/410 (the subscription
+ * expired or was revoked), when the endpoint no longer passes the egress check, when the device unsubscribes, when a
+ * newer device pushes it out, or with the user.
  */
 export const pushSubscriptions = pgTable(
   'push_subscriptions',
@@ -22,10 +24,7 @@ export const pushSubscriptions = pgTable(
     createdAt: createdAt(),
     lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [
-    uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint),
-    index('push_subscriptions_user_idx').on(t.userId),
-  ],
+  (t) => [uniqueIndex('push_subscriptions_user_endpoint_idx').on(t.userId, t.endpoint)],
 );
 
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;

@@ -2,7 +2,7 @@
 // active, so logout, password change, deactivation and deletion take effect on the very next request. Live sessions
 // are remembered between requests while the database's auth-change feed is live (session-cache.ts says why that is
 // safe); admin checks and the socket handshake always read the database.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AuthChangeFeed } from '../../db/auth-changes';
 import { findLiveSession } from '../../db/repositories/sessions';
 import { hasTwoFactor } from '../../db/repositories/two-factor';
@@ -96,4 +96,36 @@ export function registerAuth(app: FastifyInstance, authChanges?: AuthChangeFeed)
     if (app.config.adminRequire2fa && !(await hasTwoFactor(app.db, request.user.id)))
       throw forbidden(TWO_FACTOR_MESSAGES.adminMustEnrol);
   });
+
+  app.addHook('onRoute', (route) => authenticateFirst(app, route));
+}
+
+type Hook = NonNullable<RouteOptions['onRequest']>;
+const hooksOf = (hooks: Hook | RouteOptions['preHandler'] | undefined): unknown[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? [...hooks] : [hooks];
+
+/**
+ * Who is asking is settled before anything of the request is read: on every route under /api the token is checked
+ * at onRequest, before the body is parsed or validated (an anonymous or forged request gets 401, never field errors),
+ * and an admin route checks the role right after (a user gets 403). Routes keep saying
+ * `preHandler: app.authenticate` (and `app.requireAdmin`); this moves those checks to onRequest, and a route under
+ * /api that names neither is authenticated all the same: a route is public only by declaring the OpenAPI
+ * `security: []` that documents it as public.
+ */
+function authenticateFirst(app: FastifyInstance, route: RouteOptions): void {
+  if (!route.url.startsWith('/api/')) return;
+  const isPublic = Array.isArray(route.schema?.security) && route.schema.security.length === 0;
+  const checks = new Set<unknown>([app.authenticate, app.requireAdmin]);
+  const preHandler = hooksOf(route.preHandler);
+  const onRequest = hooksOf(route.onRequest);
+  const asked = [...preHandler, ...onRequest].filter((hook) => checks.has(hook));
+  if (isPublic) {
+    if (asked.length > 0) throw new Error(`${route.method} ${route.url} declares security: [] but asks for a token`);
+    return;
+  }
+  // A HEAD route copied from its GET comes through with the checks already moved.
+  const admin = asked.includes(app.requireAdmin);
+  const rest = onRequest.filter((hook) => !checks.has(hook));
+  route.preHandler = preHandler.filter((hook) => !checks.has(hook)) as RouteOptions['preHandler'];
+  route.onRequest = [app.authenticate, ...(admin ? [app.requireAdmin] : []), ...rest] as Hook;
 }

@@ -25,9 +25,12 @@ declare module 'fastify' {
     priceBook: PriceBook;
     /** The one owner of users' trading state (server/trading): every switch, stop and kill switch goes through it. */
     trading: TradingControl;
-    /** preHandler: 401 unless a valid, unrevoked token of an active user is presented; sets request.user. */
+    /**
+     * 401 unless a valid, unrevoked token of an active user is presented; sets request.user. Named as a route's
+     * preHandler, it runs at onRequest, before the body is read (plugins/auth.ts: authenticateFirst).
+     */
     authenticate: preHandlerAsyncHookHandler;
-    /** preHandler after authenticate: 403 unless the caller is an admin. */
+    /** After authenticate, also before the body is read: 403 unless the caller is an admin. */
     requireAdmin: preHandlerAsyncHookHandler;
     /** The identity behind a token (same checks as authenticate), or null; for the Socket.IO handshake. */
     verifyToken(token: string): Promise<RequestUser | null>;

@@ -1,8 +1,11 @@
 // One error handler for the whole API: every failure becomes `{ success: false, message, errors? }` with a status
 // that says whose fault it was. 5xx answers never carry details; those go to the log only.
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorItem, ErrorResponse } from '../../../contract/api';
+import { Refusal } from '../../sign-in/refusal';
 import { HttpError } from './http-error';
 
 /** Fastify's own request errors, reworded for the person reading them. */
@@ -25,6 +28,52 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   void reply
     .code(error.statusCode ?? 400)
     .send({ success: false, message: reworded ? reworded(0) : 'The request is malformed.' } satisfies ErrorResponse);
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request did not arrive in time. Send it again.'],
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large.'],
+};
+const answeredSockets = new WeakSet<Socket>();
+/** How long a client may take to close its side after the answer to its broken request. */
+const CLOSE_GRACE_MS = 2000;
+
+/**
+ * Errors of the connection below the request level (given to Fastify as `clientErrorHandler`): a request the HTTP
+ * parser cannot read, or one whose headers or body did not arrive within HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS. The
+ * answer is in the API's shape and says `Connection: close` (a connection cannot carry another request after a broken
+ * one); it never goes into the middle of another answer, and follows the answer to an earlier request pipelined on the
+ * connection. The connection is then closed in order — our FIN after the answer, the client's data read to its end,
+ * cut off if the client lingers — rather than reset, which can lose the answer.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || answeredSockets.has(socket)) return;
+  answeredSockets.add(socket);
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'The request is malformed.'];
+  const body = JSON.stringify({ success: false, message } satisfies ErrorResponse);
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  let done = false;
+  const answer = () => {
+    if (done) return;
+    done = true;
+    // Never into the middle of another answer.
+    if (socket.writable && !(inFlight && inFlight.headersSent && !inFlight.writableFinished))
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n\r\n${body}`,
+      );
+    socket.end();
+    socket.resume();
+    const cutOff = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+    cutOff.unref();
+    socket.once('close', () => clearTimeout(cutOff));
+  };
+  // A timed-out request is the one in flight: it is answered now. A request the parser could not read never got
+  // that far; the answer to an earlier request of the connection (pipelined with it) goes out first, whole.
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !inFlight || inFlight.writableFinished) return answer();
+  inFlight.once('finish', answer);
+  inFlight.once('close', answer);
+  setTimeout(answer, CLOSE_GRACE_MS).unref();
 }
 
 /** Turns '/legs/0/price' or '' into 'legs.0.price' or undefined. */
@@ -73,7 +122,7 @@ export function registerErrorHandling(app: FastifyInstance, clientFallback?: Cli
   const bodyLimit = app.config.bodyLimit;
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
-    if (error instanceof HttpError) {
+    if (error instanceof HttpError || error instanceof Refusal) {
       return reply
         .code(error.statusCode)
         .headers(error.headers)

@@ -21,8 +21,9 @@ export function toPublicUser(user: UserRow, credentials: VenueCredentialsRow | n
     createdAt: user.createdAt.toISOString(),
     lastLogin: user.lastLogin ? user.lastLogin.toISOString() : null,
     binanceApiKey: maskSecret(credentials?.binanceApiKeyLast4, hasBinanceApiKey),
-    binanceSecretKey: maskSecret(credentials?.binanceSecretKeyLast4, hasBinanceSecretKey),
-    derivToken: maskSecret(credentials?.derivTokenLast4, hasDerivToken),
+    // Nothing of a secret is shown, only that it is saved; the public API key shows its last 4 characters.
+    binanceSecretKey: maskSecret(null, hasBinanceSecretKey),
+    derivToken: maskSecret(null, hasDerivToken),
     derivAppId: credentials?.derivAppId ?? '',
     deriv: derivLinkOf(credentials),
     hasBinanceApiKey,

@@ -38,7 +38,7 @@ export function RecentActivity() {
       ) : (
         <>
           <AuditList events={answer.events} showWho={false} />
-          <Pagination info={answer.pagination} limit={LIMIT} onPage={setPage} />
+          <Pagination info={answer.pagination} limit={LIMIT} onPage={setPage} noun="events" />
         </>
       )}
     </Card>

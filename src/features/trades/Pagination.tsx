@@ -3,12 +3,22 @@ import { Button } from '../../ui/Button';
 import { pageWindow, showingText } from './sortTrades';
 import * as styles from './trades.css';
 
-/** Shown only when more than one page exists (spec section 2). */
-export function Pagination({ info, limit, onPage }: { info: PageInfo; limit: number; onPage: (page: number) => void }) {
+/** Shown only when more than one page exists (spec section 2). `noun`: what the pages count (trades by default). */
+export function Pagination({
+  info,
+  limit,
+  onPage,
+  noun,
+}: {
+  info: PageInfo;
+  limit: number;
+  onPage: (page: number) => void;
+  noun?: string;
+}) {
   if (info.pages <= 1) return null;
   return (
     <nav className={styles.pagination} aria-label="Pagination">
-      <span data-testid="pagination-text">{showingText(info.current, limit, info.total)}</span>
+      <span data-testid="pagination-text">{showingText(info.current, limit, info.total, noun)}</span>
       <div className={styles.pages}>
         <Button small variant="secondary" disabled={info.current <= 1} onClick={() => onPage(info.current - 1)}>
           Previous

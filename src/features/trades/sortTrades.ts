@@ -34,8 +34,9 @@ export function pageWindow(current: number, pages: number, size = 5): number[] {
   return Array.from({ length: count }, (_, i) => start + i);
 }
 
-export function showingText(current: number, limit: number, total: number): string {
+/** 'Showing 21 to 40 of 988 trades'; `noun` names what is counted (the audit log counts events). */
+export function showingText(current: number, limit: number, total: number, noun = 'trades'): string {
   const from = total === 0 ? 0 : (current - 1) * limit + 1;
   const to = Math.min(current * limit, total);
-  return `Showing ${from} to ${to} of ${total} trades`;
+  return `Showing ${from} to ${to} of ${total} ${noun}`;
 }

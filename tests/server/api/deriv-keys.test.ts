@@ -2,6 +2,7 @@
 // field for either kind of token, the app ID and account as Deriv's new API needs them, field messages for malformed
 // ones, the API found out on Test Connection and written down beside the token, the account chosen among those Deriv
 // listed, Deriv's refusals in the user's words, and no token or one-time password in any log line.
+import { engineStopRecorder } from '../../../server/trading';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +97,7 @@ beforeAll(async () => {
     config,
     db: database.db,
     account: venueAccountLoader(database.db, secrets.encryptionKey),
+    recordStop: engineStopRecorder(database.db),
   });
   app = await buildApp({
     config,

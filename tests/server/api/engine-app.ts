@@ -14,6 +14,7 @@ import { createEngine } from '../../../server/engine';
 import { bootstrapAdmin } from '../../../server/process/first-admin';
 import type { Db } from '../../../server/db/client';
 import { createSession } from '../../../server/db/repositories/sessions';
+import type { ResolveHost } from '../../../server/notifications';
 import { loadSecrets } from '../../../server/security/secrets';
 import { openTestDatabase, type Backend } from '../helpers/database';
 
@@ -52,6 +53,13 @@ export interface EngineApp {
 
 let counter = 0;
 
+/** push.example.test and push.example.com stand for a push service on the internet; other names do not resolve. */
+const resolveTestNames: ResolveHost = async (hostname) => {
+  if (hostname === 'push.example.test' || hostname === 'push.example.com')
+    return [{ address: '93.184.215.14', family: 4 }];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+};
+
 export async function createEngineApp(backend: Backend): Promise<EngineApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-suite-'));
   const database = await openTestDatabase(backend, dataDir);
@@ -73,7 +81,15 @@ export async function createEngineApp(backend: Backend): Promise<EngineApp> {
     account: venueAccountLoader(database.db, secrets.encryptionKey),
     recordStop: engineStopRecorder(database.db),
   });
-  const app = await buildApp({ config, db: database.db, secrets, priceBook: trading.engine, engine: trading.engine });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    secrets,
+    priceBook: trading.engine,
+    engine: trading.engine,
+    // The suites' push endpoints name hosts of a public address that nothing here ever sends to; no DNS is asked.
+    pushEgress: { resolve: resolveTestNames },
+  });
   await app.ready();
   await trading.start(app.log);
 

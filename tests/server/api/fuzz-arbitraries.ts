@@ -1,83 +1,43 @@
 // Generators of malformed requests for the API fuzz: near-valid bodies with one or more fields wrong, arbitrary
 // JSON, broken JSON, wrong content types, oversized bodies, odd query strings, bad ids and bad tokens.
 import fc from 'fast-check';
-import {
-  AdminUsersQuery,
-  ApiKeysBody,
-  ChangePasswordBody,
-  CreateTradeBody,
-  CreateUserBody,
-  LoginBody,
-  PricesQuery,
-  ProfileBody,
-  RegisterBody,
-  SpreadsQuery,
-  TestConnectionBody,
-  TradesQuery,
-  TradeStatusBody,
-  TradingSettingsBody,
-} from '../../../contract/api';
+import { bodyFieldsOf, documentedRoutes, isTextField, type Method, type OpenApiDocument } from './openapi-routes';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type { Method };
 
 export interface Endpoint {
   method: Method;
   /** Route pattern, `:id` for the path parameter. */
   route: string;
-  /** Field names of the body the route expects (from the contract's schema). */
+  /** Answers without a token (declared `security: []`). */
+  public: boolean;
+  /** Field names of the body the route expects (from its schema in the OpenAPI document). */
   bodyFields?: string[];
   queryFields?: string[];
+  /** The body and query fields that take free text. */
+  textFields: string[];
 }
 
-const keys = (schema: { shape: Record<string, unknown> }) => Object.keys(schema.shape);
-
-/** Every call of spec section 7, plus the profile read and the docs. */
-export const SPEC_ENDPOINTS: Endpoint[] = [
-  { method: 'POST', route: '/api/auth/login', bodyFields: keys(LoginBody) },
-  { method: 'POST', route: '/api/auth/register', bodyFields: keys(RegisterBody) },
-  { method: 'POST', route: '/api/auth/logout' },
-  { method: 'PUT', route: '/api/auth/change-password', bodyFields: keys(ChangePasswordBody) },
-  { method: 'GET', route: '/api/auth/profile' },
-  { method: 'PUT', route: '/api/auth/profile', bodyFields: keys(ProfileBody) },
-  { method: 'PUT', route: '/api/users/:id', bodyFields: keys(TradingSettingsBody) },
-  { method: 'PUT', route: '/api/users/:id/api-keys', bodyFields: keys(ApiKeysBody) },
-  { method: 'GET', route: '/api/trades', queryFields: keys(TradesQuery) },
-  { method: 'POST', route: '/api/trades', bodyFields: keys(CreateTradeBody) },
-  { method: 'PUT', route: '/api/trades/:id/status', bodyFields: keys(TradeStatusBody) },
-  { method: 'GET', route: '/api/trades/stats/summary' },
-  { method: 'GET', route: '/api/trades/stats/risk' },
-  { method: 'GET', route: '/api/trades/:id' },
-  { method: 'GET', route: '/api/balances' },
-  { method: 'GET', route: '/api/balances/stats/portfolio' },
-  { method: 'GET', route: '/api/exchanges/prices', queryFields: keys(PricesQuery) },
-  { method: 'GET', route: '/api/exchanges/spreads', queryFields: keys(SpreadsQuery) },
-  { method: 'POST', route: '/api/exchanges/test-connection', bodyFields: keys(TestConnectionBody) },
-  { method: 'POST', route: '/api/exchanges/sync' },
-  { method: 'POST', route: '/api/exchanges/trading/add-user' },
-  { method: 'POST', route: '/api/exchanges/trading/remove-user' },
-  { method: 'GET', route: '/api/admin/users', queryFields: keys(AdminUsersQuery) },
-  { method: 'POST', route: '/api/admin/users', bodyFields: keys(CreateUserBody) },
-  { method: 'DELETE', route: '/api/admin/users/:id' },
-  { method: 'PUT', route: '/api/admin/users/:id/toggle-active' },
-  { method: 'GET', route: '/api/meta' },
-  { method: 'GET', route: '/api/docs' },
-];
-
-/** Adds the routes the app documents that the list above lacks, so new routes are fuzzed without editing this file. */
-export function withDocumentedRoutes(
-  known: Endpoint[],
-  openApi: { paths?: Record<string, Record<string, unknown>> },
-): Endpoint[] {
-  const seen = new Set(known.map((e) => `${e.method} ${e.route}`));
-  const extra: Endpoint[] = [];
-  for (const [path, operations] of Object.entries(openApi.paths ?? {})) {
-    for (const method of Object.keys(operations).map((m) => m.toUpperCase())) {
-      if (!['GET', 'POST', 'PUT', 'DELETE'].includes(method)) continue;
-      const route = path.replace(/\{(\w+)\}/g, ':$1');
-      if (!seen.has(`${method} ${route}`)) extra.push({ method: method as Method, route });
-    }
-  }
-  return [...known, ...extra];
+/**
+ * Every route of the app's OpenAPI document with the fields of its body and query string as the document states them,
+ * so a new route is fuzzed with its own fields without editing this file; plus the document itself (hidden from it).
+ */
+export function endpointsOf(openApi: OpenApiDocument): Endpoint[] {
+  const documented = documentedRoutes(openApi).map((route): Endpoint => {
+    const bodyFields = bodyFieldsOf(route);
+    const queryFields = Object.keys(route.query);
+    const bodyText = bodyFields.filter((f) => isTextField(route.body?.properties?.[f] ?? {}));
+    const queryText = queryFields.filter((f) => isTextField(route.query[f] ?? {}));
+    return {
+      method: route.method,
+      route: route.route,
+      public: route.public,
+      ...(bodyFields.length > 0 && { bodyFields }),
+      ...(queryFields.length > 0 && { queryFields }),
+      textFields: [...bodyText, ...queryText],
+    };
+  });
+  return [...documented, { method: 'GET', route: '/api/docs', public: true, textFields: [] }];
 }
 
 const NASTY_STRINGS = [
@@ -153,28 +113,6 @@ export const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), weirdScalar, { maxKeys: 3 }) },
 );
 
-/** The free-text fields of the contract; enums, numbers and dates are refused by their own rules. */
-export const TEXT_FIELDS = [
-  'username',
-  'email',
-  'password',
-  'currentPassword',
-  'newPassword',
-  'firstName',
-  'lastName',
-  'phone',
-  'bio',
-  'binanceApiKey',
-  'binanceSecretKey',
-  'derivToken',
-  'derivAppId',
-  'apiKey',
-  'secretKey',
-  'token',
-  'appId',
-  'search',
-];
-
 /** Plausible values for the contract's fields, so that one wrong field among right ones gets through to deeper code. */
 const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
   username: fc.constantFrom('admin@example.test', 'someone', 'ab', 'a_valid_name'),
@@ -216,6 +154,21 @@ const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
     'yesterday',
     '',
   ),
+  endpoint: fc.constantFrom(
+    'https://push.example.com/send/abc',
+    'https://127.0.0.1/push',
+    'https://user:pw@push.example.com/a',
+    'http://push.example.com/x',
+    '',
+  ),
+  keys: fc.constantFrom({ p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) }, { p256dh: 'short' }, null),
+  expirationTime: fc.constantFrom(null, 0, -1),
+  challenge: fc.constantFrom('made-up', 'a.b.c', ''),
+  code: fc.constantFrom('123456', 'abcde-fghij', '12345', ''),
+  reason: fc.constantFrom('fuzz', ''),
+  user: fc.constantFrom('adm', ''),
+  action: fc.constantFrom('sign_in', 'nope', ''),
+  closeTrades: fc.constantFrom('true', 'false', 'yes'),
   to: fc.constantFrom(
     '2026-01-01T01:00:00Z',
     '2027-06-01T00:00:00Z',

@@ -93,6 +93,21 @@ describe.each(backends)('auth on %s', (backend) => {
     expect(short.json().errors).toEqual([{ msg: 'Password must be at least 8 characters', path: 'newPassword' }]);
   });
 
+  it('slows guessing of the current password through a signed-in session as sign-in does', async () => {
+    const u = await t.createUser();
+    const change = (currentPassword: string) =>
+      t.request('PUT', '/api/auth/change-password', {
+        token: u.token,
+        body: { currentPassword, newPassword: 'a-brand-new-password' },
+      });
+    for (let i = 0; i < 5; i++) expect((await change(`guess-${i}`)).statusCode).toBe(400);
+    const throttled = await change(u.password);
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.json().message).toMatch(/^Too many wrong passwords\. Try again in \d+ seconds?\.$/);
+    // The same count as the sign-in form's: that pair waits there too.
+    expect((await t.login(u.user.email, u.password)).statusCode).toBe(429);
+  });
+
   it('refuses registration while it is disabled, whatever the body', async () => {
     for (const body of [{}, { username: 'newbie', email: 'newbie@example.test', password: 'long-enough-1' }]) {
       const res = await t.request('POST', '/api/auth/register', { body });

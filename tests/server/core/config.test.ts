@@ -40,6 +40,8 @@ describe('loadConfig', () => {
       derivAppId: '1089',
       tradeMaxHoldMs: 120_000,
       bodyLimit: 65_536,
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
     });
   });
 
@@ -71,6 +73,8 @@ describe('loadConfig', () => {
       DERIV_API_URL: 'http://127.0.0.1:9003',
       TRADE_MAX_HOLD_MS: '5000',
       BODY_LIMIT: '10000',
+      REQUEST_TIMEOUT_MS: '20000',
+      HEADERS_TIMEOUT_MS: '5000',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -88,6 +92,8 @@ describe('loadConfig', () => {
       bodyLimit: 10_000,
       derivPublicWsUrl: 'ws://127.0.0.1:9003/trading/v1/options/ws/public',
       derivApiUrl: 'http://127.0.0.1:9003',
+      requestTimeoutMs: 20_000,
+      headersTimeoutMs: 5000,
     });
     expect(config.encryptionKey?.toString('hex')).toBe(key);
     expect(config.tokenKey?.toString('hex')).toBe('cd'.repeat(32));
@@ -97,6 +103,13 @@ describe('loadConfig', () => {
     expect(problems({ ADMIN_EMAIL: 'admin@localhost' })).toEqual([
       'ADMIN_EMAIL must be an e-mail address the sign-in form accepts (name@domain.tld), e.g. admin@example.com',
     ]);
+  });
+
+  it('keeps the headers timeout within the request timeout', () => {
+    expect(problems({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toEqual([
+      'HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    ]);
+    expect(problems({ REQUEST_TIMEOUT_MS: '0' })).toEqual(['REQUEST_TIMEOUT_MS must be between 1000 and 600000']);
   });
 
   it('treats empty values as unset', () => {

@@ -107,4 +107,25 @@ describe.each(backends)('control characters on %s', (backend) => {
       'The id in the URL',
     );
   });
+
+  it('refuses them in push endpoints, two-factor codes and challenges, and dates, without logging an error', async () => {
+    const u = await t.createUser();
+    expectRefused(
+      await t.request('POST', '/api/notifications/subscriptions/remove', {
+        token: u.token,
+        body: { endpoint: 'https://push.example.com/\u0000' },
+      }),
+      'The push endpoint',
+    );
+    expectRefused(
+      await t.request('POST', '/api/auth/login/2fa', { body: { challenge: 'a\u0000b', code: '123456' } }),
+      'The sign-in step',
+    );
+    expectRefused(
+      await t.request('POST', '/api/auth/2fa/disable', { token: u.token, body: { code: '12\u00003456' } }),
+      'Code',
+    );
+    expectRefused(await t.request('GET', '/api/trades/export.csv?from=%00', { token: u.token }), 'from');
+    expect(t.logs.filter((l) => /"level":50/.test(l))).toEqual([]);
+  });
 });

@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents } from '../../../server/db/schema';
+import { IDENTITY_CHANGES_PER_HOUR } from '../../../server/sign-in';
 import { backends, createTestApp, type TestApp } from '../helpers/app';
 
 describe.each(backends)('profile on %s', (backend) => {
@@ -96,5 +99,41 @@ describe.each(backends)('profile on %s', (backend) => {
       body: { username: b.user.username, email: b.user.email },
     });
     expect(same.statusCode).toBe(200);
+  });
+
+  it('limits changes of username and e-mail per user, and records the refused ones', async () => {
+    const victim = await t.createUser();
+    const prober = await t.createUser();
+    const probe = (email: string) =>
+      t.request('PUT', '/api/auth/profile', {
+        token: prober.token,
+        body: { username: prober.user.username, email, bio: 'probing' },
+      });
+    // Each answer tells whether an e-mail has an account here: only a few are answered an hour, saved or refused.
+    const answers: number[] = [];
+    for (let i = 0; i < IDENTITY_CHANGES_PER_HOUR; i++)
+      answers.push((await probe(i % 2 ? victim.user.email : `free${i}@example.test`)).statusCode);
+    expect(answers).toEqual([200, 409, 200, 409, 200]);
+    const limited = await probe(victim.user.email);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toMatch(/^Too many changes of username or email\. Try again in \d+ minutes?\.$/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Details that are not how the user signs in are still saved; another user is not held up.
+    const bio = await t.request('PUT', '/api/auth/profile', {
+      token: prober.token,
+      body: { username: prober.user.username, email: 'free4@example.test', bio: 'just the bio' },
+    });
+    expect(bio.statusCode, bio.body).toBe(200);
+    const own = await t.request('PUT', '/api/auth/profile', {
+      token: victim.token,
+      body: { username: `${victim.user.username}2`, email: victim.user.email },
+    });
+    expect(own.statusCode).toBe(200);
+    const refused = await t.db.select().from(auditEvents).where(eq(auditEvents.actorId, prober.user._id));
+    expect(refused.filter((e) => e.action === 'profile_change_refused').map((e) => e.details)).toEqual([
+      { fields: ['email'], reason: 'taken' },
+      { fields: ['email'], reason: 'taken' },
+      { fields: ['email'], reason: 'too many changes' },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { delayAfter } from '../../../server/http/auth/login-limiter';
+import { delayAfter } from '../../../server/sign-in/attempts';
 import { parseTrustProxy } from '../../../server/config';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, backends, createTestApp, type TestApp } from '../helpers/app';
 

@@ -62,9 +62,10 @@ describe.each(backends)('venue credentials on %s', (backend) => {
       success: true,
       message: 'API keys updated successfully',
       user: {
+        // The public API key shows its last 4 characters; nothing of a secret is shown, only that it is saved.
         binanceApiKey: '••••wxyz',
-        binanceSecretKey: '••••s3cr',
-        derivToken: '••••tokn',
+        binanceSecretKey: '••••',
+        derivToken: '••••',
         derivAppId: '1089',
         hasBinanceApiKey: true,
         hasBinanceSecretKey: true,
@@ -74,6 +75,8 @@ describe.each(backends)('venue credentials on %s', (backend) => {
 
     const [row] = await t.db.select().from(venueCredentials).where(eq(venueCredentials.userId, u.user._id));
     expect(row).toBeDefined();
+    // Nor is any part of a secret kept in clear for display.
+    expect(row).toMatchObject({ binanceApiKeyLast4: 'wxyz', binanceSecretKeyLast4: null, derivTokenLast4: null });
     for (const column of [row!.binanceApiKeyEnc, row!.binanceSecretKeyEnc, row!.derivTokenEnc]) {
       expect(column).toBeTruthy();
       expect(column).not.toContain(marker);

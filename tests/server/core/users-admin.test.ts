@@ -216,11 +216,15 @@ describe.each(backends)('own settings on %s', (backend) => {
       });
       expect(keys.statusCode).toBe(403);
     }
-    const missing = await t.request('PUT', '/api/users/00000000-0000-4000-8000-000000000000', {
-      token: other.token,
-      body: { maxLoss: 1 },
-    });
-    expect(missing.statusCode).toBe(404);
+    // An id that is nobody's is answered as another user's is: the answer does not tell which ids are accounts.
+    for (const path of ['', '/api-keys']) {
+      const missing = await t.request('PUT', `/api/users/00000000-0000-4000-8000-000000000000${path}`, {
+        token: other.token,
+        body: path ? { derivAppId: '123' } : { maxLoss: 1 },
+      });
+      expect(missing.statusCode).toBe(403);
+      expect(missing.json()).toEqual({ success: false, message: 'You can only change your own settings' });
+    }
     const profile = await t.request('GET', '/api/auth/profile', { token: owner.token });
     expect(profile.json().user.maxLoss).toBe(100);
   });

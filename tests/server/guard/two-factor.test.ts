@@ -148,22 +148,89 @@ describe.each(backends)('two-factor sign-in on %s', (backend) => {
     ).toBe(429);
   });
 
-  it('wrong passwords from the owner’s address do not lock out the right password with its code (OWASP)', async () => {
+  it('throttles the password step of a throttled pair whatever the second factor; another address gets in', async () => {
     const u = await t.createUser();
     const { secret } = await enrol(u);
     for (let i = 0; i < 3; i++) expect((await t.login(u.user.email, 'not-the-password')).statusCode).toBe(401);
-    // The pair is throttled now: a wrong password is refused without being checked against the account…
-    const throttled = await t.login(u.user.email, 'still-not-it');
-    expect(throttled.statusCode).toBe(429);
-    // …while the right one leads on to the code, which signs in.
-    const { challenge } = await passwordStep(u);
-    const res = await t.request('POST', '/api/auth/login/2fa', { body: { challenge, code: codeFor(secret, 1) } });
+    // The pair is throttled now: the right password is refused like a wrong one, so the throttle slows a guesser
+    // (OWASP: the password must stay hard to guess online) even though a code would still be asked for.
+    const guess = await t.login(u.user.email, 'still-not-it');
+    expect(guess.statusCode).toBe(429);
+    const right = await t.login(u.user.email, u.password);
+    expect(right.statusCode, right.body).toBe(429);
+    expect(right.json()).toEqual({
+      success: false,
+      message: expect.stringMatching(/^Too many failed sign-in attempts/),
+    });
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    // The owner elsewhere is not slowed: the password leads on to the code, which signs in.
+    const elsewhere = (url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url, payload, remoteAddress: '198.51.100.7' });
+    const step = await elsewhere('/api/auth/login', { username: u.user.email, password: u.password });
+    expect(step.statusCode, step.body).toBe(200);
+    const res = await elsewhere('/api/auth/login/2fa', { challenge: step.json().challenge, code: codeFor(secret, 1) });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().token).toEqual(expect.any(String));
-    // A user without a second factor stays throttled even with the right password.
+    // Without a second factor, the same.
     const plain = await t.createUser();
     for (let i = 0; i < 3; i++) await t.login(plain.user.email, 'not-the-password');
     expect((await t.login(plain.user.email, plain.password)).statusCode).toBe(429);
+  });
+
+  it('throttles wrong codes when turning two-factor off and when confirming an enrolment', async () => {
+    const u = await t.createUser();
+    const { secret } = await enrol(u);
+    const off = (code: string) => t.request('POST', '/api/auth/2fa/disable', { token: u.token, body: { code } });
+    for (let i = 0; i < 3; i++) expect((await off(codeFor(secret, 6 + i))).statusCode).toBe(400);
+    // Past the free attempts even the right code waits, and says for how long.
+    const blocked = await off(codeFor(secret, 1));
+    expect(blocked.statusCode, blocked.body).toBe(429);
+    expect(blocked.json().message).toMatch(/^Too many wrong codes\. Try again in \d+ (second|minute)s?\.$/);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await t.request('GET', '/api/auth/2fa', { token: u.token })).json().twoFactor.enabled).toBe(true);
+    const refusals = await t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, u.user._id));
+    expect(refusals.filter((e) => e.action === 'sign_in_2fa_failed').map((e) => e.details)).toEqual(
+      expect.arrayContaining([
+        { reason: 'wrong code', during: 'turning two-factor off' },
+        { reason: 'too many attempts', during: 'turning two-factor off' },
+      ]),
+    );
+
+    const v = await t.createUser();
+    const setup = (await t.request('POST', '/api/auth/2fa/setup', { token: v.token })).json() as TwoFactorSetupResponse;
+    const confirm = (code: string) => t.request('POST', '/api/auth/2fa/enable', { token: v.token, body: { code } });
+    for (let i = 0; i < 3; i++) expect((await confirm(codeFor(setup.secret, 6 + i))).statusCode).toBe(400);
+    expect((await confirm(codeFor(setup.secret))).statusCode).toBe(429);
+  });
+
+  it('enrolling, turning it off and an admin reset end the account’s other sessions', async () => {
+    const u = await t.createUser();
+    const other = (await t.login(u.user.email, u.password)).json().token as string;
+    const alive = async (token: string) => (await t.request('GET', '/api/auth/profile', { token })).statusCode;
+    expect(await alive(other)).toBe(200);
+    const { secret, recoveryCodes } = await enrol(u);
+    // A session opened with the password alone does not outlive the second factor; the enrolling one goes on.
+    expect(await alive(other)).toBe(401);
+    expect(await alive(u.token)).toBe(200);
+
+    const second = await t.request('POST', '/api/auth/login/2fa', {
+      body: { challenge: (await passwordStep(u)).challenge, code: codeFor(secret, 1) },
+    });
+    const phone = second.json().token as string;
+    expect(await alive(phone)).toBe(200);
+    const off = await t.request('POST', '/api/auth/2fa/disable', {
+      token: u.token,
+      body: { code: recoveryCodes[0] as string },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(await alive(phone)).toBe(401);
+    expect(await alive(u.token)).toBe(200);
+
+    await enrol(u);
+    const reset = await t.request('POST', `/api/admin/users/${u.user._id}/2fa/reset`, { token: t.admin.token });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(await alive(u.token)).toBe(401);
+    expect(await alive(t.admin.token)).toBe(200);
   });
 
   it('a recovery code signs in once; turning 2FA off needs a code; an admin can reset it', async () => {

@@ -56,6 +56,8 @@ export interface TestAppOptions {
   build?: Partial<Omit<BuildAppOptions, 'config' | 'db' | 'logSink'>>;
   /** Wraps the database's auth-change feed the app caches session checks by (a test holding announcements back). */
   wrapAuthChanges?: (feed: AuthChangeFeed) => AuthChangeFeed;
+  /** Registers more routes on the built app before it is made ready (a test's own route). */
+  register?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 let counter = 0;
@@ -83,6 +85,7 @@ export async function createTestApp(backend: Backend, options: TestAppOptions = 
     logSink: { write: (line) => void logs.push(line) },
     ...options.build,
   });
+  await options.register?.(app);
   await app.ready();
 
   const request: TestApp['request'] = (method, url, { token, body, headers } = {}) =>

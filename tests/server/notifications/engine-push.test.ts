@@ -51,7 +51,8 @@ describe('engine events as push notifications', () => {
       secrets,
       priceBook: trading.engine,
       engine: trading.engine,
-      pushAgent: endpoint.agent,
+      // The push service on loopback is the one place this app may send to.
+      pushEgress: { ca: endpoint.ca, isAllowed: (address) => address === '127.0.0.1' },
     });
     await app.ready();
     bridge = startPushBridge({

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { createDecipheriv, createECDH, hkdfSync, randomBytes, type ECDH } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, Agent, type Server } from 'node:https';
+import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, importJWK, jwtVerify } from 'jose';
@@ -23,12 +23,17 @@ export interface Delivery {
   body: Buffer;
 }
 
+/** A name the endpoint's certificate also holds, for tests that resolve it themselves (nothing else resolves it). */
+export const PUSH_HOST = 'push.example.test';
+
 export interface PushEndpoint {
   url: string;
-  /** Trusts the endpoint's certificate; hand it to the push service. */
-  agent: Agent;
+  port: number;
+  /** The endpoint's certificate, to be trusted by the push service (EgressOptions.ca). */
+  ca: Buffer;
   deliveries: Delivery[];
-  device(): Device;
+  /** A new device whose endpoint is on this push service (by default at `url`, or named by another origin). */
+  device(origin?: string): Device;
   /** The push service answers this status for the device from now on (410: subscription gone). */
   answer(deviceId: string, status: number): void;
   /** Resolves with the next delivery to the device. */
@@ -59,7 +64,7 @@ export async function startPushEndpoint(): Promise<PushEndpoint> {
       '-subj',
       '/CN=127.0.0.1',
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      `subjectAltName=IP:127.0.0.1,DNS:${PUSH_HOST}`,
     ],
     { stdio: 'ignore' },
   );
@@ -89,9 +94,10 @@ export async function startPushEndpoint(): Promise<PushEndpoint> {
 
   return {
     url,
-    agent: new Agent({ ca: cert, keepAlive: false }),
+    port,
+    ca: cert,
     deliveries,
-    device() {
+    device(origin = url) {
       const ecdh = createECDH('prime256v1');
       ecdh.generateKeys();
       const auth = randomBytes(16);
@@ -101,7 +107,7 @@ export async function startPushEndpoint(): Promise<PushEndpoint> {
         ecdh,
         auth,
         subscription: {
-          endpoint: `${url}/push/${id}`,
+          endpoint: `${origin}/push/${id}`,
           keys: { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) },
         },
       };

@@ -5,6 +5,9 @@
 // slows down exponentially. A wider guard per address, with a much higher threshold, slows one address spraying
 // many accounts. Behind a reverse proxy, set TRUST_PROXY so that the address is the client's and not the proxy's.
 // Counters live in Redis when REDIS_URL is set, so every API instance sees the same counts.
+//
+// The same counters (createCounters) also limit changes of the sign-in identity (identity.ts) and wrong codes at every
+// two-factor step (codes.ts).
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
@@ -46,21 +49,35 @@ export interface LoginLimiter {
   blockedFor(account: string, address: string): Promise<number>;
   recordFailure(account: string, address: string): Promise<void>;
   recordSuccess(account: string, address: string): Promise<void>;
+}
+
+/** Makes rate-limit counters, in Redis when a URL is given (shared by every instance), else in this process. */
+export interface Counters {
+  make(points: number, durationSeconds: number, keyPrefix: string): RateLimiterAbstract;
   close(): Promise<void>;
 }
 
-export function createLoginLimiter(limits: LoginLimits, redisUrl?: string): LoginLimiter {
+export function createCounters(redisUrl?: string): Counters {
   const redis = redisUrl
     ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
     : null;
   // A Redis outage must not lock everyone out nor crash the process: errors are swallowed here and counting
   // falls back to this instance's memory (insuranceLimiter).
   redis?.on('error', () => undefined);
-  const make = (points: number, duration: number, keyPrefix: string): RateLimiterAbstract => {
-    const memory = new RateLimiterMemory({ points, duration, keyPrefix });
-    if (!redis) return memory;
-    return new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix, insuranceLimiter: memory });
+  return {
+    make: (points, duration, keyPrefix) => {
+      const memory = new RateLimiterMemory({ points, duration, keyPrefix });
+      if (!redis) return memory;
+      return new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix, insuranceLimiter: memory });
+    },
+    close: async () => {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
   };
+}
+
+export function createLoginLimiter(limits: LoginLimits, counters: Counters): LoginLimiter {
+  const make = counters.make;
   const ns = limits.namespace ?? 'arb';
   // Counters: effectively unlimited points; only the count matters. Waits: one point, set by block().
   const failures = make(1_000_000, limits.windowSeconds, `${ns}:login-failures`);
@@ -90,9 +107,6 @@ export function createLoginLimiter(limits: LoginLimits, redisUrl?: string): Logi
     recordSuccess: async (account, address) => {
       const key = pairKey(account, address);
       await Promise.all([failures.delete(key).catch(() => undefined), waits.delete(key).catch(() => undefined)]);
-    },
-    close: async () => {
-      if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

@@ -1,0 +1,43 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../../contract/guard';
+import { renderApp, testUser } from '../../tests/setup/renderApp';
+
+const event = (id: number): AuditEvent => ({
+  id,
+  at: '2026-01-01T00:00:00.000Z',
+  action: 'sign_in',
+  actorId: null,
+  actorName: 'trader',
+  subjectId: null,
+  subjectName: 'trader',
+  ip: '127.0.0.1',
+  userAgent: 'test',
+  details: {},
+});
+
+const page = (total: number, limit: number) => ({
+  body: {
+    success: true,
+    events: Array.from({ length: limit }, (_, i) => event(i + 1)),
+    pagination: { current: 1, pages: Math.ceil(total / limit), total },
+  },
+});
+
+describe('audit pagers', () => {
+  it('count events, not trades, in the Audit Log', async () => {
+    renderApp('/admin/audit', {
+      user: testUser({ role: 'admin' }),
+      handler: (_m, p) => (p === '/api/admin/audit' ? page(988, 20) : undefined),
+    });
+    expect((await screen.findByTestId('pagination-text')).textContent).toBe('Showing 1 to 20 of 988 events');
+  });
+
+  it('in Profile too', async () => {
+    renderApp('/profile', {
+      user: testUser(),
+      handler: (_m, p) => (p === '/api/auth/activity' ? page(35, 10) : undefined),
+    });
+    expect((await screen.findByTestId('pagination-text')).textContent).toBe('Showing 1 to 10 of 35 events');
+  });
+});
