@@ -47,7 +47,7 @@ function keyVerdict(dataDir: string, configured: Buffer | undefined, contents: C
   if (contents.sample === null) return 'The backup holds no encrypted secrets.';
   const keyFile = join(dataDir, ENCRYPTION_KEY_FILE);
   const key = configured ?? (existsSync(keyFile) ? Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'hex') : null);
-  const what = `the ${contents.secrets} saved venue credential and two-factor record(s)`;
+  const what = `the backup's ${contents.secrets} record(s) of venue credentials and two-factor secrets`;
   if (!key)
     return `WARNING: no encryption key yet. Before starting the server, copy the old ${ENCRYPTION_KEY_FILE} into ${dataDir} (or set ENCRYPTION_KEY); otherwise ${what} cannot be read and a start generates a new key.`;
   try {
