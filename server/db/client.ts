@@ -1,6 +1,6 @@
 // Opens the database the configuration names — embedded PGlite in DATA_DIR, or PostgreSQL for DATABASE_URL — and
 // brings its schema up to date with the committed migrations before anything else touches it.
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -12,7 +12,7 @@ import { latestAppliedMigration, migratePglite, migratePostgres } from './migrat
 import { createClusterOutOfProcess, pgliteStartParams } from './pglite-memory';
 import { pgliteAuthChanges, postgresAuthChanges, type AuthChangeFeed } from './auth-changes';
 import { snapshotPglite } from './pglite-snapshot';
-import { backupBeforeMigrating, type PreMigrationBackup } from './pre-migration-backup';
+import { BACKUPS_DIR, backupBeforeMigrating, type PreMigrationBackup } from './pre-migration-backup';
 import { postgresProbe, within, type DatabaseProbe } from './probe';
 
 /** A pg Pool's clients (metrics); the embedded database has one in-process connection and no pool. */
@@ -66,7 +66,7 @@ async function openPglite(dir: string): Promise<Database> {
   const db = drizzlePglite({ client, schema });
   let preMigrationBackup: PreMigrationBackup | null = null;
   try {
-    preMigrationBackup = await backupBeforeMigrating(client, dirname(dir));
+    preMigrationBackup = await backupBeforeMigrating(client, dir);
     await migratePglite(db);
     // PGlite unpacks a new cluster with world-writable files (0666): owner-only, like the rest of DATA_DIR.
     tightenTree(dir);
@@ -84,7 +84,7 @@ async function openPglite(dir: string): Promise<Database> {
       const latest = latestAppliedMigration(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
       return { latestMigration: await within(latest, timeoutMs, 'the embedded database') };
     },
-    snapshot: () => snapshotPglite(client),
+    snapshot: () => snapshotPglite(client, dir, join(dirname(dir), BACKUPS_DIR)),
     poolStats: () => null,
     preMigrationBackup,
     close: async () => {

@@ -1,27 +1,82 @@
-// A consistent copy of the embedded database while it runs, and the way back from one. The copy is PGlite's own
-// tarball of its data directory (what `loadDataDir` reads), gzip-compressed: the backup file an operator keeps.
+// A consistent copy of the embedded database while it runs, and the way back from one. The backup file is a
+// gzip-compressed tar of PGlite's data directory (DATA_DIR/db), packed with node-tar: `tar xzf` unpacks it too.
 //
-// Why it is consistent: PGlite is one PostgreSQL backend in this process, and `dumpDataDir` reads the files while it
-// holds PGlite's query lock, so no statement runs in between. The files are then exactly what a crash at that instant
-// would leave: every committed transaction is in the write-ahead log (written at commit), and an uncommitted one is
-// rolled back when the copy is first opened, as after any crash. The CHECKPOINT before only keeps that replay short.
-import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+// Why it is consistent: PGlite is one PostgreSQL backend in this process, and its files are copied while PGlite's
+// query lock is held (the lock its own dumpDataDir takes), so no statement runs in between. The copy is exactly what a
+// crash at that instant would leave: every committed transaction is in the write-ahead log (written at commit), and
+// an uncommitted one is rolled back when the copy is first opened, as after any crash. The CHECKPOINT before only keeps
+// that replay short.
+//
+// Why a copy first: the lock stops every query of the server, so it is held only for a file copy on the same file
+// system (a reflink where the file system has them), never while the file is compressed or sent; and nothing of the
+// database is held in memory. The copy needs the database's size in free space beside it, for as long as the backup is
+// being written or downloaded.
+import {
+  constants,
+  copyFileSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { ReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
-import { createGzip, gunzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
+import { create as packTar, extract as unpackTar } from 'tar';
+import { makePrivateDir } from '../security/data-dir';
 import { pgliteStartParams } from './pglite-memory';
 
 export const SNAPSHOT_CONTENT_TYPE = 'application/gzip';
 
-/** The running database as a stream of its gzip-compressed tarball. The files are read at once; the stream is not. */
-export async function snapshotPglite(client: PGlite): Promise<Readable> {
+/** Copies of the data directory being packed are named so, in the staging folder. */
+const STAGING_PREFIX = '.staging-';
+/** A running server's lock files: PostgreSQL's own base backups leave them out too. */
+const NOT_COPIED = new Set(['postmaster.pid', 'postmaster.opts']);
+
+function copyTree(from: string, to: string): void {
+  mkdirSync(to, { mode: 0o700 });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (NOT_COPIED.has(entry.name)) continue;
+    if (entry.isDirectory()) copyTree(join(from, entry.name), join(to, entry.name));
+    else copyFileSync(join(from, entry.name), join(to, entry.name), constants.COPYFILE_FICLONE);
+  }
+}
+
+/** Copies left by a process that died while packing one (only the process holding DATA_DIR makes them). */
+function removeStaleCopies(stagingRoot: string): void {
+  for (const name of readdirSync(stagingRoot))
+    if (name.startsWith(STAGING_PREFIX) && !name.startsWith(`${STAGING_PREFIX}${process.pid}-`))
+      rmSync(join(stagingRoot, name), { recursive: true, force: true });
+}
+
+/**
+ * The running database `client` (whose data directory is `pgdata`) as a stream of its gzip-compressed tarball. The
+ * files are copied at once into `stagingRoot` (a folder beside the data directory); the copy is removed when the
+ * stream closes, read to its end or not.
+ */
+export async function snapshotPglite(client: PGlite, pgdata: string, stagingRoot: string): Promise<Readable> {
   await client.query('CHECKPOINT');
-  const tar = await client.dumpDataDir('none');
-  return Readable.fromWeb(tar.stream() as ReadableStream<Uint8Array>).pipe(createGzip({ level: 6 }));
+  makePrivateDir(stagingRoot);
+  removeStaleCopies(stagingRoot);
+  const staging = join(mkdtempSync(join(stagingRoot, `${STAGING_PREFIX}${process.pid}-`)), 'db');
+  const cleanUp = () => rmSync(dirname(staging), { recursive: true, force: true });
+  try {
+    await client._runExclusiveQuery(async () => copyTree(pgdata, staging));
+  } catch (error) {
+    cleanUp();
+    throw error;
+  }
+  const tarball = Readable.from(
+    packTar({ cwd: staging, gzip: { level: 6 }, portable: true }, readdirSync(staging).sort()),
+  );
+  // Read to its end (the copy is no longer needed by then), or closed early (a download broken off).
+  tarball.once('end', cleanUp).once('close', cleanUp);
+  return tarball;
 }
 
 /** A backup file's name with a sortable UTC time in it, e.g. `arbitrage-20250101T120000Z.tar.gz`. */
@@ -59,58 +114,31 @@ export class SnapshotFileError extends Error {
 
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
 
-async function readTarball(file: string): Promise<Buffer<ArrayBuffer>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of createReadStream(file)) chunks.push(chunk as Buffer);
-  const bytes = Buffer.concat(chunks);
-  if (!bytes.subarray(0, 2).equals(GZIP_MAGIC)) throw new SnapshotFileError(file, 'it is not gzip-compressed');
-  try {
-    return await promisify(gunzip)(bytes);
-  } catch {
-    throw new SnapshotFileError(file, 'it is truncated or damaged (gzip)');
-  }
-}
-
-/** The entry names of a tar archive (ustar headers: name at 0, octal size at 124, 512-byte blocks). */
-export function tarEntries(tar: Uint8Array): string[] {
-  const names: string[] = [];
-  const text = (from: number, length: number) =>
-    Buffer.from(tar.subarray(from, from + length))
-      .toString('latin1')
-      .replace(/\0.*$/s, '');
-  for (let at = 0; at + 512 <= tar.length;) {
-    const name = text(at, 100);
-    if (name === '') break;
-    const prefix = text(at + 345, 155);
-    const size = parseInt(text(at + 124, 12).trim() || '0', 8);
-    if (!Number.isFinite(size) || size < 0) break;
-    names.push(prefix ? `${prefix}/${name}` : name);
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  return names;
+async function firstBytes(file: string, count: number): Promise<Buffer> {
+  for await (const chunk of createReadStream(file, { start: 0, end: count - 1 })) return chunk as Buffer;
+  return Buffer.alloc(0);
 }
 
 /**
- * Unpacks a backup file into `dir` (which must not hold a database) and opens it: the first open replays the log as
- * after a crash. The caller closes the returned client. `dir` is left as it was found when this throws.
+ * Unpacks a backup file into `dir` (a new folder) and opens it: the first open replays the log as after a crash. The
+ * caller closes the returned client. node-tar keeps every entry inside `dir` (no absolute paths, no `..`). `dir` is
+ * removed again when this throws.
  */
 export async function openSnapshot(file: string, dir: string): Promise<PGlite> {
-  const tar = await readTarball(file);
-  const names = tarEntries(tar);
-  // Without PG_VERSION PGlite would quietly create an empty database in its place.
-  if (!names.some((n) => n.replace(/^\/+/, '') === 'PG_VERSION'))
-    throw new SnapshotFileError(file, 'it holds no PostgreSQL data directory');
-  if (names.some((n) => n.split('/').includes('..'))) throw new SnapshotFileError(file, 'it names paths outside it');
-  const made = !existsSync(dir);
+  if (!(await firstBytes(file, 2)).equals(GZIP_MAGIC)) throw new SnapshotFileError(file, 'it is not gzip-compressed');
+  makePrivateDir(dir);
   try {
-    const client = await PGlite.create(dir, {
-      startParams: pgliteStartParams(),
-      loadDataDir: new Blob([tar], { type: 'application/x-tar' }),
-    });
-    return client;
+    try {
+      await unpackTar({ file, cwd: dir, strict: true });
+    } catch (error) {
+      throw new SnapshotFileError(file, `it is truncated or damaged (${(error as Error).message})`);
+    }
+    // Without PG_VERSION PGlite would quietly create an empty database in its place.
+    if (!existsSync(join(dir, 'PG_VERSION')))
+      throw new SnapshotFileError(file, 'it holds no PostgreSQL data directory');
+    return await PGlite.create(dir, { startParams: pgliteStartParams() });
   } catch (error) {
-    if (made) rmSync(dir, { recursive: true, force: true });
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new SnapshotFileError(file, /corrupt/i.test(reason) ? 'it is not a database tarball' : reason);
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
 }

@@ -2,7 +2,7 @@
 // DATA_DIR/backups/: a migration that goes wrong, or a new version that must be rolled back, leaves the data of the
 // version before. Only the newest few are kept; an operator's own backups (npm run backup) are never touched.
 import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { makePrivateDir } from '../security/data-dir';
 import { latestAppliedMigration, pendingMigrations } from './migrate';
@@ -20,10 +20,13 @@ export interface PreMigrationBackup {
   pending: number;
 }
 
-/** Takes the backup when migrations are pending on a database that has been migrated before; null otherwise. */
+/**
+ * Takes the backup when migrations are pending on a database that has been migrated before; null otherwise. `pgdata`
+ * is the database's folder (DATA_DIR/db); the backup goes to DATA_DIR/backups.
+ */
 export async function backupBeforeMigrating(
   client: PGlite,
-  dataDir: string,
+  pgdata: string,
   keep = PRE_MIGRATION_KEEP,
 ): Promise<PreMigrationBackup | null> {
   const latest = await latestAppliedMigration(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
@@ -31,9 +34,9 @@ export async function backupBeforeMigrating(
   if (latest === null) return null;
   const pending = pendingMigrations(latest);
   if (pending === 0) return null;
-  const dir = makePrivateDir(join(dataDir, BACKUPS_DIR));
+  const dir = makePrivateDir(join(dirname(pgdata), BACKUPS_DIR));
   const file = join(dir, snapshotFileName(PRE_MIGRATION_PREFIX));
-  const bytes = await writeSnapshotFile(await snapshotPglite(client), file);
+  const bytes = await writeSnapshotFile(await snapshotPglite(client, pgdata, dir), file);
   prunePreMigrationBackups(dir, keep);
   return { file, bytes, pending };
 }

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteStartParams } from '../../db/pglite-memory';
 import { snapshotPglite, writeSnapshotFile } from '../../db/pglite-snapshot';
+import { BACKUPS_DIR } from '../../db/pre-migration-backup';
 import { configOrExit, fail, KEY_FILES_NOTE, megabytes, seconds } from './cli';
 import { askHolder, claimDataDir, DataDirBusyError, findHolder, type Holder } from './data-dir-claim';
 
@@ -32,9 +33,10 @@ async function fromServer(holder: Holder, file: string): Promise<number> {
 async function fromDataDir(dataDir: string, file: string): Promise<number> {
   const claim = await claimDataDir(dataDir, 'backup');
   try {
-    const client = await PGlite.create(join(dataDir, 'db'), { startParams: pgliteStartParams() });
+    const pgdata = join(dataDir, 'db');
+    const client = await PGlite.create(pgdata, { startParams: pgliteStartParams() });
     try {
-      return await writeSnapshotFile(await snapshotPglite(client), file);
+      return await writeSnapshotFile(await snapshotPglite(client, pgdata, join(dataDir, BACKUPS_DIR)), file);
     } finally {
       await client.close();
     }

@@ -3,10 +3,11 @@
 // the same users, settings, credentials, audit log and trades as the original at the time of the backup. A restore
 // refuses a DATA_DIR that holds a database, a damaged file, and a DATA_DIR a server holds; a second server on one
 // DATA_DIR is refused too.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc } from 'drizzle-orm';
+import { create as packTar } from 'tar';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../server/db/client';
 import { auditEvents, trades, users, venueCredentials } from '../../../server/db/schema';
@@ -172,14 +173,23 @@ describe('backup and restore of the embedded database', () => {
     expect(readdirSync(run.dataDir).some((name) => name.startsWith('db.restoring'))).toBe(false);
   });
 
-  it('refuses a file that is not a backup, leaving no database behind', async () => {
+  it('refuses a file that is not a whole backup, leaving no database behind', async () => {
     const target = join(scratch, 'from-junk');
-    const junk = join(scratch, 'junk.tar.gz');
-    writeFileSync(junk, 'not a backup');
-    const refused = await runCli('restore', [junk], { ...env, DATA_DIR: target });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("is not a backup of this app's embedded database: it is not gzip-compressed");
-    expect(existsSync(join(target, 'db'))).toBe(false);
+    mkdirSync(join(scratch, 'other'));
+    writeFileSync(join(scratch, 'other', 'notes.txt'), 'some other archive');
+    await packTar({ gzip: true, cwd: join(scratch, 'other'), file: join(scratch, 'other.tar.gz') }, ['notes.txt']);
+    const cases: Array<[string, Buffer | null, string]> = [
+      ['junk.tar.gz', Buffer.from('not a backup'), 'it is not gzip-compressed'],
+      ['cut.tar.gz', readFileSync(file).subarray(0, 200_000), 'it is truncated or damaged'],
+      ['other.tar.gz', null, 'it holds no PostgreSQL data directory'],
+    ];
+    for (const [name, bytes, why] of cases) {
+      if (bytes) writeFileSync(join(scratch, name), bytes);
+      const refused = await runCli('restore', [join(scratch, name)], { ...env, DATA_DIR: target });
+      expect(refused.code, name).toBe(1);
+      expect(refused.stderr).toContain(`is not a backup of this app's embedded database: ${why}`);
+      expect(readdirSync(target)).toEqual([]);
+    }
   });
 
   it('lets one server at a time open the database', async () => {
