@@ -24,8 +24,9 @@ import {
   rmSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
+import { pipeline as pipelineStreams, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { create as packTar, extract as unpackTar } from 'tar';
 import { makePrivateDir } from '../security/data-dir';
@@ -71,11 +72,17 @@ export async function snapshotPglite(client: PGlite, pgdata: string, stagingRoot
     cleanUp();
     throw error;
   }
-  const tarball = Readable.from(
-    packTar({ cwd: staging, gzip: { level: 6 }, portable: true }, readdirSync(staging).sort()),
-  );
-  // Read to its end (the copy is no longer needed by then), or closed early (a download broken off).
-  tarball.once('end', cleanUp).once('close', cleanUp);
+  // Compressed by Node's zlib on its worker threads, so the server's event loop only moves the bytes.
+  const pack = packTar({ cwd: staging, portable: true }, readdirSync(staging).sort());
+  const tarball = pipelineStreams(Readable.from(pack), createGzip({ level: 6 }), () => undefined);
+  // Read to its end, or closed early (a download broken off): the copy goes, and a pack still reading it stops; what it
+  // reports after that (files gone from under it) concerns nobody.
+  const end = () => {
+    pack.on('error', () => undefined);
+    pack.destroy();
+    cleanUp();
+  };
+  tarball.once('end', end).once('close', end);
   return tarball;
 }
 

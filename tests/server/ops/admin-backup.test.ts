@@ -1,6 +1,6 @@
 // The admin's backup download: admins only, recorded in the audit log, streamed, and the file restores to the same
 // database; on PostgreSQL it answers that pg_dump is the way.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -9,7 +9,7 @@ import { buildApp } from '../../../server/app';
 import { loadConfig } from '../../../server/config';
 import { openSnapshot } from '../../../server/db/pglite-snapshot';
 import { POSTGRES_BACKUP_MESSAGE } from '../../../server/http/backup';
-import { backupGate } from '../../../server/ops/backup/gate';
+import { BackupBusyError, backupGate } from '../../../server/ops/backup/gate';
 import { bootstrapAdmin } from '../../../server/process/first-admin';
 import { createTestApp } from '../helpers/app';
 import { openTestDatabase, type TestDatabase } from '../helpers/database';
@@ -55,6 +55,22 @@ describe('GET /api/admin/backup on the embedded database', () => {
 
   const download = (token?: string) =>
     app.inject({ method: 'GET', url: '/api/admin/backup', headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  it('takes one backup at a time; one broken off frees the way and leaves no copy behind', async () => {
+    const gate = backupGate(database.snapshot!);
+    const first = await gate.take();
+    await expect(gate.take()).rejects.toBeInstanceOf(BackupBusyError);
+    const staging = join(dataDir, 'backups');
+    expect(readdirSync(staging).some((name) => name.startsWith('.staging-'))).toBe(true);
+    first.destroy();
+    await new Promise((r) => first.once('close', r));
+    expect(readdirSync(staging)).toEqual([]);
+    const second = await gate.take();
+    let bytes = 0;
+    for await (const chunk of second) bytes += (chunk as Buffer).length;
+    expect(bytes).toBeGreaterThan(1_000_000);
+    expect(readdirSync(staging)).toEqual([]);
+  }, 60_000);
 
   it('refuses anyone but an admin', async () => {
     expect((await download()).statusCode).toBe(401);
