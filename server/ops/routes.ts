@@ -3,7 +3,7 @@
 // and not served at all without one). The probes take no authentication and touch nothing but the readiness check.
 // The HTTP duration histogram is fed from here too, for every request the app answers.
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../http/plugins/http-error';
+import { HttpError, notFound } from '../http/plugins/http-error';
 import { bearerMatches } from './bearer';
 import type { Readiness } from './health';
 import type { OpsMetrics } from './metrics';
@@ -36,8 +36,9 @@ export function registerOps(app: FastifyInstance, options: OpsRouteOptions): voi
       .send({ status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks, missing: readiness.missing });
   });
 
-  if (!metricsToken) return;
   app.get('/metrics', { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
+    // Not served without a token: a 404 like any unknown path (and not the app's shell, which the client routes get).
+    if (!metricsToken) throw notFound('Not found');
     if (!bearerMatches(request.headers.authorization, metricsToken))
       throw new HttpError(401, 'The metrics need Authorization: Bearer <METRICS_TOKEN>', {
         'www-authenticate': 'Bearer realm="metrics"',

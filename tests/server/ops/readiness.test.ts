@@ -99,7 +99,25 @@ describe.skipIf(!process.env.TEST_POSTGRES_URL)('readiness follows PostgreSQL (a
   }, 120_000);
 });
 
-describe('readiness checks of the app', () => {
+describe('probes and metrics of the app', () => {
+  it('serves no metrics without METRICS_TOKEN, not even the app shell, and answers the probes as JSON', async () => {
+    const client = mkdtempSync(join(tmpdir(), 'arb-probes-client-'));
+    writeFileSync(join(client, 'index.html'), '<!doctype html><title>app</title>');
+    const t = await createTestApp('pglite', { build: { clientDir: client } });
+    try {
+      const metrics = await t.request('GET', '/metrics', { headers: { authorization: 'Bearer anything-at-all-1234' } });
+      expect(metrics.statusCode).toBe(404);
+      expect(metrics.headers['content-type']).toMatch(/^application\/json/);
+      expect((await t.request('GET', '/some/client/route')).headers['content-type']).toMatch(/^text\/html/);
+      const live = await t.request('GET', '/healthz');
+      expect([live.statusCode, live.json()]).toEqual([200, { status: 'ok' }]);
+      expect((await t.request('GET', '/readyz')).json()).toMatchObject({ status: 'ready' });
+    } finally {
+      await t.close();
+      rmSync(client, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('says which migrations and which client build are missing', async () => {
     const client = mkdtempSync(join(tmpdir(), 'arb-readiness-client-'));
     let latest: number | null = committedMigrations().at(-2)!;
