@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'two_factor_disabled',
   'two_factor_reset',
   'two_factor_recovery_used',
+  'backup_downloaded',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -62,6 +63,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   two_factor_disabled: 'Two-factor disabled',
   two_factor_reset: 'Two-factor reset by an admin',
   two_factor_recovery_used: 'Recovery code used',
+  backup_downloaded: 'Database backup downloaded',
 };
 
 /** Days of audit rows kept when AUDIT_RETENTION_DAYS is not set. */

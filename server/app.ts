@@ -48,6 +48,15 @@ import { killSwitchRoutes } from './http/kill-switch';
 import { twoFactorRoutes } from './http/two-factor';
 import { TradingControl } from './trading';
 import { scheduleAuditRetention } from './audit/retention';
+import { backupRoutes } from './http/backup';
+import { within, type DatabaseProbe } from './db/probe';
+import { latestAppliedMigration, type RawQuery } from './db/migrate';
+import type { BackupSource } from './ops/backup/gate';
+import { readinessCheck } from './ops/health';
+import { createMetrics, type OpsMetrics } from './ops/metrics';
+import { readDbFigures, sharedReading } from './ops/metrics/db-figures';
+import { registerOps } from './ops/routes';
+import { sql } from 'drizzle-orm';
 
 export interface BuildAppOptions {
   config: Config;
@@ -72,6 +81,12 @@ export interface BuildAppOptions {
   authChanges?: AuthChangeFeed;
   /** Where the built push service may send and how it resolves names (tests: a local push service, its certificate). */
   pushEgress?: EgressOptions;
+  /** The process's metrics (the process attaches the venues, the engine's events and the sockets); new when omitted. */
+  metrics?: OpsMetrics;
+  /** Readiness's question to the database (Database.probe); a query on `db` when omitted. */
+  probe?: DatabaseProbe;
+  /** Backups of the embedded database for the admin download; null/omitted on PostgreSQL. */
+  backups?: BackupSource | null;
 }
 
 /** Emitted after sessions were revoked, so live sockets of that user can be re-checked at once. */
@@ -85,8 +100,19 @@ declare module 'fastify' {
     revocations$: Subject<Revocation>;
     /** Every change of the global kill switch saved through this instance; the realtime gateway announces it. */
     haltChanges$: Subject<TradingHaltState>;
+    /** Prometheus metrics of this process (server/ops/metrics). */
+    metrics: OpsMetrics;
   }
 }
+
+/** Readiness through the app's own connection, when the process gives no probe of its own (tests). */
+const probeOn =
+  (db: Db): DatabaseProbe =>
+  async (timeoutMs) => {
+    const query: RawQuery = async (text) =>
+      ((await db.execute(sql.raw(text))) as unknown as { rows: Array<Record<string, unknown>> }).rows;
+    return { latestMigration: await within(latestAppliedMigration(query), timeoutMs, 'the database') };
+  };
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -128,6 +154,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     'push',
     options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, egress: options.pushEgress }),
   );
+
+  // Operations (server/ops): /healthz, /readyz, /metrics, and the HTTP duration hook that sees every request.
+  const metrics = options.metrics ?? createMetrics();
+  metrics.watch({ engine: options.engine ?? null, figures: sharedReading(() => readDbFigures(db), 1000, 1000) });
+  app.decorate('metrics', metrics);
+  registerOps(app, {
+    metrics,
+    metricsToken: config.metricsToken,
+    readiness: readinessCheck({
+      probe: options.probe ?? probeOn(db),
+      ...(options.clientDir && {
+        client: { dir: options.clientDir, build: options.clientBuild ?? { state: 'ready' } },
+      }),
+    }),
+  });
 
   await registerSecurityHeaders(app, options.clientDir);
   ignoreBodiesWhereNoneIsTaken(app);
@@ -171,6 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(auditRoutes, { prefix: '/api' });
   await app.register(killSwitchRoutes, { prefix: '/api' });
   await app.register(twoFactorRoutes, { prefix: '/api' });
+  await app.register(backupRoutes, { prefix: '/api', backups: options.backups ?? null });
   scheduleAuditRetention(app);
   // Realtime: the Socket.IO gateway attaches to app.server (see process/run.ts), using app.verifyToken.
 

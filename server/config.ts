@@ -73,6 +73,8 @@ export interface Config {
    * default: the address is the connection's), true (any), a number of hops, or a list of addresses/CIDR ranges.
    */
   trustProxy: boolean | number | string[];
+  /** Bearer token Prometheus sends for GET /metrics; the endpoint is not served when unset. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -237,6 +239,14 @@ const EnvSchema = z.object({
       'TRUST_PROXY must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses (CIDR allowed)',
     )
     .default('false'),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .regex(
+      /^[\x21-\x7e]{16,256}$/,
+      'METRICS_TOKEN must be 16 to 256 printable characters without spaces (e.g. openssl rand -hex 32)',
+    )
+    .optional(),
 });
 
 /** Empty strings count as unset, so `FOO=` in a shell or an env file falls back to the default. */
@@ -302,5 +312,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     adminRequire2fa: e.ADMIN_REQUIRE_2FA,
     trustProxy: parseTrustProxy(e.TRUST_PROXY) ?? false,
+    metricsToken: e.METRICS_TOKEN,
   };
 }

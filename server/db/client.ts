@@ -1,15 +1,27 @@
 // Opens the database the configuration names — embedded PGlite in DATA_DIR, or PostgreSQL for DATABASE_URL — and
 // brings its schema up to date with the committed migrations before anything else touches it.
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Config } from '../config';
 import { makePrivateDir, tightenTree } from '../security/data-dir';
 import * as schema from './schema';
-import { migratePglite, migratePostgres } from './migrate';
+import { latestAppliedMigration, migratePglite, migratePostgres } from './migrate';
 import { createClusterOutOfProcess, pgliteStartParams } from './pglite-memory';
 import { pgliteAuthChanges, postgresAuthChanges, type AuthChangeFeed } from './auth-changes';
+import { snapshotPglite } from './pglite-snapshot';
+import { BACKUPS_DIR, backupBeforeMigrating, type PreMigrationBackup } from './pre-migration-backup';
+import { postgresProbe, within, type DatabaseProbe } from './probe';
+
+/** A pg Pool's clients (metrics); the embedded database has one in-process connection and no pool. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Queries waiting for a client. */
+  waiting: number;
+}
 
 /** What every repository takes as its first argument: the database or a transaction of it, on either driver. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -19,6 +31,13 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The database's announcements of revoked sessions and changed users, opened on first use (one per database). */
   authChanges(): Promise<AuthChangeFeed>;
+  /** Whether the database answers, and its newest applied migration (readiness); rejects after `timeoutMs`. */
+  probe: DatabaseProbe;
+  /** PGlite: a consistent copy of the running database (server/db/pglite-snapshot.ts). PostgreSQL: null (pg_dump). */
+  snapshot: (() => Promise<Readable>) | null;
+  poolStats(): PoolStats | null;
+  /** The backup taken at this start before pending migrations were applied, if one was. */
+  preMigrationBackup: PreMigrationBackup | null;
   close(): Promise<void>;
 }
 
@@ -45,7 +64,9 @@ async function openPglite(dir: string): Promise<Database> {
   createClusterOutOfProcess(dir);
   const client = await PGlite.create(dir, { startParams: pgliteStartParams() });
   const db = drizzlePglite({ client, schema });
+  let preMigrationBackup: PreMigrationBackup | null = null;
   try {
+    preMigrationBackup = await backupBeforeMigrating(client, dir);
     await migratePglite(db);
     // PGlite unpacks a new cluster with world-writable files (0666): owner-only, like the rest of DATA_DIR.
     tightenTree(dir);
@@ -58,6 +79,14 @@ async function openPglite(dir: string): Promise<Database> {
     db: db as unknown as Db,
     kind: 'pglite',
     authChanges: feed.get,
+    probe: async (timeoutMs) => {
+      // Waits behind whatever holds PGlite's one connection (a long query, a backup's file copy).
+      const latest = latestAppliedMigration(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
+      return { latestMigration: await within(latest, timeoutMs, 'the embedded database') };
+    },
+    snapshot: () => snapshotPglite(client, dir, join(dirname(dir), BACKUPS_DIR)),
+    poolStats: () => null,
+    preMigrationBackup,
     close: async () => {
       await feed.close();
       if (!client.closed) await client.close();
@@ -83,13 +112,19 @@ async function openPostgres(url: string): Promise<Database> {
   }
   let closed = false;
   const feed = once(() => postgresAuthChanges(url));
+  const probe = postgresProbe(pg, url);
   return {
     db: db as unknown as Db,
     kind: 'postgres',
     authChanges: feed.get,
+    probe: probe.probe,
+    snapshot: null,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    preMigrationBackup: null,
     close: async () => {
       if (closed) return;
       closed = true;
+      await probe.close();
       await feed.close();
       await pool.end();
     },

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migrateWithPglite } from 'drizzle-orm/pglite/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type * as schema from './schema';
 import { projectRoot } from '../paths';
 
@@ -31,4 +32,31 @@ export async function migratePostgres(db: NodePgDatabase<typeof schema>, pool: p
     await lockClient.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     lockClient.release();
   }
+}
+
+/** When (the journal's `when`, ms) each committed migration was made, oldest first. */
+export function committedMigrations(): number[] {
+  committed ??= readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((m) => m.folderMillis);
+  return committed;
+}
+let committed: number[] | undefined;
+
+/** Runs one SQL text and answers its rows, on whichever driver (PGlite's client, pg's, drizzle's execute). */
+export type RawQuery = (text: string) => Promise<Array<Record<string, unknown>>>;
+
+/**
+ * The `when` of the newest migration applied to a database, as drizzle's migrators record it; null when none was
+ * (a new database). Drizzle applies every committed migration made later than this one. Two statements: a query of
+ * a table that does not exist fails when planned, whatever guards it.
+ */
+export async function latestAppliedMigration(query: RawQuery): Promise<number | null> {
+  const [table] = await query(`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present`);
+  if (!table?.present) return null;
+  const [row] = await query('SELECT max(created_at)::text AS latest FROM drizzle.__drizzle_migrations');
+  return row?.latest === null || row?.latest === undefined ? null : Number(row.latest);
+}
+
+/** How many committed migrations a database whose newest applied one is `latest` still lacks. */
+export function pendingMigrations(latest: number | null): number {
+  return committedMigrations().filter((when) => latest === null || when > latest).length;
 }

@@ -19,6 +19,9 @@ import { safeOutput } from './output';
 import { buildClient, isClientStale } from './pwa-build';
 import type { ClientBuildStatus } from '../http/client';
 import { engineStopRecorder } from '../trading';
+import { backupGate } from '../ops/backup/gate';
+import { claimDataDir, DataDirBusyError, type Claim } from '../ops/backup/data-dir-claim';
+import { createMetrics, meterVenues } from '../ops/metrics';
 
 const ROOT = projectRoot(import.meta.url);
 
@@ -58,6 +61,23 @@ function readyDataDir(dir: string): void {
   }
 }
 
+/**
+ * The embedded database is opened by one process at a time (server/ops/backup/data-dir-claim.ts); a second server, or
+ * a start during a restore, stops with a message. On PostgreSQL DATA_DIR holds only keys and is not claimed.
+ */
+async function claimEmbeddedDatabase(config: Config): Promise<Claim | null> {
+  if (config.databaseUrl) return null;
+  try {
+    return await claimDataDir(resolve(config.dataDir), 'server');
+  } catch (error) {
+    if (error instanceof DataDirBusyError) {
+      console.error(`${error.message}: its embedded database cannot be opened twice. Stop that process first.`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 export async function runServer({ env, market }: ProcessOptions): Promise<void> {
   // Log lines go to stdout without ever blocking on it; console output (start-up notices) shares its stream, whose
   // errors (EPIPE once the reader has gone) are ignored by the same listener.
@@ -67,7 +87,12 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   // Whatever this process creates (database files, keys, logs) is the server account's alone.
   process.umask(0o077);
   readyDataDir(config.dataDir);
+  const claim = await claimEmbeddedDatabase(config);
   const database = await openDatabase(config);
+  if (database.preMigrationBackup) {
+    const { file, pending } = database.preMigrationBackup;
+    console.log(`Before applying ${pending} pending migration(s), the database was backed up to ${file}.`);
+  }
   const boot = await bootstrapAdmin(database.db, config);
   if (boot.generatedPassword) console.log(`\n${generatedPasswordNotice(boot)}\n`);
   else if (boot.created) console.log(`First start: admin ${boot.email} created with the password from ADMIN_PASSWORD.`);
@@ -82,6 +107,9 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   // The engine signs orders with credentials it reads itself; the app shows their masks. Both from the same keys.
   const secrets = loadSecrets(config.dataDir, config.encryptionKey, config.tokenKey);
   const loadVenueAccount = venueAccountLoader(database.db, secrets.encryptionKey);
+  // Prometheus metrics (server/ops/metrics): the venues as the engine trades on them are metered; the engine's events,
+  // the sockets and the pool are attached below, and GET /metrics serves them all.
+  const metrics = createMetrics();
   // Trading engine (server/engine): only with ENGINE=on. It is the app's price book and the source of engine events.
   const trading = config.engine
     ? await createEngine({
@@ -91,8 +119,12 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
         recordStop: engineStopRecorder(database.db),
         simParams: SIM_PROFILE_PARAMS[config.simProfile],
         ...market,
+        tradeOn: (venues) =>
+          meterVenues(market?.tradeOn?.(venues) ?? { binance: venues.binance, deriv: venues.deriv }, metrics.families),
       })
     : null;
+  // Backups of the embedded database while it runs: the admin download and `npm run backup` (through the claim).
+  const backups = database.snapshot ? backupGate(database.snapshot) : null;
   const app = await buildApp({
     config,
     db: database.db,
@@ -103,16 +135,23 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
     clientBuild,
     priceBook: trading?.engine,
     engine: trading?.engine ?? null,
+    metrics,
+    probe: database.probe,
+    backups,
   });
+  if (backups) claim?.serveBackups(backups);
 
   /** Things to stop on shutdown, newest first (engine, client build, ...). */
   const stoppers: Array<() => Promise<void>> = [];
 
   // Realtime gateway (server/realtime): engine events → Socket.IO rooms on this server; it closes itself in the app's
   // preClose hook, before the server stops. Without an engine here it still carries other instances' events (Redis).
-  attachRealtimeToApp(app, trading?.engine.events$);
+  const realtime = attachRealtimeToApp(app, trading?.engine.events$);
+  metrics.watch({ realtime: { connections: () => realtime.io.engine.clientsCount }, pool: database.poolStats });
   if (trading) {
     stoppers.push(trading.stop);
+    const counting = metrics.countEvents(trading.engine.events$);
+    stoppers.push(async () => counting.unsubscribe());
     // Spread history: the engine's prices, one sample a second, recorded while this instance leads the engine. It
     // stops before the engine (stoppers run newest first), writing what it still holds.
     const recorder = startSpreadRecorder({
@@ -151,6 +190,7 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
       await app.close();
       for (const stop of stoppers.reverse()) await stop();
       await database.close();
+      await claim?.release();
       process.exit(0);
     } catch (error) {
       console.error('Shutdown failed:', error);

@@ -5,6 +5,7 @@ import { catchError, debounceTime, from, map, of, switchMap } from 'rxjs';
 import type { Role } from '../../contract/domain';
 import type { PublicUser } from '../../contract/entities';
 import { AddUserModal } from '../features/admin/AddUserModal';
+import { BackupCard } from '../features/admin/BackupCard';
 import { ConfirmDialog } from '../features/admin/ConfirmDialog';
 import { UsersTable } from '../features/admin/UsersTable';
 import { GlobalHaltCard } from '../features/kill-switch/GlobalHaltCard';
@@ -151,6 +152,7 @@ function UserManagement({ selfId }: { selfId: string }) {
           />
         )}
       </Card>
+      <BackupCard />
       {adding && <AddUserModal onClose={() => setAdding(false)} onCreated={reload} />}
       {resetting && (
         <ConfirmDialog

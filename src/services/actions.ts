@@ -62,6 +62,8 @@ export function createActions(http: Http) {
     disableTwoFactor: (code: string) => http.post<MessageResponse>('/auth/2fa/disable', { code }),
     resetUserTwoFactor: (id: string) => http.post<MessageResponse>(`/admin/users/${encodeURIComponent(id)}/2fa/reset`),
     listAudit: (query: AuditQuery) => http.get<AuditResponse>('/admin/audit', { ...query }),
+    /** A backup of the embedded database (admins; the server answers 409 on PostgreSQL). */
+    downloadBackup: () => http.download('/admin/backup'),
     ownActivity: (page: number, limit = 10) => http.get<AuditResponse>('/auth/activity', { page, limit }),
     toggleUserActive: (id: string) => http.put<UserResponse>(`/admin/users/${encodeURIComponent(id)}/toggle-active`),
   };

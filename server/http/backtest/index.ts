@@ -8,6 +8,7 @@ import { SYMBOLS, type SymbolId } from '../../../contract/domain';
 import { readReplayHistory } from '../../db/repositories/spread-history';
 import { mergeSeries } from '../../engine/replay/history';
 import { backtestInWorker } from '../../engine/replay/run-in-worker';
+import { meterBacktest } from '../../ops/metrics';
 import { badRequest, HttpError } from '../plugins/http-error';
 
 export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -41,9 +42,11 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
         quoteMaxAgeMs: app.config.quoteMaxAgeMs,
         quoteMaxSkewMs: app.config.quoteMaxSkewMs,
       };
-      const answer = await backtestInWorker(
-        { columns: mergeSeries(series), params, limits, from: from.getTime(), to: to.getTime() },
-        BACKTEST_TIMEOUT_MS,
+      const answer = await meterBacktest(app.metrics.families, () =>
+        backtestInWorker(
+          { columns: mergeSeries(series), params, limits, from: from.getTime(), to: to.getTime() },
+          BACKTEST_TIMEOUT_MS,
+        ),
       );
       if (!answer.ok) {
         if (answer.reason === 'failed') request.log.error({ reason: answer.message }, 'backtest failed');

@@ -1,4 +1,5 @@
 import { style } from '@vanilla-extract/css';
+import { space, vars } from '../../styles/theme.css';
 
 // The user card on phones (ui/cardTable.css.ts): name, e-mail and badges across the top, last login and the actions
 // below.
@@ -11,3 +12,19 @@ export const cell = {
 };
 /** Role and status live in the user cell on phones. */
 export const wideOnly = style({ '@media': { [PHONE]: { display: 'none !important' } } });
+
+/** The backup card: its explanation beside the button, wrapping below it on phones. */
+export const backupRow = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: space.md,
+  flexWrap: 'wrap',
+});
+export const backupText = style({
+  margin: 0,
+  color: vars.color.textMuted,
+  fontSize: '14px',
+  flex: '1 1 220px',
+  overflowWrap: 'anywhere',
+});
