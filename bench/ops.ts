@@ -173,7 +173,11 @@ async function main(): Promise<void> {
     const quiet = await probeWhile(probeUrl, token, new Promise((r) => setTimeout(r, 3000)));
     const file = join(scratch, 'backup.tar.gz');
     const backup = runCli('backup', [file], env);
-    const during = await probeWhile(probeUrl, token, backup);
+    // A query of the database, and beside it a request that touches nothing: the event loop alone.
+    const [during, loopDuring] = await Promise.all([
+      probeWhile(probeUrl, token, backup),
+      probeWhile(`${started.url}/healthz`, token, backup),
+    ]);
     const { ms: backupMs } = await backup;
     const backupBytes = statSync(file).size;
 
@@ -225,6 +229,8 @@ async function main(): Promise<void> {
           duringP50: quantile(during, 0.5),
           duringMax: Math.max(...during),
           duringCount: during.length,
+          healthzDuringP50: quantile(loopDuring, 0.5),
+          healthzDuringMax: Math.max(...loopDuring),
         },
       },
       restore: { cliMs: Math.round(restore.ms) },
@@ -246,7 +252,7 @@ async function main(): Promise<void> {
       [
         `database of ${TRADES} trades: ${result.databaseMB} MB on disk`,
         `backup from the running server: ${result.backup.fileMB} MB in ${result.backup.cliMs} ms (npm run backup, tsx start included); floor (read + gzip in process): ${result.backup.floorMs} ms, ${result.backup.floorFileMB} MB`,
-        `a client's query during the backup: p50 ${result.backup.probeMs.duringP50.toFixed(1)} ms, max ${result.backup.probeMs.duringMax.toFixed(0)} ms (quiet: p50 ${result.backup.probeMs.quietP50.toFixed(1)}, max ${result.backup.probeMs.quietMax.toFixed(0)} ms)`,
+        `a client's query during the backup: p50 ${result.backup.probeMs.duringP50.toFixed(1)} ms, max ${result.backup.probeMs.duringMax.toFixed(0)} ms (quiet: p50 ${result.backup.probeMs.quietP50.toFixed(1)}, max ${result.backup.probeMs.quietMax.toFixed(0)} ms); GET /healthz meanwhile: p50 ${result.backup.probeMs.healthzDuringP50.toFixed(1)}, max ${result.backup.probeMs.healthzDuringMax.toFixed(0)} ms`,
         `in process: the longest query wait during a backup (the copy under PGlite's lock, CHECKPOINT included): ${lock.longestQueryMs} ms of the backup's ${lock.snapshotMs} ms`,
         `restore into a fresh DATA_DIR: ${result.restore.cliMs} ms`,
         `GET /metrics: ${result.scrape.bytes} bytes, ${result.scrape.cpuMsPerScrape} ms server CPU (${result.scrape.cpuMsPerScrapeWithoutDatabase} ms without the database figures), ${result.scrape.serverMsPerScrape} ms in the server, p50 ${result.scrape.latencyP50Ms} ms; floor GET /healthz: ${result.scrape.floorCpuMsPerRequest} ms CPU, p50 ${result.scrape.floorLatencyP50Ms} ms`,

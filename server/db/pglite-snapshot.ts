@@ -4,25 +4,16 @@
 // Why it is consistent: PGlite is one PostgreSQL backend in this process, and its files are copied while PGlite's
 // query lock is held (the lock its own dumpDataDir takes), so no statement runs in between. The copy is exactly what a
 // crash at that instant would leave: every committed transaction is in the write-ahead log (written at commit), and
-// an uncommitted one is rolled back when the copy is first opened, as after any crash. The CHECKPOINT before only keeps
-// that replay short.
+// an uncommitted one is rolled back when the copy is first opened, as after any crash. No CHECKPOINT is asked for first:
+// it would shorten that replay, but it runs on the event loop (PGlite is WebAssembly in this thread) and waits for
+// fsync, a stall of the server for a restore's few seconds.
 //
 // Why a copy first: the lock stops every query of the server, so it is held only for a file copy on the same file
 // system (a reflink where the file system has them), never while the file is compressed or sent; and nothing of the
 // database is held in memory. The copy needs the database's size in free space beside it, for as long as the backup is
 // being written or downloaded.
-import {
-  constants,
-  copyFileSync,
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
+import { constants, createReadStream, createWriteStream, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline as pipelineStreams, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -39,20 +30,21 @@ const STAGING_PREFIX = '.staging-';
 /** A running server's lock files: PostgreSQL's own base backups leave them out too. */
 const NOT_COPIED = new Set(['postmaster.pid', 'postmaster.opts']);
 
-function copyTree(from: string, to: string): void {
-  mkdirSync(to, { mode: 0o700 });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
+/** Copies a directory tree, file by file on libuv's threads, so the event loop goes on meanwhile (prices, sockets). */
+async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { mode: 0o700 });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
     if (NOT_COPIED.has(entry.name)) continue;
-    if (entry.isDirectory()) copyTree(join(from, entry.name), join(to, entry.name));
-    else copyFileSync(join(from, entry.name), join(to, entry.name), constants.COPYFILE_FICLONE);
+    if (entry.isDirectory()) await copyTree(join(from, entry.name), join(to, entry.name));
+    else await copyFile(join(from, entry.name), join(to, entry.name), constants.COPYFILE_FICLONE);
   }
 }
 
 /** Copies left by a process that died while packing one (only the process holding DATA_DIR makes them). */
-function removeStaleCopies(stagingRoot: string): void {
-  for (const name of readdirSync(stagingRoot))
+async function removeStaleCopies(stagingRoot: string): Promise<void> {
+  for (const name of await readdir(stagingRoot))
     if (name.startsWith(STAGING_PREFIX) && !name.startsWith(`${STAGING_PREFIX}${process.pid}-`))
-      rmSync(join(stagingRoot, name), { recursive: true, force: true });
+      await rm(join(stagingRoot, name), { recursive: true, force: true });
 }
 
 /**
@@ -61,15 +53,16 @@ function removeStaleCopies(stagingRoot: string): void {
  * stream closes, read to its end or not.
  */
 export async function snapshotPglite(client: PGlite, pgdata: string, stagingRoot: string): Promise<Readable> {
-  await client.query('CHECKPOINT');
   makePrivateDir(stagingRoot);
-  removeStaleCopies(stagingRoot);
-  const staging = join(mkdtempSync(join(stagingRoot, `${STAGING_PREFIX}${process.pid}-`)), 'db');
-  const cleanUp = () => rmSync(dirname(staging), { recursive: true, force: true });
+  await removeStaleCopies(stagingRoot);
+  const staging = join(await mkdtemp(join(stagingRoot, `${STAGING_PREFIX}${process.pid}-`)), 'db');
+  // Deleting a copy of the whole database takes a while: never on the event loop.
+  let removed: Promise<void> | null = null;
+  const cleanUp = () => (removed ??= rm(dirname(staging), { recursive: true, force: true }));
   try {
-    await client._runExclusiveQuery(async () => copyTree(pgdata, staging));
+    await client._runExclusiveQuery(() => copyTree(pgdata, staging));
   } catch (error) {
-    cleanUp();
+    await cleanUp();
     throw error;
   }
   // Compressed by Node's zlib on its worker threads, so the server's event loop only moves the bytes.
@@ -80,7 +73,7 @@ export async function snapshotPglite(client: PGlite, pgdata: string, stagingRoot
   const end = () => {
     pack.on('error', () => undefined);
     pack.destroy();
-    cleanUp();
+    void cleanUp();
   };
   tarball.once('end', end).once('close', end);
   return tarball;

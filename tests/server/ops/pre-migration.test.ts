@@ -13,6 +13,7 @@ import { committedMigrations, latestAppliedMigration, MIGRATIONS_FOLDER } from '
 import { createClusterOutOfProcess, pgliteStartParams } from '../../../server/db/pglite-memory';
 import { openSnapshot } from '../../../server/db/pglite-snapshot';
 import { BACKUPS_DIR, PRE_MIGRATION_KEEP } from '../../../server/db/pre-migration-backup';
+import { poll } from '../engine/server-process';
 
 const scratch = mkdtempSync(join(tmpdir(), 'arb-premigration-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -61,6 +62,7 @@ describe('the backup before pending migrations', () => {
     expect(taken!.file.startsWith(join(backups, 'pre-migration-'))).toBe(true);
     expect(taken!.bytes).toBeGreaterThan(1000);
     // The newest five pre-migration backups stay (this one and four earlier ones); the operator's file is not touched.
+    await poll('the copy packed removed', async () => !readdirSync(backups).some((n) => n.startsWith('.staging-')));
     expect(readdirSync(backups).sort()).toEqual(
       [...earlier.slice(-(PRE_MIGRATION_KEEP - 1)), taken!.file.slice(backups.length + 1), 'my-own.tar.gz'].sort(),
     );
