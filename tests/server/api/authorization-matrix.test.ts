@@ -199,6 +199,8 @@ const ROWS: Row[] = [
   // Signed in, past authorization: no device left (the row above removed it), so nothing to send to.
   { method: 'POST', route: '/api/notifications/test', expect: { anonymous: 401, owner: 409, other: 409, admin: 409 } },
   { method: 'GET', route: '/api/admin/audit', query: () => '?action=sign_in&page=1', expect: ADMIN_ONLY(200) },
+  // The suite's app keeps no embedded database to back up (tests/server/ops/admin-backup.test.ts downloads one).
+  { method: 'GET', route: '/api/admin/backup', expect: ADMIN_ONLY(409) },
   { method: 'GET', route: '/api/auth/activity', expect: OK_FOR_SIGNED_IN },
   { method: 'POST', route: '/api/exchanges/trading/stop-and-flatten', expect: OK_FOR_SIGNED_IN },
   // Anyone may try the second sign-in step; a made-up challenge is refused alike.
