@@ -135,8 +135,8 @@ async function runSize(users: number) {
   const ended = new Map<string, string>();
   engine.events$.subscribe((e) => {
     if (e.type === 'new_trade') trades += 1;
-    if (e.type === 'trade_updated' && e.trade.status === 'failed' && !ended.has(e.trade.id)) {
-      ended.set(e.trade.id, 'failed');
+    if (e.type === 'trade_updated' && e.trade.status === 'failed' && !ended.has(e.trade.tradeId)) {
+      ended.set(e.trade.tradeId, 'failed');
       const reason = (e.trade.reason ?? 'unknown').replace(/: it would fill at .*/, '').replace(/[0-9.]+/g, 'N');
       failed.set(reason, (failed.get(reason) ?? 0) + 1);
     }
