@@ -4,7 +4,7 @@
 // 2. Under load: the server (its own process, PGlite, 2,000 trades) paced open-loop on the 100-trade page, answering
 //    plain, brotli and gzip in turn (interleaved rounds): server CPU per request, the server's event-loop delay (the
 //    loop the engine shares with the API), latency, and bytes on the wire per answer.
-// Run: npx tsx bench/compression.ts   (BENCH_RATE=150, BENCH_SECONDS=8, BENCH_ROUNDS=2) → bench/results/compression.json
+// Run: npx tsx bench/compression.ts   (BENCH_RATE=40, BENCH_SECONDS=8, BENCH_ROUNDS=2) → bench/results/compression.json
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { runOpenLoop } from './lib/open-loop';
 import { seedTrades, seedUsers } from './lib/seed';
 import { spawnApiServer, type ServerProcess } from './lib/spawn-server';
 
-const RATE = Number(process.env.BENCH_RATE ?? 150);
+const RATE = Number(process.env.BENCH_RATE ?? 40);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const TRADES = 2000;
