@@ -164,6 +164,33 @@ export const TradesQuery = z.object({
   page: intFromQuery(1, 1_000_000, 1, 'page'),
   limit: intFromQuery(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, 'limit'),
 });
+/** The most trade changes one answer of GET /trades/changes carries. */
+export const MAX_TRADE_CHANGES = 500;
+/**
+ * Where a copy of the trade history stands in the change feed: the last change taken (its `updatedAt` to the
+ * microsecond, UTC) and that trade's id, as `2026-01-31T12:00:00.123456Z_<uuid>`. Opaque to the client: it sends back
+ * what the last answer gave.
+ */
+const CHANGE_CURSOR =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{6}Z_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A real instant: the date part reads back unchanged (no 31 February, no hour 25), years 1970–9999. */
+const isRealInstant = (cursor: string) => {
+  const whole = CHANGE_CURSOR.exec(cursor)?.[1];
+  const ms = whole === undefined ? Number.NaN : Date.parse(`${whole}Z`);
+  return Number.isFinite(ms) && ms >= 0 && new Date(ms).toISOString().slice(0, 19) === whole;
+};
+/**
+ * The history sync's change feed: the caller's trades changed (created or updated) after `after`, oldest change
+ * first, at most `limit`; without `after` from the beginning. `limit=0` asks only for the cursor of the newest change,
+ * for a copy filled by pages that follows changes from then on.
+ */
+export const TradeChangesQuery = z.object({
+  after: text('after')
+    .regex(CHANGE_CURSOR, { message: 'after must be a cursor from an earlier answer', abort: true })
+    .refine(isRealInstant, 'after must be a cursor from an earlier answer')
+    .optional(),
+  limit: intFromQuery(0, MAX_TRADE_CHANGES, MAX_TRADE_CHANGES, 'limit'),
+});
 const isoInstant = (label: string) =>
   isoDateTimeText(label, `${label} must be a date and time such as 2026-01-31T00:00:00Z`).optional();
 /**
@@ -239,6 +266,7 @@ export type ProfileBody = z.infer<typeof ProfileBody>;
 export type TradingSettingsBody = z.infer<typeof TradingSettingsBody>;
 export type ApiKeysBody = z.infer<typeof ApiKeysBody>;
 export type TradesQuery = z.input<typeof TradesQuery>;
+export type TradeChangesQuery = z.input<typeof TradeChangesQuery>;
 export type TradesExportQuery = z.infer<typeof TradesExportQuery>;
 export type CreateTradeBody = z.infer<typeof CreateTradeBody>;
 export type TradeStatusBody = z.input<typeof TradeStatusBody>;
@@ -286,6 +314,17 @@ export interface TradesResponse {
   success: true;
   trades: Trade[];
   pagination: Pagination;
+}
+/** GET /trades/changes: changed trades, oldest change first, and where to ask from next time. */
+export interface TradeChangesResponse {
+  success: true;
+  trades: Trade[];
+  /** Send as `after` next time. It may stay a little behind the newest change (see server/db/repositories/trade-changes.ts). */
+  cursor: string | null;
+  /** True when more changes wait beyond this answer's `limit`: ask again at once with the new cursor. */
+  more: boolean;
+  /** All the caller's trades on the server now. */
+  total: number;
 }
 export interface TradeResponse {
   success: true;
