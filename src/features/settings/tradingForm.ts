@@ -1,5 +1,6 @@
 import { TRADING_DEFAULTS, TRADING_LIMITS } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
+import { LIMIT_MESSAGES } from '../../../contract/messages';
 
 /** The form shows min spread in percent; the wire carries a fraction. */
 export interface TradingForm {
@@ -48,8 +49,8 @@ export type TradingFormErrors = Partial<Record<'maxExposure' | 'minSpreadPercent
 const grouped = (n: number) => n.toLocaleString('en-US');
 
 /**
- * The form's own check before it sends, with the server's words (contract/api.ts TradingSettingsBody and
- * contract/field-messages.ts): an empty or non-numeric field, or one outside the contract's bounds. Any number inside
+ * The form's own check before it sends, with the server's words (contract/messages.ts LIMIT_MESSAGES, which
+ * contract/api.ts TradingSettingsBody states and contract/field-messages.ts matches): an empty or non-numeric field, or one outside the contract's bounds. Any number inside
  * the bounds is fine (0.25 %, 150 USDT): the inputs take `step="any"`.
  */
 export function validateTradingForm(f: TradingForm): TradingFormErrors {
@@ -62,10 +63,10 @@ export function validateTradingForm(f: TradingForm): TradingFormErrors {
     max: number,
     maxText: string,
   ) => {
-    if (raw.trim() === '') errors[key] = `${label} is required`;
-    else if (!Number.isFinite(Number(raw))) errors[key] = `${label} must be a number`;
-    else if (Number(raw) < min) errors[key] = `${label} must be ${min} or more`;
-    else if (Number(raw) > max) errors[key] = `${label} must be at most ${maxText}`;
+    if (raw.trim() === '') errors[key] = LIMIT_MESSAGES.required(label);
+    else if (!Number.isFinite(Number(raw))) errors[key] = LIMIT_MESSAGES.notANumber(label);
+    else if (Number(raw) < min) errors[key] = LIMIT_MESSAGES.belowMin(label, min);
+    else if (Number(raw) > max) errors[key] = LIMIT_MESSAGES.aboveMax(label, maxText);
   };
   const { maxExposure, minSpread, maxLoss } = TRADING_LIMITS;
   check('maxExposure', 'Max exposure', f.maxExposure, maxExposure.min, maxExposure.max, grouped(maxExposure.max));
