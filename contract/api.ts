@@ -28,6 +28,7 @@ import { isoDateTimeText, text } from './text';
 import type { TradingHaltState, TwoFactorStatus } from './guard';
 import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
 import { EMAIL_PATTERN, LIMIT_MESSAGES, MESSAGES, PHONE_PATTERN } from './messages';
+import { percentText } from './percent';
 
 export const API_PREFIX = '/api';
 
@@ -96,7 +97,7 @@ export const TradingSettingsBody = z
       .min(TRADING_LIMITS.minSpread.min, LIMIT_MESSAGES.belowMin('Min spread', TRADING_LIMITS.minSpread.min))
       .max(
         TRADING_LIMITS.minSpread.max,
-        LIMIT_MESSAGES.aboveMax('Min spread', `${TRADING_LIMITS.minSpread.max * 100}%`),
+        LIMIT_MESSAGES.aboveMax('Min spread', percentText(TRADING_LIMITS.minSpread.max)),
       ),
     maxLoss: z
       .number()

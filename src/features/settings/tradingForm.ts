@@ -1,5 +1,6 @@
 import { TRADING_DEFAULTS, TRADING_LIMITS } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
+import { fractionOf, percentOf, percentText } from '../../../contract/percent';
 import { LIMIT_MESSAGES } from '../../../contract/messages';
 
 /** The form shows min spread in percent; the wire carries a fraction. */
@@ -10,12 +11,10 @@ export interface TradingForm {
   tradingEnabled: boolean;
 }
 
-const percentOf = (fraction: number): string => String(Number((fraction * 100).toFixed(4)));
-
 /** Spec section 9 form defaults (1000, 0.2 %, 100, disabled), as the contract defines them. */
 export const FORM_DEFAULTS: TradingForm = {
   maxExposure: String(TRADING_DEFAULTS.maxExposure),
-  minSpreadPercent: percentOf(TRADING_DEFAULTS.minSpread),
+  minSpreadPercent: String(percentOf(TRADING_DEFAULTS.minSpread)),
   maxLoss: String(TRADING_DEFAULTS.maxLoss),
   tradingEnabled: TRADING_DEFAULTS.tradingEnabled,
 };
@@ -24,7 +23,7 @@ export function formFromUser(u: PublicUser | null): TradingForm {
   if (!u) return FORM_DEFAULTS;
   return {
     maxExposure: String(u.maxExposure ?? TRADING_DEFAULTS.maxExposure),
-    minSpreadPercent: percentOf(u.minSpread ?? TRADING_DEFAULTS.minSpread),
+    minSpreadPercent: String(percentOf(u.minSpread ?? TRADING_DEFAULTS.minSpread)),
     maxLoss: String(u.maxLoss ?? TRADING_DEFAULTS.maxLoss),
     tradingEnabled: u.tradingEnabled ?? TRADING_DEFAULTS.tradingEnabled,
   };
@@ -38,7 +37,7 @@ export function bodyFromForm(f: TradingForm): {
 } {
   return {
     maxExposure: Number(f.maxExposure),
-    minSpread: Number((Number(f.minSpreadPercent) / 100).toFixed(6)),
+    minSpread: fractionOf(Number(f.minSpreadPercent)),
     maxLoss: Number(f.maxLoss),
     tradingEnabled: f.tradingEnabled,
   };
@@ -74,9 +73,9 @@ export function validateTradingForm(f: TradingForm): TradingFormErrors {
     'minSpreadPercent',
     'Min spread',
     f.minSpreadPercent,
-    minSpread.min * 100,
-    minSpread.max * 100,
-    `${minSpread.max * 100}%`,
+    percentOf(minSpread.min),
+    percentOf(minSpread.max),
+    percentText(minSpread.max),
   );
   check('maxLoss', 'Max loss', f.maxLoss, maxLoss.min, maxLoss.max, grouped(maxLoss.max));
   return errors;
