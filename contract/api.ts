@@ -1,16 +1,7 @@
 // Request schemas of every REST call (spec section 7) and the shapes of the answers.
 // The server validates with these schemas and documents them in OpenAPI; the client imports the types only.
 import { z } from './zod';
-import {
-  CURRENCIES,
-  MAX_PAGE_SIZE,
-  DEFAULT_PAGE_SIZE,
-  ROLES,
-  SYMBOLS,
-  TRADE_STATUSES,
-  TRADING_LIMITS,
-  VENUES,
-} from './domain';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, TRADING_LIMITS, VENUES } from './domain';
 import type {
   ArbitrageOpportunity,
   Balances,
@@ -29,8 +20,6 @@ import type { TradingHaltState, TwoFactorStatus } from './guard';
 import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
 import { EMAIL_PATTERN, LIMIT_MESSAGES, MESSAGES, PHONE_PATTERN } from './messages';
 import { percentText } from './percent';
-
-export const API_PREFIX = '/api';
 
 // Validation texts of spec section 5 and their patterns, in a zod-free module so the client's forms read them too.
 export { EMAIL_PATTERN, MESSAGES, PHONE_PATTERN };
@@ -337,5 +326,3 @@ export interface TradingMembershipResponse {
   tradingEnabled: boolean;
   message: string;
 }
-
-export const CURRENCY_LIST = CURRENCIES;

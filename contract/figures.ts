@@ -35,27 +35,15 @@ export function winRate(winningTrades: number, decidedTrades: number): number {
   return decidedTrades === 0 ? 0 : (winningTrades * 100) / decidedTrades;
 }
 
-/**
- * What each of the contract's Stats figures is (the Balances answer repeats the same figures):
- * - `totalTrades`: every trade of the user, open ones included.
- * - `successfulTrades`: trades that completed (both legs opened and closed).
- * - `failedTrades`: trades that failed (a leg could not be placed; the other was unwound).
- * - `totalProfit`: the sum of the profits of won trades (see WINNING_TRADE).
- * - `netProfit`: the realised P&L of every finished trade — completed, failed and cancelled — net of all fees.
- * - `winRate`: won trades / decided trades × 100 (see DECIDED_TRADE), 0 when none.
- * - `decidedTrades`: the trades the win rate is taken over; while it is 0 there is no win rate to show.
- * - `totalValue`: USDT plus each coin at its current mid price, over both venues.
- */
-export const FIGURE_NAMES = [
-  'totalTrades',
-  'successfulTrades',
-  'failedTrades',
-  'totalProfit',
-  'netProfit',
-  'winRate',
-  'decidedTrades',
-  'totalValue',
-] as const;
+// What each of the contract's Stats figures is (the Balances answer repeats the same figures):
+// - `totalTrades`: every trade of the user, open ones included.
+// - `successfulTrades`: trades that completed (both legs opened and closed).
+// - `failedTrades`: trades that failed (a leg could not be placed; the other was unwound).
+// - `totalProfit`: the sum of the profits of won trades (see WINNING_TRADE).
+// - `netProfit`: the realised P&L of every finished trade — completed, failed and cancelled — net of all fees.
+// - `winRate`: won trades / decided trades × 100 (see DECIDED_TRADE), 0 when none.
+// - `decidedTrades`: the trades the win rate is taken over; while it is 0 there is no win rate to show.
+// - `totalValue`: USDT plus each coin at its current mid price, over both venues.
 
 /** One point of the equity curve: cumulative realised P&L (net of fees) once a trade finished. */
 export interface EquityPoint {
