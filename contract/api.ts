@@ -1,16 +1,7 @@
 // Request schemas of every REST call (spec section 7) and the shapes of the answers.
 // The server validates with these schemas and documents them in OpenAPI; the client imports the types only.
 import { z } from './zod';
-import {
-  CURRENCIES,
-  MAX_PAGE_SIZE,
-  DEFAULT_PAGE_SIZE,
-  ROLES,
-  SYMBOLS,
-  TRADE_STATUSES,
-  TRADING_LIMITS,
-  VENUES,
-} from './domain';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, TRADING_LIMITS, VENUES } from './domain';
 import type {
   ArbitrageOpportunity,
   Balances,
@@ -27,30 +18,11 @@ import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
 import { isoDateTimeText, text } from './text';
 import type { TradingHaltState, TwoFactorStatus } from './guard';
 import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
+import { EMAIL_PATTERN, LIMIT_MESSAGES, MESSAGES, PHONE_PATTERN } from './messages';
+import { percentText } from './percent';
 
-export const API_PREFIX = '/api';
-
-/** Validation texts of spec section 5, shared so client and server say the same thing. */
-export const MESSAGES = {
-  emailRequired: 'Email is required',
-  emailInvalid: 'Please enter a valid email address',
-  usernameRequired: 'Username is required',
-  usernameShort: 'Username must be at least 3 characters',
-  nameShort: (field: string) => `${field} must be at least 2 characters`,
-  phoneInvalid: 'Please enter a valid phone number',
-  bioLong: 'Bio must be less than 500 characters',
-  currentPasswordRequired: 'Current password is required',
-  newPasswordRequired: 'New password is required',
-  newPasswordShort: 'Password must be at least 8 characters',
-  newPasswordSame: 'New password must be different from current password',
-  createPasswordShort: 'Password must be at least 6 characters long',
-  /** A profile change that collides with another account: which field, and so whose, is not said (as at sign-in). */
-  profileNotSaved: 'Your profile could not be saved with that username or email. Choose another.',
-} as const;
-
-/** Spec: optional plus, leading non-zero digit, then 7 to 15 digits, spaces, dashes or brackets. */
-export const PHONE_PATTERN = /^\+?[1-9][\d\s\-()]{7,15}$/;
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Validation texts of spec section 5 and their patterns, in a zod-free module so the client's forms read them too.
+export { EMAIL_PATTERN, MESSAGES, PHONE_PATTERN };
 
 // Every text input of the API goes through `text` (contract/text.ts): a string without control characters.
 export { controlCharactersMessage, hasControlCharacters, text } from './text';
@@ -71,8 +43,8 @@ export const IdParams = z.object({ id: text('The id in the URL').uuid('Not a val
 // ---- auth ----
 export const LoginBody = z.object({
   /** Carries the e-mail (spec); a username is accepted too. */
-  username: text('Email').trim().min(1, 'Email is required').max(254),
-  password: text('Password').min(1, 'Password is required').max(1024),
+  username: text('Email').trim().min(1, MESSAGES.emailRequired).max(254),
+  password: text('Password').min(1, MESSAGES.passwordRequired).max(1024),
 });
 export const RegisterBody = z.object({
   username: text('Username').trim().min(3, MESSAGES.usernameShort).max(50),
@@ -105,18 +77,21 @@ export const TradingSettingsBody = z
     maxExposure: z
       .number()
       .finite()
-      .min(TRADING_LIMITS.maxExposure.min, 'Max exposure must be 0 or more')
+      .min(TRADING_LIMITS.maxExposure.min, LIMIT_MESSAGES.belowMin('Max exposure', TRADING_LIMITS.maxExposure.min))
       .max(TRADING_LIMITS.maxExposure.max),
     /** Fraction: 0 to 0.1 (the form shows 0 to 10 %). */
     minSpread: z
       .number()
       .finite()
-      .min(TRADING_LIMITS.minSpread.min, 'Min spread must be 0 or more')
-      .max(TRADING_LIMITS.minSpread.max, 'Min spread must be at most 10%'),
+      .min(TRADING_LIMITS.minSpread.min, LIMIT_MESSAGES.belowMin('Min spread', TRADING_LIMITS.minSpread.min))
+      .max(
+        TRADING_LIMITS.minSpread.max,
+        LIMIT_MESSAGES.aboveMax('Min spread', percentText(TRADING_LIMITS.minSpread.max)),
+      ),
     maxLoss: z
       .number()
       .finite()
-      .min(TRADING_LIMITS.maxLoss.min, 'Max loss must be 0 or more')
+      .min(TRADING_LIMITS.maxLoss.min, LIMIT_MESSAGES.belowMin('Max loss', TRADING_LIMITS.maxLoss.min))
       .max(TRADING_LIMITS.maxLoss.max),
     tradingEnabled: z.boolean(),
   })
@@ -390,5 +365,3 @@ export interface TradingMembershipResponse {
   tradingEnabled: boolean;
   message: string;
 }
-
-export const CURRENCY_LIST = CURRENCIES;

@@ -6,6 +6,7 @@ import { Checkbox, TextField } from '../../ui/Field';
 import { fieldErrorsOf, messageOf } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
 import { TRADING_LIMITS } from '../../../contract/domain';
+import { percentOf } from '../../../contract/percent';
 import {
   bodyFromForm,
   formFromUser,
@@ -91,8 +92,8 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
           label="Min Spread (%)"
           type="number"
           inputMode="decimal"
-          min={TRADING_LIMITS.minSpread.min * 100}
-          max={TRADING_LIMITS.minSpread.max * 100}
+          min={percentOf(TRADING_LIMITS.minSpread.min)}
+          max={percentOf(TRADING_LIMITS.minSpread.max)}
           step="any"
           value={form.minSpreadPercent}
           onChange={set('minSpreadPercent')}
