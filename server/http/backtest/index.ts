@@ -34,7 +34,8 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
       const symbols: SymbolId[] = body.symbol === 'both' ? [...SYMBOLS] : [body.symbol];
       // The books the engine decided on; mids only before a symbol's first book (recorded before books were kept).
       const books = await readReplayBooks(app.db, symbols, from, to);
-      const firstBook = new Map(books.map((b) => [b.symbol, b.t[0] ?? to.getTime()]));
+      // A mid stands for its whole second: the second in which a symbol's books begin is replayed from the books.
+      const firstBook = new Map(books.map((b) => [b.symbol, Math.floor((b.t[0] ?? to.getTime()) / 1000) * 1000]));
       const series = (
         await Promise.all(
           symbols.map((symbol) => {
