@@ -34,10 +34,18 @@ interface Outcome {
 const signed = (value: number) => (value > 0 ? styles.profit : value < 0 ? styles.loss : undefined);
 const count = (n: number) => n.toLocaleString('en-US');
 /** Which resolutions were replayed: the history keeps seconds for a day and minute averages before that. */
-const replayedText = (seconds: number, minutes: number): string =>
+const midsText = (seconds: number, minutes: number): string =>
   minutes > 0
-    ? `Replayed ${count(seconds)} one-second samples and ${count(minutes)} one-minute averages (older than a day: spikes shorter than a minute are smoothed away).`
-    : `Replayed ${count(seconds)} one-second samples.`;
+    ? `${count(seconds)} one-second samples and ${count(minutes)} one-minute averages (older than a day: spikes shorter than a minute are smoothed away)`
+    : `${count(seconds)} one-second samples`;
+/** Says what was replayed: the engine's own recorded books, or mids from before those were kept. */
+const replayedText = ({ source, bookTicks, secondSamples, minuteSamples }: BacktestResult['replayed']): string => {
+  const books = `the ${count(bookTicks)} price ticks the engine decided on (both venues' bid and ask)`;
+  const mids = `mid prices recorded before the engine's books were kept, rebuilt with each venue's usual spread: ${midsText(secondSamples, minuteSamples)}`;
+  if (source === 'books') return `Replayed ${books}.`;
+  if (source === 'mids') return `Replayed ${mids}.`;
+  return `Replayed ${books}, and before them ${mids}.`;
+};
 const when = (iso: string) =>
   new Date(iso).toLocaleString('en-US', {
     month: 'short',
@@ -210,7 +218,6 @@ function Results({
     { label: 'Max drawdown', cell: (r) => ({ text: formatUsd(r.figures.maxDrawdown) }) },
     { label: 'Exposure used', cell: (r) => ({ text: formatUsd(r.figures.exposureUsed) }) },
   ];
-  const { secondSamples, minuteSamples } = tried.replayed;
   // One chart per answer: a new array on every render would draw the chart again.
   const lines = useMemo<EquityLine[]>(
     () => [
@@ -262,8 +269,7 @@ function Results({
       )}
       <EquityChart from={Date.parse(tried.from)} to={Date.parse(tried.to)} lines={lines} />
       <p className={styles.note}>
-        {replayedText(secondSamples, minuteSamples)} Fills pay each venue's quoted spread, fees and slippage as paper
-        trading does
+        {replayedText(tried.replayed)} Fills pay each venue's quoted spread, fees and slippage as paper trading does
         {tried.openAtEnd > 0
           ? `; ${count(tried.openAtEnd)} ${tried.openAtEnd === 1 ? 'trade' : 'trades'} still open at the end ${tried.openAtEnd === 1 ? 'is' : 'are'} not counted`
           : ''}
