@@ -227,7 +227,8 @@ export class Execution {
     const { core } = this.deps;
     try {
       const window = await this.deps.users.realisedWindow(userId);
-      this.execute(core.realisedRead(userId, seq, { current: money(window.current), peak: money(window.peak) }));
+      const realised = { current: money(window.current), peak: money(window.peak) };
+      this.execute(core.realisedRead(userId, seq, realised, window.failedInARow));
     } catch (error) {
       this.deps
         .logger()
