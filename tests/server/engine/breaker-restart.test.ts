@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SymbolId } from '../../../contract/domain';
 import type { Trade } from '../../../contract/entities';
 import { failedInARow } from '../../../server/db/repositories/trade-outcomes';
 import { trades } from '../../../server/db/schema/trades';
@@ -71,7 +72,11 @@ describe.each(backends)('failed trades in a row as %s stores them', (backend) =>
     try {
       const userId = t.admin.user._id;
       const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
-      const row = (status: 'completed' | 'failed' | 'cancelled', minutesAgo: number, symbol = 'BTC/USDT' as const) => ({
+      const row = (
+        status: 'completed' | 'failed' | 'cancelled',
+        minutesAgo: number,
+        symbol: SymbolId = 'BTC/USDT',
+      ) => ({
         id: randomUUID(),
         tradeId: `B${randomUUID().slice(0, 8)}`,
         userId,
