@@ -312,6 +312,16 @@ export class TradingCore {
     return commands;
   }
 
+  /** A decided trade opens smaller, at what the balances fund: its exposure is what it now holds. */
+  resized(tradeId: string, notional: Money): void {
+    const trade = this.trades.get(tradeId);
+    const book = trade && this.users.get(trade.userId);
+    if (!trade || !book) return;
+    book.committed = book.committed.minus(trade.notional).plus(notional);
+    trade.notional = notional;
+    this.reindex(book);
+  }
+
   /**
    * A pre-trade check refused a decided trade before anything was written or sent: nothing opened. An automated one
    * waits a while before the symbol is tried again; a manual one was the user's to ask.
