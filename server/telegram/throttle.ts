@@ -75,6 +75,9 @@ export function throttle(options: ThrottleOptions = {}): Transformer {
       const until = now() + seconds * 1000;
       nextGlobal = Math.max(nextGlobal, until);
       if (chat !== null) nextForChat.set(chat, Math.max(nextForChat.get(chat) ?? 0, until));
+      await wait(seconds * 1000, signal as AbortSignal | undefined);
+      nextGlobal = Math.min(nextGlobal, now());
+      if (chat !== null) nextForChat.set(chat, Math.min(nextForChat.get(chat) ?? 0, now()));
     }
   };
 }

@@ -16,6 +16,7 @@ import { startPushBridge } from '../../../server/notifications';
 import { hashLinkCode } from '../../../server/telegram/codes';
 import { CODE_REFUSED } from '../../../server/telegram/link';
 import { ADMINS_ONLY } from '../../../server/telegram/actions';
+import { totpOf } from '../../../server/security/totp';
 import { startFakeTelegram, type FakeChat, type FakeTelegram } from '../../fakes/telegram/server';
 import { backends, type SignedIn } from '../helpers/app';
 import { createDbEngine, type DbEngine } from '../engine/db-engine';
@@ -247,6 +248,44 @@ describe.each(backends)('telegram bot on %s', (backend) => {
     tg.userPresses(adminChat, lift.messageId, lift.buttons[0]?.[0]?.data as string);
     await tg.waitForMessage(adminChat.id, (m) => m.text === 'Trading resumed for every user.');
     expect(await isTradingHalted(d.t.db)).toBe(false);
+  });
+
+  it('asks a user with two-factor sign-in for the authenticator code instead of a button', async () => {
+    const gina = await d.t.createUser();
+    const setup = await d.t.request('POST', '/api/auth/2fa/setup', { token: gina.token });
+    const { secret } = setup.json() as { secret: string };
+    const enabled = await d.t.request('POST', '/api/auth/2fa/enable', {
+      token: gina.token,
+      body: { code: totpOf(secret, 'test').generate() },
+    });
+    expect(enabled.statusCode, enabled.body).toBe(200);
+    const chat = newChat('gina');
+    await link(gina, chat);
+
+    const question = await say(chat, '/resume');
+    expect(question.text).toBe(
+      'Turn automated trading on again, within your limits?\nTo confirm, send the 6-digit code from your authenticator app within 2 minutes.',
+    );
+    expect(question.buttons).toEqual([]);
+    // The code just used to enrol is spent; a made-up one is wrong too.
+    const current = totpOf(secret, 'test').generate();
+    const wrong = current === '000000' ? '111111' : '000000';
+    expect((await say(chat, wrong)).text).toBe(
+      'That code is not right. Send the current code from your authenticator app.',
+    );
+    const on = async () =>
+      (await d.t.db.select({ on: users.tradingEnabled }).from(users).where(eq(users.id, gina.user._id)))[0]?.on;
+    expect(await on()).toBe(false);
+    // The next time step's code (accepted: one step of tolerance either way, each step once).
+    const next = totpOf(secret, 'test').generate({ timestamp: Date.now() + 30_000 });
+    expect((await say(chat, next)).text).toBe('You are now trading automatically within your limits.');
+    expect(await on()).toBe(true);
+    const failed = await d.t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'sign_in_2fa_failed'), eq(auditEvents.actorId, gina.user._id)));
+    expect(failed[0]?.details).toEqual({ reason: 'wrong code', during: 'telegram /resume' });
+    await d.t.request('POST', '/api/exchanges/trading/remove-user', { token: gina.token });
   });
 
   it('backs off on 429 as long as retry_after says, and on a network error, then answers again', async () => {
