@@ -1,6 +1,7 @@
 // Linking the caller's Telegram chat: its state, a one-time code (with the t.me link that sends it), and unlinking.
 // Codes are throttled per user, work once, for TELEGRAM_CODE_TTL_MINUTES; linking (in the chat) and unlinking (here)
-// are audited. Without TELEGRAM_BOT_TOKEN the state says the bot is not available and a code is refused with 503.
+// are audited. Without TELEGRAM_BOT_TOKEN the state says the bot is not available and a code is refused with 409
+// (as is one asked for before the bot has reached Telegram): the request is fine, this server cannot serve it.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { MessageResponse } from '../../../contract/api';
@@ -14,7 +15,7 @@ import {
 import { audit } from '../../audit/audit';
 import { findLink, issueLinkCode, unlinkUser } from '../../db/repositories/telegram';
 import { hashLinkCode, newLinkCode } from '../../telegram/codes';
-import { HttpError } from '../plugins/http-error';
+import { conflict, HttpError } from '../plugins/http-error';
 
 export const TELEGRAM_UNAVAILABLE = 'Telegram is not set up on this server. An admin can add a bot (README, Telegram).';
 export const TELEGRAM_UNREACHABLE = 'The Telegram bot cannot be reached right now. Try again in a minute.';
@@ -52,9 +53,9 @@ export const telegramRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply): Promise<TelegramLinkResponse> => {
-      if (!app.telegram) throw new HttpError(503, TELEGRAM_UNAVAILABLE);
+      if (!app.telegram) throw conflict(TELEGRAM_UNAVAILABLE);
       const bot = app.telegram.botUsername;
-      if (!bot) throw new HttpError(503, TELEGRAM_UNREACHABLE, { 'retry-after': '60' });
+      if (!bot) throw new HttpError(409, TELEGRAM_UNREACHABLE, { 'retry-after': '60' });
       try {
         await codes.consume(request.user.id);
       } catch (refusal) {

@@ -204,7 +204,7 @@ const ROWS: Row[] = [
     method: 'POST',
     route: '/api/notifications/telegram/link',
     body: () => ({ timeZone: 'UTC' }),
-    expect: { anonymous: 401, owner: 503, other: 503, admin: 503 },
+    expect: { anonymous: 401, owner: 409, other: 409, admin: 409 },
   },
   { method: 'DELETE', route: '/api/notifications/telegram', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/admin/audit', query: () => '?action=sign_in&page=1', expect: ADMIN_ONLY(200) },
