@@ -14,3 +14,4 @@ export * from './flatten-requests';
 export * from './trade-figures';
 export * from './spread-books';
 export * from './sim-market';
+export * from './telegram';
