@@ -12,18 +12,21 @@ import {
   type Venue,
   type VenueAccount,
 } from '../venues/types';
+import { ENGINE_BUSY, inTime } from './deadline';
 import { TradeGoneError, type EngineLogger, type TradeStore } from './ports';
 import {
   applyTradeEvent,
   closeOrderId,
   createTrade,
   isTerminal,
+  nothingSent,
   pendingOrders,
   type NewTrade,
   type PendingOrder,
   type TradeEvent,
   type TradeState,
 } from './trade-state';
+import { VenueLanes, type LaneLimits } from './venue-lanes';
 
 export interface ExecutorDeps {
   venues: Record<VenueId, Venue>;
@@ -48,6 +51,8 @@ export interface ExecutorDeps {
   retryDelayMs?: (attempt: number) => number;
   /** Retries of a failed close before the trade is left for the periodic sweep. */
   maxCloseAttempts?: number;
+  /** Orders on their way at once, per venue and per venue account (venue-lanes.ts). */
+  lanes?: LaneLimits;
 }
 
 interface Run {
@@ -63,8 +68,11 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export class TradeExecutor {
   private readonly runs = new Map<string, Run>();
+  private readonly lanes: VenueLanes;
 
-  constructor(private readonly deps: ExecutorDeps) {}
+  constructor(private readonly deps: ExecutorDeps) {
+    this.lanes = new VenueLanes(deps.lanes);
+  }
 
   /** Trades not yet terminal, by trade id. */
   get active(): ReadonlyMap<string, Run> {
@@ -158,7 +166,12 @@ export class TradeExecutor {
         const orders = pendingOrders(run.state);
         if (orders.length === 0) return true;
         const before = run.state;
-        const events = await Promise.all(orders.map((order) => this.perform(run, order)));
+        const events = await this.send(run, orders);
+        if (!events) {
+          // Too late for the decision's quotes: dropped before any order (saved, then ended by drive()).
+          await this.persist(run);
+          return true;
+        }
         for (const event of events) run.state = applyTradeEvent(run.state, event, this.deps.now());
         run.dirty = true;
         this.logStep(before, run.state, events);
@@ -191,6 +204,28 @@ export class TradeExecutor {
       // A store failure: the state stays dirty in memory and the sweep persists and continues it.
       this.deps.onError(error, run.state);
       return false;
+    }
+  }
+
+  /**
+   * Sends one round of orders once their venues have a free slot. The first round of an opening trade is checked
+   * against the decision's deadline at that moment: too late, nothing is sent (null) and the trade ends cancelled.
+   */
+  private async send(run: Run, orders: PendingOrder[]): Promise<TradeEvent[] | null> {
+    const release = await this.lanes.acquire(
+      orders.map((o) => o.leg.venue),
+      run.state.userId,
+    );
+    try {
+      const now = this.deps.now();
+      if (nothingSent(run.state) && !inTime(run.state.decision?.sendBy, now.getTime())) {
+        run.state = applyTradeEvent(run.state, { type: 'not-sent', reason: ENGINE_BUSY }, now);
+        run.dirty = true;
+        return null;
+      }
+      return await Promise.all(orders.map((order) => this.perform(run, order)));
+    } finally {
+      release();
     }
   }
 

@@ -15,6 +15,7 @@ import type { Venue } from '../venues/types';
 import { ArbitrageEngine } from './engine';
 import { userStats } from './figures';
 import { advisoryLockLeadership, alwaysLeader } from './leader';
+import type { EngineMetrics } from './metrics-port';
 import type { AccountLoader, EngineLogger } from './ports';
 import { SimMarketKeeper } from './storage/sim-market-keeper';
 import { DbTradeStore } from './storage/trade-store';
@@ -41,6 +42,8 @@ export interface EngineSetup {
   recordStop: (userId: string, stop: EngineStop, reason: string) => Promise<void>;
   /** The venues as the engine trades on them; the built ones when omitted (a test slows one down). */
   tradeOn?: (venues: Venues) => Record<VenueId, Venue>;
+  /** The process's metrics port (decisions by outcome, engine_busy among them). */
+  metrics?: EngineMetrics;
 }
 
 export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
@@ -59,6 +62,7 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
     store: new DbTradeStore(db),
     users: new DbUserDirectory(db, setup.recordStop),
     account: setup.account,
+    metrics: setup.metrics,
     halted: () => isTradingHalted(db),
     flattens: { pending: () => pendingFlattens(db), done: (userId) => flattenDone(db, userId) },
     params: {

@@ -7,6 +7,7 @@ import { recordFailure, recordSkip, recordSuccess, resetBreaker, restoreBreaker 
 import { CloseTriggers } from './close-triggers';
 import type { CancelResult, Command, CoreDeps, ManualResult, StopKind, TradeEnd } from './commands';
 import { openThreshold } from './costs';
+import { ENGINE_BUSY, sendDeadline } from './deadline';
 import { money, type Money } from './decimal';
 import { haltReason, maxLossReached, type RealisedWindow } from './drawdown';
 import { OutcomeReporter } from './opportunity-outcomes';
@@ -355,6 +356,22 @@ export class TradingCore {
   }
 
   /**
+   * A decided trade missed its deadline before any order left (the engine was busy): nothing opened, no back-off, and
+   * the user is back in line for the next tick's fresh decision.
+   */
+  onBusy(tradeId: string, spread: number): Command[] {
+    const trade = this.release(tradeId);
+    if (!trade) return [];
+    const book = this.users.get(trade.userId);
+    if (!book) return [];
+    const commands: Command[] = [];
+    this.pushOutcome(commands, book.limits.userId, trade.symbol, spread, 'engine_busy', ENGINE_BUSY, this.deps.now());
+    this.reindex(book);
+    this.forgetIfIdle(book);
+    return commands;
+  }
+
+  /**
    * The realised window read for `read-realised` number `seq`. May halt the user. The first read that is the newest
    * issued also restores the circuit breaker from the stored failures (no trade ended since it was asked, so they
    * include every failure counted here): a restart neither forgets failures in a row nor a back-off.
@@ -407,7 +424,9 @@ export class TradingCore {
     origin: TradeOrigin,
   ): Extract<Command, { kind: 'open' }> {
     const ids = this.deps.newIds();
-    const decided = decideTrade(book, tick, notional, origin, ids, this.deps.now(), this.deps.params.maxHoldMs);
+    const { params } = this.deps;
+    const sendBy = tick.binance && tick.deriv ? sendDeadline(tick.binance, tick.deriv, params) : undefined;
+    const decided = decideTrade(book, tick, notional, origin, ids, this.deps.now(), params.maxHoldMs, sendBy);
     this.track(book, decided.tracked);
     this.reindex(book);
     return { kind: 'open', trade: decided.trade };

@@ -119,6 +119,7 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
         db: database.db,
         account: loadVenueAccount,
         recordStop: engineStopRecorder(database.db),
+        metrics: metrics.engine,
         simParams: SIM_PROFILE_PARAMS[config.simProfile],
         ...market,
         tradeOn: (venues) =>
