@@ -66,6 +66,8 @@ interface Run {
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The user's venue account as read for one round of orders, or why it could not be read. */
+type AccountRead = { found: VenueAccount } | { error: unknown };
 export class TradeExecutor {
   private readonly runs = new Map<string, Run>();
   private readonly lanes: VenueLanes;
@@ -217,13 +219,18 @@ export class TradeExecutor {
       run.state.userId,
     );
     try {
+      // The account is read before the deadline is checked, so nothing is awaited between the check and the orders.
+      const account = await this.deps.account(run.state.userId).then(
+        (found): AccountRead => ({ found }),
+        (error: unknown): AccountRead => ({ error }),
+      );
       const now = this.deps.now();
       if (nothingSent(run.state) && !inTime(run.state.decision?.sendBy, now.getTime())) {
         run.state = applyTradeEvent(run.state, { type: 'not-sent', reason: ENGINE_BUSY }, now);
         run.dirty = true;
         return null;
       }
-      return await Promise.all(orders.map((order) => this.perform(run, order)));
+      return await Promise.all(orders.map((order) => this.perform(run, order, account)));
     } finally {
       release();
     }
@@ -259,19 +266,17 @@ export class TradeExecutor {
     }
   }
 
-  private async perform(run: Run, order: PendingOrder): Promise<TradeEvent> {
+  private async perform(run: Run, order: PendingOrder, read: AccountRead): Promise<TradeEvent> {
     const state = run.state;
     const { leg } = order;
     const venue = this.deps.venues[leg.venue];
-    let account: VenueAccount;
-    try {
-      account = await this.deps.account(state.userId);
-    } catch (error) {
-      const reason = refusalReason(leg.venue, leg.side, state.symbol, error);
+    if (!('found' in read)) {
+      const reason = refusalReason(leg.venue, leg.side, state.symbol, read.error);
       return order.kind === 'open'
         ? { type: 'leg-open-failed', venue: leg.venue, reason }
         : { type: 'leg-close-failed', venue: leg.venue, reason };
     }
+    const account = read.found;
     const known = (role: 'open' | 'close') => (): KnownOrder => {
       const current = run.state.legs.find((l) => l.venue === leg.venue);
       return { venueOrderId: current?.venueOrderId ?? null, placement: current?.placement ?? null, role };
