@@ -14,6 +14,8 @@ import { startPushBridge } from '../notifications';
 import { DataDirError, prepareDataDir } from '../security/data-dir';
 import { loadSecrets } from '../security/secrets';
 import { pricesOf, startSpreadRecorder } from '../spread-history/recorder';
+import { startBookRecorder } from '../spread-history/book-recorder';
+import { costFloor } from '../../contract/costs';
 import { SIM_PROFILE_PARAMS } from '../venues/sim/profiles';
 import { bootstrapAdmin, generatedPasswordNotice } from './first-admin';
 import { safeOutput } from './output';
@@ -175,6 +177,18 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
       logger: app.log,
     });
     stoppers.push(recorder.stop);
+    // The books the engine decided on, for backtests that replay what it saw (every tick near a threshold). With
+    // engine shards the holder of shard 0 records, as it does the spread history.
+    const books = startBookRecorder({
+      db: database.db,
+      ticks$: trading.engine.ticks$,
+      levels: trading.engine.decisions,
+      floor: costFloor(trading.engine.params, trading.engine.params.defaultTakerFee),
+      isLeader: () => trading.engine.leadsShared,
+      retentionDays: config.spreadHistoryDays,
+      logger: app.log,
+    });
+    stoppers.push(books.stop);
     // Web push for trade outcomes, pauses and halts: sent by the instance that leads the engine (with engine shards:
     // the one trading the user, the only one raising the user's events), once per event.
     const pushBridge = startPushBridge({

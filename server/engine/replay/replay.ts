@@ -35,6 +35,7 @@ import {
   type TradeState,
 } from '../trade-state';
 import { TradingCore, type Command } from '../trading-core';
+import type { BookTick, ReplayInput } from './books';
 
 /** The limits a trader tries: the same three the settings hold. */
 export interface ReplayLimits {
@@ -83,14 +84,20 @@ export interface ReplayOutcome {
 const USER = 'replay';
 const venueKey = (venue: VenueId, symbol: SymbolId) => `${venue}|${symbol}`;
 
-/** Replays quotes (in time order) for one user with the given limits. Deterministic: same quotes, same trades. */
+/**
+ * Replays quotes and recorded engine ticks (in time order) for one user with the given limits. Deterministic: same
+ * inputs, same trades.
+ */
 export function replayQuotes(
-  quotes: Iterable<Quote>,
+  inputs: Iterable<ReplayInput>,
   limits: ReplayLimits,
   options: ReplayOptions = {},
 ): ReplayOutcome {
   const run = new Replay(limits, options);
-  for (const quote of quotes) run.quote(quote);
+  for (const input of inputs) {
+    if ('kind' in input) run.tick(input);
+    else run.quote(input);
+  }
   return run.finish();
 }
 
@@ -154,6 +161,19 @@ class Replay {
       this.latest.get(venueKey('deriv', quote.symbol)) ?? null,
     );
     this.decided.push(...this.core.onTick(tick));
+  }
+
+  /**
+   * A recorded engine tick: the engine paired these two quotes at its clock `at` and decided on them. The replay's
+   * clock is the engine's, so freshness, skew and time limits are judged as the engine judged them.
+   */
+  tick(tick: BookTick): void {
+    if (tick.at !== this.now && this.decided.length > 0) this.settleInstant();
+    this.now = Math.max(this.now, tick.at);
+    this.outcome.quotes += 1;
+    this.latest.set(venueKey('binance', tick.symbol), tick.binance);
+    this.latest.set(venueKey('deriv', tick.symbol), tick.deriv);
+    this.decided.push(...this.core.onTick(toPriceTick(tick.symbol, tick.binance, tick.deriv)));
   }
 
   finish(): ReplayOutcome {

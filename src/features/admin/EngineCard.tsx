@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { EngineInstancesResponse } from '../../../contract/engine-instances';
 import { useServices } from '../../hooks/services';
 import { formatDate } from '../../lib/format';
-import { messageOf } from '../../services/http';
+import { messageOf } from '../../hooks/errors';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
