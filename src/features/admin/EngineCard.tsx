@@ -44,7 +44,7 @@ export function EngineCard() {
         <>
           <p className={styles.backupText} style={{ marginBottom: '12px' }}>
             {view.shardCount === 1
-              ? 'One engine trades every user; another instance with the engine on stands by.'
+              ? 'One engine trades every user; any other instance with the engine on stands by.'
               : `Users are split into ${view.shardCount} shards; each is traded by one instance.`}
             {view.unheld.length > 0 && ` Not traded right now: shard ${list(view.unheld)}.`}
           </p>
