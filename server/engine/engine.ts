@@ -248,7 +248,8 @@ export class ArbitrageEngine implements PriceBook {
   private async drain(shard: number): Promise<void> {
     this.shards.delete([shard]);
     const ofShard = (userId: string) => shardOf(userId, this.shards.count) === shard;
-    for (const userId of [...this.registry.autoUsers]) if (ofShard(userId)) this.registry.remove(userId);
+    const users = [...this.registry.autoUsers, ...this.core.openTrades().map((t) => t.userId)];
+    for (const userId of new Set(users)) if (ofShard(userId)) this.registry.remove(userId);
     const busy = () =>
       this.core.openTrades().some((t) => ofShard(t.userId)) ||
       [...this.execution.executor.active.values()].some((run) => ofShard(run.state.userId));
