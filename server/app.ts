@@ -52,6 +52,7 @@ import { twoFactorRoutes } from './http/two-factor';
 import { TradingControl } from './trading';
 import { scheduleAuditRetention } from './audit/retention';
 import { backupRoutes } from './http/backup';
+import { engineInstanceRoutes } from './http/engine';
 import { within, type DatabaseProbe } from './db/probe';
 import { latestAppliedMigration, type RawQuery } from './db/migrate';
 import type { BackupSource } from './ops/backup/gate';
@@ -92,6 +93,8 @@ export interface BuildAppOptions {
   backups?: BackupSource | null;
   /** How the Telegram bot waits and polls (tests: no real waiting); used only with TELEGRAM_BOT_TOKEN. */
   telegram?: TelegramTuning;
+  /** This process's row in the instance registry (server/process/instance-registry.ts); omitted in tests. */
+  instanceId?: string;
 }
 
 /** Emitted after sessions were revoked, so live sockets of that user can be re-checked at once. */
@@ -233,6 +236,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(killSwitchRoutes, { prefix: '/api' });
   await app.register(twoFactorRoutes, { prefix: '/api' });
   await app.register(backupRoutes, { prefix: '/api', backups: options.backups ?? null });
+  await app.register(engineInstanceRoutes, { prefix: '/api', instanceId: options.instanceId ?? null });
   scheduleAuditRetention(app);
   // Realtime: the Socket.IO gateway attaches to app.server (see process/run.ts), using app.verifyToken.
 

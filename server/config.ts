@@ -39,6 +39,8 @@ export interface Config {
   logLevel: LogLevel;
   /** false makes an API-only instance that never runs the trading engine. */
   engine: boolean;
+  /** Users split into this many shards, each traded by one engine instance (PostgreSQL only; 1: one leader). */
+  engineShards: number;
   binanceRestUrl: string;
   binanceWsUrl: string;
   /** Deriv's legacy WebSocket API, for tokens that belong to it. */
@@ -193,6 +195,7 @@ const EnvSchema = z.object({
     .default('12h'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   ENGINE: z.enum(['on', 'off'], { message: "ENGINE must be 'on' or 'off'" }).default('on'),
+  ENGINE_SHARDS: int('ENGINE_SHARDS', 1, 1024).default(1),
   BINANCE_REST_URL: url('BINANCE_REST_URL', ['http:', 'https:']).default('https://api.binance.com'),
   BINANCE_WS_URL: url('BINANCE_WS_URL', ['ws:', 'wss:']).default('wss://stream.binance.com:9443'),
   DERIV_WS_URL: url('DERIV_WS_URL', ['ws:', 'wss:']).default('wss://ws.derivws.com/websockets/v3'),
@@ -288,6 +291,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to have a pair generated into DATA_DIR)',
     ]);
   }
+  if (e.ENGINE_SHARDS > 1 && !e.DATABASE_URL) {
+    throw new ConfigError([
+      'ENGINE_SHARDS above 1 needs DATABASE_URL (PostgreSQL): the embedded database serves one process, which trades every user',
+    ]);
+  }
+  if (e.ENGINE_SHARDS > 1 && e.MARKET === 'sim') {
+    throw new ConfigError([
+      'ENGINE_SHARDS above 1 needs MARKET=live: with MARKET=sim every instance simulates its own market, so shards would trade different prices. Use ENGINE_SHARDS=1 with MARKET=sim',
+    ]);
+  }
   return {
     host: e.HOST,
     port: e.PORT,
@@ -307,6 +320,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     tokenTtlSeconds: parseDurationSeconds(e.TOKEN_TTL) ?? 12 * 3600,
     logLevel: e.LOG_LEVEL,
     engine: e.ENGINE === 'on',
+    engineShards: e.ENGINE_SHARDS,
     binanceRestUrl: e.BINANCE_REST_URL,
     binanceWsUrl: e.BINANCE_WS_URL,
     derivWsUrl: e.DERIV_WS_URL,

@@ -1,7 +1,8 @@
 // The engine facade: prices (price-feed.ts), the users it trades for (user-registry.ts), the decisions (trading-core.ts,
 // pure), their execution against the venues (execution.ts) and the global kill switch (global-halt.ts), wired
 // together with the engine's lifecycle. One instance per process; it trades only while it holds the leadership (one
-// trading engine per database), and recovers the unfinished trades first when it takes it.
+// trading engine per database) or some of the engine shards (ENGINE_SHARDS: the users of those shards only), and
+// recovers the unfinished trades of what it takes first.
 import { share, Subject, type Observable } from 'rxjs';
 import type { SymbolId, VenueId } from '../../contract/domain';
 import type { Prices, Trade } from '../../contract/entities';
@@ -31,7 +32,8 @@ import { SILENT_LOGGER } from './ports';
 import { PriceFeed } from './price-feed';
 import type { PriceTick } from './prices';
 import type { LaneLimits } from './venue-lanes';
-import { recoverTrades } from './recovery';
+import { adoptInto, recoverTrades } from './recovery';
+import { shardOf, ShardSet } from './shards';
 import { tradeDtoOf } from './storage/trade-rows';
 import { TradingCore } from './trading-core';
 import type { TradeState } from './trade-state';
@@ -87,6 +89,7 @@ export interface EngineStart {
 }
 
 const NOT_LEADER = 'The trading engine runs on another instance; this one is standing by. Try again in a moment.';
+const OTHER_SHARD = 'Your trading runs on another engine instance. Try again in a moment.';
 
 export class ArbitrageEngine implements PriceBook {
   readonly params: TradingParams;
@@ -107,6 +110,11 @@ export class ArbitrageEngine implements PriceBook {
   private timers: NodeJS.Timeout[] = [];
   private trading = false;
   private stopped = false;
+  /** The shards whose users this instance trades (all users while it leads with ENGINE_SHARDS=1). */
+  private shards = new ShardSet(1);
+  /** Unfinished trades whose venues could not be asked yet (a venue down): reconciled again until they can be. */
+  private unreconciled: TradeState[] = [];
+  private readonly recovered = new Set<string>();
 
   constructor(private readonly deps: EngineDeps) {
     this.params = { ...DEFAULT_TRADING_PARAMS, ...deps.params };
@@ -140,9 +148,29 @@ export class ArbitrageEngine implements PriceBook {
     return this.trading && this.execution.shedding;
   }
 
-  /** True while this instance holds the leadership and trades. */
+  /** True while this instance holds the leadership (or any shard) and trades. */
   get isTrading(): boolean {
     return this.trading;
+  }
+
+  /** The shard numbers this instance trades now, and how many there are in all. */
+  get heldShards(): { held: number[]; count: number } {
+    return { held: this.shards.list(), count: this.shards.count };
+  }
+
+  /** The backend pid of the session holding this instance's engine locks (PostgreSQL), if any. */
+  get lockPid(): number | null {
+    return this.leadership.lockPid?.() ?? null;
+  }
+
+  /** Work done once across instances (the spread history): by the holder of shard 0, the leader without shards. */
+  get leadsShared(): boolean {
+    return this.trading && this.shards.has(0);
+  }
+
+  /** Whether this instance trades for the user now. */
+  tradesFor(userId: string): boolean {
+    return this.trading && this.shards.owns(userId);
   }
 
   // ---- lifecycle ----
@@ -151,6 +179,7 @@ export class ArbitrageEngine implements PriceBook {
   async start(options: EngineStart = {}): Promise<void> {
     if (options.logger) this.logger = options.logger;
     if (options.leadership) this.leadership = options.leadership;
+    this.shards = new ShardSet(this.leadership.shards);
     this.priceFeed.start((tick) => {
       if (!this.trading) return;
       const at = this.now();
@@ -158,8 +187,12 @@ export class ArbitrageEngine implements PriceBook {
       if (this.tickSubject.observed) this.tickSubject.next({ tick, at });
     });
     await this.leadership.start({
-      onAcquired: () => this.beginTrading(),
-      onLost: () => this.endTrading('leadership lost'),
+      onAcquired: (shards) => this.beginTrading(shards),
+      onLost: (shards) => {
+        this.shards.delete(shards);
+        if (this.shards.size === 0) this.endTrading('leadership lost');
+      },
+      drain: (shard) => this.drain(shard),
     });
   }
 
@@ -174,19 +207,32 @@ export class ArbitrageEngine implements PriceBook {
     this.tickSubject.complete();
   }
 
-  private async beginTrading(): Promise<void> {
-    if (this.stopped || this.trading) return;
-    this.logger.info('trading engine is the leader: recovering unfinished trades');
+  private async beginTrading(taken: number[]): Promise<void> {
+    if (this.stopped) throw new Error('the engine is stopping');
+    const fresh = new Set(taken);
+    const ofFresh = (userId: string) => this.shards.within(userId, fresh);
+    this.logger.info(
+      this.shards.count > 1 ? { shards: taken } : {},
+      'trading engine is the leader: recovering unfinished trades',
+    );
     const recovered = new Set<string>();
-    let unreconciled = await this.recover(() => this.deps.store.unfinished(), recovered);
+    const all = () => this.deps.store.unfinished();
+    const unfinished = this.shards.count > 1 ? async () => (await all()).filter((t) => ofFresh(t.userId)) : all;
+    this.unreconciled.push(...(await this.recover(unfinished, recovered)));
     await this.halt.read();
+    this.shards.add(taken);
+    const first = !this.trading;
     this.trading = true;
     await this.syncUsers();
     void this.execution.positions.audit(
-      new Set([...recovered, ...this.registry.autoUsers]),
+      new Set([...recovered, ...[...this.registry.autoUsers].filter(ofFresh)]),
       (userId, venue) => this.execution.trackedOrderIds(userId, venue),
       (userId, notice) => this.emit({ type: SERVER_EVENTS.notice, userId, notice }),
     );
+    if (first) this.startTimers();
+  }
+
+  private startTimers(): void {
     let rounds = 0;
     const housekeeping = setInterval(() => {
       this.execution.execute(this.core.checkTimeLimits(this.now()));
@@ -196,10 +242,10 @@ export class ArbitrageEngine implements PriceBook {
     const userSync = setInterval(() => void this.syncUsers(), this.deps.userSyncMs ?? 5000);
     // Trades whose venues could not be asked at start (venue down) are reconciled again until they can be.
     const retryRecovery = setInterval(() => {
-      if (unreconciled.length === 0) return;
-      const batch = unreconciled;
-      unreconciled = [];
-      void this.recover(async () => batch, recovered).then((left) => unreconciled.push(...left));
+      if (this.unreconciled.length === 0) return;
+      const batch = this.unreconciled.filter((t) => this.shards.owns(t.userId));
+      this.unreconciled = [];
+      void this.recover(async () => batch, this.recovered).then((left) => this.unreconciled.push(...left));
     }, 10_000);
     housekeeping.unref();
     userSync.unref();
@@ -208,9 +254,23 @@ export class ArbitrageEngine implements PriceBook {
     this.logger.info('trading engine started');
   }
 
+  /**
+   * Hands a shard over to another instance: its users get no new trade from here, and this resolves once none of
+   * their trades is tracked or in flight here any more (their open trades run to their normal end meanwhile).
+   */
+  private async drain(shard: number): Promise<void> {
+    this.shards.delete([shard]);
+    const ofShard = (userId: string) => shardOf(userId, this.shards.count) === shard;
+    const users = [...this.registry.autoUsers, ...this.core.openTrades().map((t) => t.userId)];
+    for (const userId of new Set(users)) if (ofShard(userId)) this.registry.remove(userId);
+    const busy = () =>
+      this.core.openTrades().some((t) => ofShard(t.userId)) ||
+      [...this.execution.executor.active.values()].some((run) => ofShard(run.state.userId));
+    while (!this.stopped && busy()) await new Promise((resolve) => setTimeout(resolve, 250).unref());
+  }
+
   /** Reconciles unfinished trades and hands them to decisions and execution; returns those not reconciled yet. */
   private recover(unfinished: () => Promise<TradeState[]>, users: Set<string>): Promise<TradeState[]> {
-    const { executor, positions } = this.execution;
     return recoverTrades({
       unfinished,
       venues: this.deps.venues,
@@ -218,15 +278,10 @@ export class ArbitrageEngine implements PriceBook {
       now: () => new Date(this.now()),
       logger: this.logger,
       claimed: (venue, since) => this.deps.store.claimedOrderIds(venue, since),
-      adopt: async (state) => {
-        users.add(state.userId);
-        const limits = await this.registry.limitsFor(state.userId);
-        if (limits) this.execution.execute(this.core.adopt(trackedOf(state, this.params.maxHoldMs), limits));
-        executor.resume(state);
-        if (state.stage === 'open') positions.watch(state);
-        // A deactivated user's position is not left open: nothing would watch it.
-        if (!limits) executor.requestClose(state.tradeId, 'account deactivated', true);
-      },
+      adopt: adoptInto(
+        { core: this.core, execution: this.execution, registry: this.registry, maxHoldMs: this.params.maxHoldMs },
+        users,
+      ),
     });
   }
 
@@ -253,7 +308,7 @@ export class ArbitrageEngine implements PriceBook {
 
   /** Starts automatic trading for the user (tradingEnabled must already be saved). */
   async addUser(userId: string): Promise<void> {
-    await this.registry.refresh(userId);
+    await this.refreshUser(userId);
   }
 
   async removeUser(userId: string): Promise<void> {
@@ -262,6 +317,8 @@ export class ArbitrageEngine implements PriceBook {
 
   /** Re-reads the user's settings (after they changed). */
   async refreshUser(userId: string): Promise<void> {
+    // A user of a shard another instance trades: that instance reads the change on its next settings sync.
+    if (this.shards.count > 1 && !this.shards.owns(userId)) return;
     await this.registry.refresh(userId);
   }
 
@@ -269,14 +326,15 @@ export class ArbitrageEngine implements PriceBook {
     if (!this.trading) return;
     await this.halt.read();
     await this.carryOutFlattens();
-    await this.registry.sync();
+    await this.registry.sync((userId) => this.shards.owns(userId));
   }
 
   /** Closes the open trades of every user whose Stop & flatten (or an admin's close) is waiting, then marks it done. */
   private async carryOutFlattens(): Promise<void> {
     if (!this.deps.flattens) return;
     try {
-      for (const { userId, reason } of await this.deps.flattens.pending()) {
+      const pending = (await this.deps.flattens.pending()).filter((p) => this.shards.owns(p.userId));
+      for (const { userId, reason } of pending) {
         // Asked to close at once (waitMs 0): the executor keeps closing and retries a failed close on its sweep.
         const result = await this.closeUserTrades(userId, reason, 0);
         if ('ok' in result) return;
@@ -304,8 +362,15 @@ export class ArbitrageEngine implements PriceBook {
 
   // ---- commands from the API ----
 
+  /** Why this instance cannot act for the user now; null when it can. */
+  private elsewhere(userId: string): string | null {
+    if (!this.trading) return NOT_LEADER;
+    return this.shards.owns(userId) ? null : OTHER_SHARD;
+  }
+
   async createManualTrade(userId: string, symbol: SymbolId, totalAmount: number): Promise<CommandResult> {
-    if (!this.trading) return { ok: false, status: 503, message: NOT_LEADER };
+    const away = this.elsewhere(userId);
+    if (away) return { ok: false, status: 503, message: away };
     const settings = await this.deps.users.settings(userId);
     if (!settings) return { ok: false, status: 404, message: 'User not found' };
     const limits = await this.registry.toLimits(settings);
@@ -314,6 +379,8 @@ export class ArbitrageEngine implements PriceBook {
     // forgotten while the read was on its way (their last trade ended) is read again, once.
     for (let reads = 0; reads < 2 && !this.core.hasUser(userId); reads += 1)
       await Promise.all(this.execution.execute(this.core.upsertUser(limits)));
+    // The user's shard may have been handed over while the reads were on their way.
+    if (!this.shards.owns(userId)) return { ok: false, status: 503, message: OTHER_SHARD };
     const result = this.core.manualOpen(limits, symbol, money(totalAmount), tick);
     if (!result.ok) return result;
     const opened = await this.execution.open(result.command.trade);
@@ -327,7 +394,8 @@ export class ArbitrageEngine implements PriceBook {
 
   /** A user's cancel of an unfinished trade, by row id: closes the legs; the trade ends 'cancelled'. */
   async cancelTrade(userId: string, id: string): Promise<CommandResult> {
-    if (!this.trading) return { ok: false, status: 503, message: NOT_LEADER };
+    const away = this.elsewhere(userId);
+    if (away) return { ok: false, status: 503, message: away };
     const { executor } = this.execution;
     const state = executor.findById(id);
     if (!state) return { ok: false, status: 409, message: 'The trade is finishing or no longer open' };
@@ -348,7 +416,8 @@ export class ArbitrageEngine implements PriceBook {
     reason: string,
     waitMs: number,
   ): Promise<CloseUserTradesResult | { ok: false; message: string }> {
-    if (!this.trading) return { ok: false, message: NOT_LEADER };
+    const away = this.elsewhere(userId);
+    if (away) return { ok: false, message: away };
     this.registry.remove(userId);
     return this.execution.closeAllOf(userId, reason, waitMs);
   }
@@ -370,19 +439,4 @@ export class ArbitrageEngine implements PriceBook {
   get decisions(): TradingCore {
     return this.core;
   }
-}
-
-function trackedOf(state: TradeState, maxHoldMs: number) {
-  const stage = state.stage === 'open' ? 'open' : state.stage === 'opening' ? 'opening' : 'closing';
-  return {
-    id: state.id,
-    tradeId: state.tradeId,
-    userId: state.userId,
-    symbol: state.symbol,
-    direction: state.direction,
-    notional: state.notional,
-    openEdge: Math.abs(state.openSpread),
-    stage: stage as 'open' | 'opening' | 'closing',
-    deadline: state.createdAt.getTime() + maxHoldMs,
-  };
 }

@@ -1,6 +1,7 @@
 // Builds the engine the process runs: venues (sim or live), the database paper book and trade store, the users'
 // settings, and the engine itself. The process starts it with its logger (and, on PostgreSQL, the advisory-lock
-// leadership) once the app is listening, and stops it on shutdown.
+// leadership, or the engine shards' locks with ENGINE_SHARDS above 1) once the app is listening, and stops it on
+// shutdown.
 import type { VenueId } from '../../contract/domain';
 import type { EngineStop } from '../../contract/trading-state';
 import type { Config } from '../config';
@@ -14,7 +15,8 @@ import type { SimParams } from '../venues/sim/params';
 import type { Venue } from '../venues/types';
 import { ArbitrageEngine } from './engine';
 import { userStats } from './figures';
-import { advisoryLockLeadership, alwaysLeader } from './leader';
+import { advisoryLockLeadership, alwaysLeader, type Leadership } from './leader';
+import { shardLocks } from './shard-locks';
 import type { EngineMetrics } from './metrics-port';
 import type { AccountLoader, EngineLogger } from './ports';
 import { SimMarketKeeper } from './storage/sim-market-keeper';
@@ -28,8 +30,27 @@ export interface RunningEngine {
   engine: ArbitrageEngine;
   venues: Venues;
   /** Prices at once, trading as soon as this instance leads; everything the engine logs goes to `logger`. */
-  start(logger: EngineLogger): Promise<void>;
+  start(logger: EngineLogger, hooks?: LeadershipHooks): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface LeadershipHooks {
+  /** The shards held changed (the instance registry writes them down at once). */
+  onHeld?(): void;
+  /** Sharded: the locks' connection died while shards were held; the process must not trade on (run.ts exits). */
+  onFenced?(): void;
+}
+
+function leadershipOf(config: Config, logger: EngineLogger, hooks: LeadershipHooks): Leadership {
+  if (!config.databaseUrl) return alwaysLeader();
+  if (config.engineShards <= 1) return advisoryLockLeadership({ connectionString: config.databaseUrl, logger });
+  return shardLocks({
+    connectionString: config.databaseUrl,
+    shards: config.engineShards,
+    logger,
+    ...(hooks.onHeld && { onHeld: hooks.onHeld }),
+    ...(hooks.onFenced && { onFenced: hooks.onFenced }),
+  });
 }
 
 export interface EngineSetup {
@@ -81,10 +102,8 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   return {
     engine,
     venues,
-    start: (logger) => {
-      const leadership = config.databaseUrl
-        ? advisoryLockLeadership({ connectionString: config.databaseUrl, logger })
-        : alwaysLeader();
+    start: (logger, hooks = {}) => {
+      const leadership = leadershipOf(config, logger, hooks);
       return engine.start({ logger, leadership: keeper ? keeper.around(leadership, logger) : leadership });
     },
     stop: async () => {

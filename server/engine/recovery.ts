@@ -7,9 +7,12 @@
 // venue executes at most once, because a position must never be left open.
 import type { VenueId } from '../../contract/domain';
 import type { KnownOrder, Venue } from '../venues/types';
+import type { Execution } from './execution';
 import { messageOf } from './executor';
 import type { AccountLoader, EngineLogger } from './ports';
 import { applyTradeEvent, closeOrderId, settle, type TradeEvent, type TradeState } from './trade-state';
+import type { TradingCore } from './trading-core';
+import type { UserRegistry } from './user-registry';
 
 export const NOT_PLACED_REASON = 'leg was not placed before a restart; not placed late';
 
@@ -90,4 +93,40 @@ export async function reconcile(
   let state = settle(stored, deps.now());
   for (const event of events) state = applyTradeEvent(state, event, deps.now());
   return settle(state, deps.now());
+}
+
+export interface AdoptionTarget {
+  core: TradingCore;
+  execution: Execution;
+  registry: Pick<UserRegistry, 'limitsFor'>;
+  maxHoldMs: number;
+}
+
+/** Hands a reconciled trade to the decisions and execution; `users` collects whose trades were adopted. */
+export function adoptInto(target: AdoptionTarget, users: Set<string>): (state: TradeState) => Promise<void> {
+  const { core, execution } = target;
+  return async (state) => {
+    users.add(state.userId);
+    const limits = await target.registry.limitsFor(state.userId);
+    if (limits) execution.execute(core.adopt(trackedOf(state, target.maxHoldMs), limits));
+    execution.executor.resume(state);
+    if (state.stage === 'open') execution.positions.watch(state);
+    // A deactivated user's position is not left open: nothing would watch it.
+    if (!limits) execution.executor.requestClose(state.tradeId, 'account deactivated', true);
+  };
+}
+
+function trackedOf(state: TradeState, maxHoldMs: number) {
+  const stage = state.stage === 'open' ? 'open' : state.stage === 'opening' ? 'opening' : 'closing';
+  return {
+    id: state.id,
+    tradeId: state.tradeId,
+    userId: state.userId,
+    symbol: state.symbol,
+    direction: state.direction,
+    notional: state.notional,
+    openEdge: Math.abs(state.openSpread),
+    stage: stage as 'open' | 'opening' | 'closing',
+    deadline: state.createdAt.getTime() + maxHoldMs,
+  };
 }

@@ -50,10 +50,13 @@ export class UserRegistry {
     await Promise.all(this.deps.execute(this.deps.core.upsertUser(await this.toLimits(settings))));
   }
 
-  /** Every trading user's settings, read again: changes made through other instances or straight in the database. */
-  async sync(): Promise<void> {
+  /**
+   * Every trading user's settings, read again: changes made through other instances or straight in the database.
+   * Only the users `ours` says this instance trades (its engine shards) are kept.
+   */
+  async sync(ours: (userId: string) => boolean = () => true): Promise<void> {
     try {
-      const enabled = await this.deps.users.tradingUsers();
+      const enabled = (await this.deps.users.tradingUsers()).filter((s) => ours(s.userId));
       const ids = new Set(enabled.map((s) => s.userId));
       for (const settings of enabled) this.deps.execute(this.deps.core.upsertUser(await this.toLimits(settings)));
       for (const id of this.auto) if (!ids.has(id)) this.deps.core.removeUser(id);

@@ -1,6 +1,7 @@
 // The process, step by step: configuration, database, first admin, app (with the engine where it runs), realtime
 // gateway, spread history recorder, listening, engine start, client build, graceful shutdown. server/main.ts runs
 // it; a test may run it with its own market (server/engine's EngineSetup) to reach a state quickly.
+import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { buildApp } from '../app';
 import { ConfigError, loadConfig, type Config } from '../config';
@@ -24,6 +25,7 @@ import { engineStopRecorder } from '../trading';
 import { backupGate } from '../ops/backup/gate';
 import { claimDataDir, DataDirBusyError, type Claim } from '../ops/backup/data-dir-claim';
 import { createMetrics, meterVenues } from '../ops/metrics';
+import { startInstanceRegistry } from './instance-registry';
 
 const ROOT = projectRoot(import.meta.url);
 
@@ -126,6 +128,7 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
           meterVenues(market?.tradeOn?.(venues) ?? { binance: venues.binance, deriv: venues.deriv }, metrics.families),
       })
     : null;
+  const instanceId = randomUUID();
   // Backups of the embedded database while it runs: the admin download and `npm run backup` (through the claim).
   const backups = database.snapshot ? backupGate(database.snapshot) : null;
   const app = await buildApp({
@@ -141,11 +144,20 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
     metrics,
     probe: database.probe,
     backups,
+    instanceId,
+  });
+  // This instance in the registry admins read (GET /api/admin/engine): its host, start, engine and shards.
+  const registry = startInstanceRegistry({
+    id: instanceId,
+    db: database.db,
+    engine: () => trading?.engine ?? null,
+    shardCount: config.engineShards,
+    logger: app.log,
   });
   if (backups) claim?.serveBackups(backups);
 
   /** Things to stop on shutdown, newest first (engine, client build, ...). */
-  const stoppers: Array<() => Promise<void>> = [];
+  const stoppers: Array<() => Promise<void>> = [registry.stop];
 
   // Realtime gateway (server/realtime): engine events → Socket.IO rooms on this server; it closes itself in the app's
   // preClose hook, before the server stops. Without an engine here it still carries other instances' events (Redis).
@@ -155,28 +167,31 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
     stoppers.push(trading.stop);
     const counting = metrics.countEvents(trading.engine.events$);
     stoppers.push(async () => counting.unsubscribe());
-    // Spread history: the engine's prices, one sample a second, recorded while this instance leads the engine. It
-    // stops before the engine (stoppers run newest first), writing what it still holds.
+    // Spread history: the engine's prices, one sample a second, recorded while this instance leads the engine (with
+    // engine shards: while it holds shard 0). It stops before the engine (stoppers run newest first), writing what it
+    // still holds.
     const recorder = startSpreadRecorder({
       db: database.db,
       prices$: pricesOf(trading.engine.events$),
-      isLeader: () => trading.engine.isTrading,
+      isLeader: () => trading.engine.leadsShared,
       retentionDays: config.spreadHistoryDays,
       logger: app.log,
     });
     stoppers.push(recorder.stop);
-    // The books the engine decided on, for backtests that replay what it saw (every tick near a threshold).
+    // The books the engine decided on, for backtests that replay what it saw (every tick near a threshold). With
+    // engine shards the holder of shard 0 records, as it does the spread history.
     const books = startBookRecorder({
       db: database.db,
       ticks$: trading.engine.ticks$,
       levels: trading.engine.decisions,
       floor: costFloor(trading.engine.params, trading.engine.params.defaultTakerFee),
-      isLeader: () => trading.engine.isTrading,
+      isLeader: () => trading.engine.leadsShared,
       retentionDays: config.spreadHistoryDays,
       logger: app.log,
     });
     stoppers.push(books.stop);
-    // Web push for trade outcomes, pauses and halts: sent by the instance that leads the engine, once per event.
+    // Web push for trade outcomes, pauses and halts: sent by the instance that leads the engine (with engine shards:
+    // the one trading the user, the only one raising the user's events), once per event.
     const pushBridge = startPushBridge({
       events$: trading.engine.events$,
       isLeader: () => trading.engine.isTrading,
@@ -187,7 +202,7 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   }
 
   let shuttingDown = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (shuttingDown) {
       console.error(`${signal} again: exiting now.`);
       process.exit(1);
@@ -205,7 +220,7 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
       for (const stop of stoppers.reverse()) await stop();
       await database.close();
       await claim?.release();
-      process.exit(0);
+      process.exit(exitCode);
     } catch (error) {
       console.error('Shutdown failed:', error);
       process.exit(1);
@@ -226,10 +241,19 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   console.log(
     `Arbitrage app listening on ${address} (database: ${database.kind}, market: ${config.market === 'sim' ? `simulated, ${config.simProfile}` : 'live'})`,
   );
-  if (trading) await trading.start(app.log);
+  if (trading)
+    await trading.start(app.log, {
+      onHeld: registry.beat,
+      // With engine shards, an instance whose lock session died cannot tell which of its trades another instance took
+      // over: it stops (exit code 1) so that its supervisor starts it afresh, recovering from the database.
+      onFenced: () => {
+        app.log.error('the engine shard locks were lost: shutting down so that a clean start recovers the trades');
+        void shutdown('engine shard locks lost', 1);
+      },
+    });
   // The Telegram bot (TELEGRAM_BOT_TOKEN): its token checked with getMe; it polls here only while this instance leads
   // the engine. Not awaited: an unreachable Telegram delays nothing else (it is retried with backoff).
-  void app.telegram?.start({ poll: trading !== null, isLeader: () => trading?.engine.isTrading ?? false });
+  void app.telegram?.start({ poll: trading !== null, isLeader: () => trading?.engine.leadsShared ?? false });
   // The generated password again, as the last start-up line: the log lines since its first print (and the client
   // build's) must not scroll it away before the operator copies it.
   const repeatNotice = () => {

@@ -13,6 +13,37 @@ describe('Admin users screen', () => {
     expect(screen.getByText("You don't have permission to access this page.")).toBeTruthy();
   });
 
+  it('shows each server instance with the engine shards it trades, and the shards nobody trades', async () => {
+    renderApp('/admin/users', {
+      user: admin,
+      handler: (m, p) => {
+        if (p === '/api/admin/users') return { body: { success: true, users: [admin] } };
+        if (p !== '/api/admin/engine') return undefined;
+        const started = '2026-11-26T20:00:00.000Z';
+        const instance = { started, engine: true, self: false };
+        return {
+          body: {
+            success: true,
+            shardCount: 4,
+            unheld: [3],
+            instances: [
+              { ...instance, id: '11111111-0000-4000-8000-000000000001', host: 'node-a', shards: [0, 2], self: true },
+              { ...instance, id: '22222222-0000-4000-8000-000000000002', host: 'node-b', shards: [1] },
+              { ...instance, id: '33333333-0000-4000-8000-000000000003', host: 'node-c', shards: [], engine: false },
+            ],
+          },
+        };
+      },
+    });
+    const card = await screen.findByTestId('engine-instances');
+    expect(await within(card).findByText('Shards 0, 2')).toBeTruthy();
+    expect(within(card).getByText('Shard 1')).toBeTruthy();
+    expect(within(card).getByText('Engine off')).toBeTruthy();
+    expect(within(card).getByText('this server')).toBeTruthy();
+    expect(card.textContent).toContain('Users are split into 4 shards');
+    expect(card.textContent).toContain('Not traded right now: shard 3.');
+  });
+
   it('add user: required fields, password minimum with submit disabled below 6, role default user', async () => {
     const ui = userEvent.setup();
     const { calls } = renderApp('/admin/users', {

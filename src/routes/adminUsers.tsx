@@ -7,6 +7,7 @@ import type { PublicUser } from '../../contract/entities';
 import { AddUserModal } from '../features/admin/AddUserModal';
 import { BackupCard } from '../features/admin/BackupCard';
 import { ConfirmDialog } from '../features/admin/ConfirmDialog';
+import { EngineCard } from '../features/admin/EngineCard';
 import { UsersTable } from '../features/admin/UsersTable';
 import { GlobalHaltCard } from '../features/kill-switch/GlobalHaltCard';
 import { useAuth, useServices } from '../hooks/services';
@@ -152,6 +153,7 @@ function UserManagement({ selfId }: { selfId: string }) {
           />
         )}
       </Card>
+      <EngineCard />
       <BackupCard />
       {adding && <AddUserModal onClose={() => setAdding(false)} onCreated={reload} />}
       {resetting && (

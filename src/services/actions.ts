@@ -16,6 +16,7 @@ import type {
   UsersResponse,
 } from '../../contract/api';
 import type { Role } from '../../contract/domain';
+import type { EngineInstancesResponse } from '../../contract/engine-instances';
 import type {
   AuditQuery,
   AuditResponse,
@@ -68,6 +69,8 @@ export function createActions(http: Http) {
     listAudit: (query: AuditQuery) => http.get<AuditResponse>('/admin/audit', { ...query }),
     /** A backup of the embedded database (admins; the server answers 409 on PostgreSQL). */
     downloadBackup: () => http.download('/admin/backup'),
+    /** The server instances and the engine shards each trades (admins). */
+    engineInstances: () => http.get<EngineInstancesResponse>('/admin/engine'),
     ownActivity: (page: number, limit = 10) => http.get<AuditResponse>('/auth/activity', { page, limit }),
     toggleUserActive: (id: string) => http.put<UserResponse>(`/admin/users/${encodeURIComponent(id)}/toggle-active`),
   };

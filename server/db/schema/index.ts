@@ -15,3 +15,4 @@ export * from './trade-figures';
 export * from './spread-books';
 export * from './sim-market';
 export * from './telegram';
+export * from './engine-instances';

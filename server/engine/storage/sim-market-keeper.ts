@@ -34,18 +34,23 @@ export class SimMarketKeeper {
   /** The leadership, with the market continued before trading begins and saved while this instance trades. */
   around(leadership: Leadership, logger: EngineLogger): Leadership {
     this.logger = logger;
+    // Shards never run on the simulated market (a configuration error), so the market is continued and saved by the
+    // one instance that holds every user.
     return {
+      shards: leadership.shards,
+      ...(leadership.lockPid && { lockPid: leadership.lockPid }),
       start: (handlers) =>
         leadership.start({
-          onAcquired: async () => {
+          onAcquired: async (shards) => {
             await this.continueLatest();
             this.startSaving();
-            await handlers.onAcquired();
+            await handlers.onAcquired(shards);
           },
-          onLost: () => {
+          onLost: (shards) => {
             this.stopSaving();
-            handlers.onLost();
+            handlers.onLost(shards);
           },
+          drain: (shard) => handlers.drain(shard),
         }),
       // The last save happens before the lock is released, so that a standby taking over continues from it.
       stop: async () => {

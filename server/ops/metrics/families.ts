@@ -120,7 +120,7 @@ export function createMetricFamilies(sources: ScrapeSources) {
     }),
     leader: new Gauge({
       name: 'arbitrage_engine_leader',
-      help: 'Whether this instance holds the engine leadership and trades (1) or stands by (0); absent without an engine',
+      help: 'Whether this instance trades (holds the engine leadership, or any engine shard) (1) or stands by (0); absent without an engine',
       registers,
       collect() {
         this.reset();

@@ -28,3 +28,18 @@ export const backupText = style({
   flex: '1 1 220px',
   overflowWrap: 'anywhere',
 });
+
+/** The engine card: one line per server instance, its badges wrapping under the host name on phones. */
+export const instanceList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: space.sm });
+export const instanceRow = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: space.sm,
+  flexWrap: 'wrap',
+  paddingBottom: space.sm,
+  borderBottom: `1px solid ${vars.color.border}`,
+});
+export const instanceHost = style({ fontWeight: 600, overflowWrap: 'anywhere', minWidth: 0 });
+export const instanceMeta = style({ color: vars.color.textMuted, fontSize: '13px' });
+export const instanceBadges = style({ display: 'flex', gap: space.xs, flexWrap: 'wrap', alignItems: 'center' });

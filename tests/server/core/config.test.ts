@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       tokenTtlSeconds: 12 * 3600,
       logLevel: 'info',
       engine: true,
+      engineShards: 1,
       binanceRestUrl: 'https://api.binance.com',
       binanceWsUrl: 'wss://stream.binance.com:9443',
       derivWsUrl: 'wss://ws.derivws.com/websockets/v3',
@@ -66,6 +67,7 @@ describe('loadConfig', () => {
       TOKEN_TTL: '30m',
       LOG_LEVEL: 'debug',
       ENGINE: 'off',
+      ENGINE_SHARDS: '4',
       BINANCE_REST_URL: 'http://127.0.0.1:9000',
       BINANCE_WS_URL: 'ws://127.0.0.1:9001',
       DERIV_WS_URL: 'ws://127.0.0.1:9002',
@@ -88,6 +90,7 @@ describe('loadConfig', () => {
       allowRegistration: true,
       tokenTtlSeconds: 1800,
       engine: false,
+      engineShards: 4,
       tradeMaxHoldMs: 5000,
       bodyLimit: 10_000,
       derivPublicWsUrl: 'ws://127.0.0.1:9003/trading/v1/options/ws/public',
@@ -97,6 +100,17 @@ describe('loadConfig', () => {
     });
     expect(config.encryptionKey?.toString('hex')).toBe(key);
     expect(config.tokenKey?.toString('hex')).toBe('cd'.repeat(32));
+  });
+
+  it('shards the engine only on PostgreSQL with the live market', () => {
+    expect(problems({ ENGINE_SHARDS: '2', MARKET: 'live' })).toEqual([
+      'ENGINE_SHARDS above 1 needs DATABASE_URL (PostgreSQL): the embedded database serves one process, which trades every user',
+    ]);
+    expect(problems({ ENGINE_SHARDS: '2', DATABASE_URL: 'postgres://u@db/arb' })).toEqual([
+      'ENGINE_SHARDS above 1 needs MARKET=live: with MARKET=sim every instance simulates its own market, so shards would trade different prices. Use ENGINE_SHARDS=1 with MARKET=sim',
+    ]);
+    expect(problems({ ENGINE_SHARDS: '0' })).toEqual(['ENGINE_SHARDS must be between 1 and 1024']);
+    expect(loadConfig({ ENGINE_SHARDS: '1', DATABASE_URL: 'postgres://u@db/arb' }).engineShards).toBe(1);
   });
 
   it('refuses an admin e-mail the sign-in form would reject', () => {

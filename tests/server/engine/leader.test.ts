@@ -33,6 +33,7 @@ function candidate(name: string, log: string[]) {
       log.push(`${name} lost`);
       lost();
     },
+    drain: async () => undefined,
   });
   return { leadership, started, acquired: acquiredP, reacquired: reacquiredP, lost: lostP };
 }

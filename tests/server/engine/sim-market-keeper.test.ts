@@ -16,12 +16,13 @@ import { backends, openTestDatabase, type TestDatabase } from '../helpers/databa
 function manualLeadership() {
   let handlers: LeadershipHandlers | null = null;
   const leadership: Leadership = {
+    shards: 1,
     start: async (h) => {
       handlers = h;
     },
     stop: async () => undefined,
   };
-  return { leadership, acquire: () => handlers!.onAcquired(), lose: () => handlers!.onLost() };
+  return { leadership, acquire: () => handlers!.onAcquired([0]), lose: () => handlers!.onLost([0]) };
 }
 
 const btcMid = (m: SimMarket) => {
@@ -44,7 +45,7 @@ describe.each(backends)('simulated market state on %s', (backend) => {
     const leader = new SimMarketKeeper(db, leaderMarket);
     const leaderLock = manualLeadership();
     const wrapped = leader.around(leaderLock.leadership, SILENT_LOGGER);
-    await wrapped.start({ onAcquired: () => undefined, onLost: () => undefined });
+    await wrapped.start({ onAcquired: () => undefined, onLost: () => undefined, drain: async () => undefined });
     await leaderLock.acquire();
     for (let i = 0; i < 300; i += 1) leaderMarket.step();
     await wrapped.stop(); // shutdown: the last state is saved before the lock goes
@@ -61,7 +62,7 @@ describe.each(backends)('simulated market state on %s', (backend) => {
     let tradingBegan = false;
     await standby
       .around(standbyLock.leadership, SILENT_LOGGER)
-      .start({ onAcquired: () => void (tradingBegan = true), onLost: () => undefined });
+      .start({ onAcquired: () => void (tradingBegan = true), onLost: () => undefined, drain: async () => undefined });
     await standbyLock.acquire();
     expect(tradingBegan).toBe(true);
     expect(btcMid(standbyMarket)).toBe(btcMid(leaderMarket));
