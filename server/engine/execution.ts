@@ -6,7 +6,7 @@
 import type { VenueId } from '../../contract/domain';
 import type { OpportunityOutcome, Trade } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
-import type { EngineStop } from '../../contract/trading-state';
+import { engineStatusOf, noticeText, type EngineStop } from '../../contract/trading-state';
 import type { PositionClosed, Venue } from '../venues/types';
 import type { TradingParams } from './costs';
 import { money } from './decimal';
@@ -299,7 +299,7 @@ export class Execution {
       userId,
       notice: {
         level: 'warning',
-        message: `Trading ${halted ? 'stopped' : 'paused'}: ${reason}. Save your trading settings with automated trading on to trade again.`,
+        message: noticeText(engineStatusOf({ stop, globalHalt: false, reason })),
         user: {
           tradingEnabled: false,
           tradingStop: stop,

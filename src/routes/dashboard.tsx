@@ -14,6 +14,7 @@ import { NextStep } from '../features/dashboard/NextStep';
 import { useEquity, useOutcomes, useRisk } from '../hooks/cockpit';
 import { useFramePrices, useMarket, useRecentTrades, useStats } from '../hooks/data';
 import { useAuth, useServices } from '../hooks/services';
+import { useEngineStatus } from '../hooks/engineStatus';
 import { messageOf } from '../services/http';
 import * as common from '../ui/page.css';
 import { StopAndFlatten } from '../features/kill-switch/StopAndFlatten';
@@ -29,6 +30,7 @@ export function DashboardScreen() {
   const risk = useRisk();
   const outcomes = useOutcomes();
   const equity = useEquity();
+  const status = useEngineStatus(risk.value);
   const [closing, setClosing] = useState<ReadonlySet<string>>(new Set());
 
   // Close is the user's cancel: the engine closes both legs; the trade's update arrives through trade_updated.
@@ -49,9 +51,8 @@ export function DashboardScreen() {
 
   return (
     <div className={common.stack}>
-      <p className={common.cachedNote} style={{ margin: 0 }}>
-        Welcome back{user?.firstName ? `, ${user.firstName}` : ''}. Trading is{' '}
-        {user?.tradingEnabled ? 'enabled' : 'disabled'}.
+      <p className={common.cachedNote} style={{ margin: 0 }} data-testid="dashboard-greeting">
+        Welcome back{user?.firstName ? `, ${user.firstName}` : ''}.{status ? ` ${status.sentence}` : ''}
       </p>
       <NextStep user={user} stats={stats.value} />
       <div className={layout.cockpit}>
@@ -69,7 +70,7 @@ export function DashboardScreen() {
           />
         </div>
         <div className={layout.areaRisk}>
-          <RiskStrip risk={risk.value} prices={prices.value} />
+          <RiskStrip risk={risk.value} status={status} prices={prices.value} />
           <StopAndFlatten />
         </div>
         <div className={layout.areaSpread}>

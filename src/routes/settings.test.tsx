@@ -92,6 +92,7 @@ describe('Settings screen', () => {
     renderApp('/settings', {
       user: testUser({
         tradingEnabled: false,
+        tradingStop: 'paused',
         tradingPausedAt: '2026-03-01T10:00:00.000Z',
         tradingPauseReason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)',
       }),
@@ -100,7 +101,7 @@ describe('Settings screen', () => {
     expect(screen.getByText(/falls this far below its highest point/)).toBeTruthy();
     expect(
       screen.getByText(
-        'Trading stopped: Binance refused the order — insufficient USDT (3 failed trades in a row). Save with automated trading enabled to resume.',
+        'Automated trading is paused: Binance refused the order — insufficient USDT (3 failed trades in a row). Save with automated trading enabled to resume.',
       ),
     ).toBeTruthy();
   });
@@ -115,12 +116,17 @@ describe('Settings screen', () => {
       name: 'notice',
       payload: {
         level: 'warning',
-        message: `Trading paused: ${reason}.`,
-        user: { tradingEnabled: false, tradingPausedAt: '2026-03-01T10:00:00.000Z', tradingPauseReason: reason },
+        message: `Automated trading is paused: ${reason}.`,
+        user: {
+          tradingEnabled: false,
+          tradingStop: 'paused',
+          tradingPausedAt: '2026-03-01T10:00:00.000Z',
+          tradingPauseReason: reason,
+        },
       },
     });
     expect(
-      await screen.findByText(`Trading stopped: ${reason}. Save with automated trading enabled to resume.`),
+      await screen.findByText(`Automated trading is paused: ${reason}. Save with automated trading enabled to resume.`),
     ).toBeTruthy();
     await waitFor(() =>
       expect((screen.getByLabelText('Enable Automated Trading') as HTMLInputElement).checked).toBe(false),

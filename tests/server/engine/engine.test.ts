@@ -111,7 +111,9 @@ describe('arbitrage engine', () => {
     expect(closed.reason).toBe('stop: spread widened');
     expect(closed.actualProfit).toBeLessThan(-0.5);
     const notice = await e.waitFor((ev) => ev.type === 'notice' && ev.userId === 'erin');
-    expect(notice).toMatchObject({ notice: { level: 'warning', message: expect.stringMatching(/Trading stopped/) } });
+    expect(notice).toMatchObject({
+      notice: { level: 'warning', message: expect.stringMatching(/^Automated trading is halted: Max loss reached/) },
+    });
     expect(e.users.stops).toEqual([{ userId: 'erin', reason: expect.stringMatching(/^Max loss reached/) }]);
     const before = e.events.filter((ev) => ev.type === 'new_trade').length;
     e.quote('ETH/USDT', 3_000, 0.02);
