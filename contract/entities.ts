@@ -139,7 +139,7 @@ export type VenueBalances = Record<Currency, number>;
 export interface Stats {
   /** Every trade, open ones included. */
   totalTrades: number;
-  /** Completed trades. */
+  /** Won trades (contract/figures.ts WINNING_TRADE): the win rate's numerator. */
   successfulTrades: number;
   /** Failed trades. */
   failedTrades: number;

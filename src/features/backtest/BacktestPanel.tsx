@@ -7,7 +7,8 @@ import type { BacktestRange, BacktestResult, BacktestSymbol } from '../../../con
 import { BACKTEST_RANGES } from '../../../contract/backtest';
 import type { PublicUser } from '../../../contract/entities';
 import { useServices } from '../../hooks/services';
-import { formatSpread, formatUsd, formatWinRate } from '../../lib/format';
+import { formatSpread, formatUsd } from '../../lib/format';
+import { winRateText } from '../../../contract/figures';
 import { runBacktest } from '../../services/backtest/backtest';
 import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
@@ -205,7 +206,7 @@ function Results({
       label: 'Net P&L',
       cell: (r) => ({ text: formatUsd(r.figures.netProfit), className: signed(r.figures.netProfit) }),
     },
-    { label: 'Win rate', cell: (r) => ({ text: formatWinRate(r.figures.winRate) }) },
+    { label: 'Win rate', cell: (r) => ({ text: winRateText(r.figures) }) },
     { label: 'Max drawdown', cell: (r) => ({ text: formatUsd(r.figures.maxDrawdown) }) },
     { label: 'Exposure used', cell: (r) => ({ text: formatUsd(r.figures.exposureUsed) }) },
   ];
