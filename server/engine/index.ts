@@ -19,7 +19,7 @@ import type { AccountLoader, EngineLogger } from './ports';
 import { DbTradeStore } from './storage/trade-store';
 import { DbUserDirectory } from './storage/user-directory';
 
-export { ArbitrageEngine, type CommandResult } from './engine';
+export { ArbitrageEngine, type CommandResult, type DecidedTick } from './engine';
 export type { EngineEvent } from './events';
 
 export interface RunningEngine {

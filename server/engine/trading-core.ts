@@ -118,6 +118,17 @@ export class TradingCore {
     return [...(this.users.get(userId)?.trades.values() ?? [])];
   }
 
+  /** The lowest |spread| at which a user waiting on the symbol would open; Infinity when nobody waits. */
+  lowestOpenThreshold(symbol: SymbolId): number {
+    return this.waiting.line(symbol).lowest();
+  }
+
+  /** Whether a trade on the symbol is unfinished (its closes are decided on every tick). */
+  hasTradesOn(symbol: SymbolId): boolean {
+    for (const trade of this.trades.values()) if (trade.symbol === symbol) return true;
+    return false;
+  }
+
   setGlobalHalt(halted: boolean): void {
     this.globalHalt = halted;
   }

@@ -12,3 +12,4 @@ export * from './trading-halt';
 export * from './two-factor';
 export * from './flatten-requests';
 export * from './trade-figures';
+export * from './spread-books';

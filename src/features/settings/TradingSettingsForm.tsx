@@ -1,13 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import type { PublicUser } from '../../../contract/entities';
-import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
+import { fieldErrorsOf, messageOf } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
 import { useEngineStatus } from '../../hooks/engineStatus';
 import { TRADING_LIMITS } from '../../../contract/domain';
-import { ApiError } from '../../services/http';
 import {
   bodyFromForm,
   formFromUser,
@@ -48,14 +47,8 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
         minSpread: 'minSpreadPercent',
         maxLoss: 'maxLoss',
       };
-      if (err instanceof ApiError) {
-        const marked: TradingFormErrors = {};
-        for (const item of err.errors ?? []) {
-          const key = item.path ? fieldOf[item.path] : undefined;
-          if (key && !marked[key]) marked[key] = item.msg;
-        }
-        setErrors(marked);
-      }
+      const marked = fieldErrorsOf(err, fieldOf);
+      if (marked) setErrors(marked);
       toast.error(messageOf(err, 'Failed to update trading settings'));
       setBusy(false);
       return;
