@@ -2,7 +2,7 @@
 // outside contract/.
 import { z } from './zod';
 import { isoDateTimeText, text } from './text';
-import { MAX_PAGE_SIZE } from './domain';
+import { MAX_PAGE_SIZE, type TradeStatus } from './domain';
 import type { Pagination } from './entities';
 import { ENGINE_STATUS_LABELS } from './trading-state';
 
@@ -155,7 +155,7 @@ export interface FlattenResult {
   tradeId: string;
   symbol: string;
   /** The trade's status once the wait ended: 'pending' means it is still closing. */
-  status: string;
+  status: TradeStatus;
   actualProfit: number;
   reason: string | null;
 }

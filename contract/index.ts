@@ -13,3 +13,4 @@ export * from './notifications';
 export * from './guard';
 export * from './trading-state';
 export * from './deriv';
+export * from './trade-life';

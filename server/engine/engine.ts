@@ -4,6 +4,7 @@
 // trading engine per database), and recovers the unfinished trades first when it takes it.
 import { share, Subject, type Observable } from 'rxjs';
 import type { SymbolId, VenueId } from '../../contract/domain';
+import { CLOSE_REASONS } from '../../contract/trade-life';
 import type { Prices, Trade } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
 import type { Venue } from '../venues/types';
@@ -212,7 +213,7 @@ export class ArbitrageEngine implements PriceBook {
         executor.resume(state);
         if (state.stage === 'open') positions.watch(state);
         // A deactivated user's position is not left open: nothing would watch it.
-        if (!limits) executor.requestClose(state.tradeId, 'account deactivated', true);
+        if (!limits) executor.requestClose(state.tradeId, CLOSE_REASONS.admin, true);
       },
     });
   }
@@ -311,7 +312,7 @@ export class ArbitrageEngine implements PriceBook {
       : { ok: false, status: 503, message: 'The trade could not be recorded; nothing was placed. Try again.' };
   }
 
-  /** A user's cancel of an unfinished trade, by row id: closes the legs; the trade ends 'cancelled'. */
+  /** A user's close of an unfinished trade, by row id: closes the legs; the trade ends closed by you. */
   async cancelTrade(userId: string, id: string): Promise<CommandResult> {
     if (!this.trading) return { ok: false, status: 503, message: NOT_LEADER };
     const { executor } = this.execution;

@@ -2,6 +2,7 @@
 // outcome) in, a PushMessage out; the service worker shows title and body and opens `url`.
 import type { Notice, Trade } from '../../contract';
 import type { PushMessage } from '../../contract/notifications';
+import { tradeLifeOf } from '../../contract/trade-life';
 import { ENGINE_STATUS_LABELS, engineStatusOf, noticeText } from '../../contract/trading-state';
 
 /** Profit as a trader reads it: a sign, cents for whole dollars, four places below one. */
@@ -15,22 +16,26 @@ export function signedUsdt(amount: number): string {
 export const TRADES_URL = '/trades';
 export const SETTINGS_URL = '/settings';
 
-/** A finished trade's notification; null for states nobody is told about (pending, cancelled by the user). */
+/**
+ * A finished trade's notification, titled in the trade-life words (contract/trade-life.ts): 'Closed — converged:
+ * BTC/USDT +1.25 USDT'. Null for states nobody is told about (open, cancelled before any leg filled).
+ */
 export function tradeMessage(trade: Trade, at = new Date()): PushMessage | null {
-  if (trade.status === 'completed') {
+  const life = tradeLifeOf(trade);
+  if (life.kind === 'closed') {
     return {
       kind: 'tradeCompleted',
-      title: `Trade completed: ${trade.symbol} ${signedUsdt(trade.actualProfit)}`,
-      body: `${trade.tradeId} · ${trade.totalAmount} USDT ${trade.origin === 'manual' ? 'manual' : 'automated'} trade${trade.reason ? ` · closed: ${trade.reason}` : ''}`,
+      title: `${life.label}: ${trade.symbol} ${signedUsdt(trade.actualProfit)}`,
+      body: `${trade.tradeId} · ${trade.totalAmount} USDT ${trade.origin === 'manual' ? 'manual' : 'automated'} trade${trade.reason ? ` · ${trade.reason}` : ''}`,
       url: TRADES_URL,
       tag: `trade-${trade._id}`,
       at: at.toISOString(),
     };
   }
-  if (trade.status === 'failed') {
+  if (life.kind === 'failed') {
     return {
       kind: 'tradeFailed',
-      title: `Trade failed: ${trade.symbol}`,
+      title: `${life.label}: ${trade.symbol}`,
       body: `${trade.tradeId} · ${trade.reason ?? 'a leg could not be placed'}${trade.actualProfit !== 0 ? ` · unwind ${signedUsdt(trade.actualProfit)}` : ''}`,
       url: TRADES_URL,
       tag: `trade-${trade._id}`,

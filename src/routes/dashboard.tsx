@@ -1,6 +1,3 @@
-import { useState } from 'react';
-import { toast } from 'react-toastify';
-import type { Trade } from '../../contract/entities';
 import { Opportunities } from '../features/cockpit/Opportunities';
 import { OpenPositions } from '../features/cockpit/OpenPositions';
 import { RiskStrip } from '../features/cockpit/RiskStrip';
@@ -13,16 +10,15 @@ import { DashboardStats } from '../features/dashboard/StatCards';
 import { NextStep } from '../features/dashboard/NextStep';
 import { useEquity, useOutcomes, useRisk } from '../hooks/cockpit';
 import { useFramePrices, useMarket, useRecentTrades, useStats } from '../hooks/data';
-import { useAuth, useServices } from '../hooks/services';
+import { useAuth } from '../hooks/services';
 import { useEngineStatus } from '../hooks/engineStatus';
-import { messageOf } from '../services/http';
 import * as common from '../ui/page.css';
 import { StopAndFlatten } from '../features/kill-switch/StopAndFlatten';
+import { useCloseTrade } from '../features/trades/useCloseTrade';
 
 /** The trader's cockpit: prices and positions first, then risk, the spread chart, figures, equity and opportunities. */
 export function DashboardScreen() {
   const { user } = useAuth();
-  const { actions } = useServices();
   const stats = useStats();
   const trades = useRecentTrades();
   const prices = useFramePrices();
@@ -31,23 +27,7 @@ export function DashboardScreen() {
   const outcomes = useOutcomes();
   const equity = useEquity();
   const status = useEngineStatus(risk.value);
-  const [closing, setClosing] = useState<ReadonlySet<string>>(new Set());
-
-  // Close is the user's cancel: the engine closes both legs; the trade's update arrives through trade_updated.
-  async function close(t: Trade) {
-    setClosing((s) => new Set(s).add(t._id));
-    try {
-      await actions.updateTradeStatus(t._id, { status: 'cancelled', actualProfit: 0 });
-      toast.success(`Closing ${t.symbol}: both legs`);
-    } catch (err) {
-      toast.error(messageOf(err, 'Failed to close the position'));
-      setClosing((s) => {
-        const next = new Set(s);
-        next.delete(t._id);
-        return next;
-      });
-    }
-  }
+  const { close, closing, disabled: closeDisabled } = useCloseTrade();
 
   return (
     <div className={common.stack}>
@@ -67,6 +47,7 @@ export function DashboardScreen() {
             maxHoldMs={market.value?.tradeMaxHoldMs ?? null}
             onClose={(t) => void close(t)}
             closing={closing}
+            closeDisabled={closeDisabled}
           />
         </div>
         <div className={layout.areaRisk}>

@@ -308,7 +308,7 @@ describe.each(backends)('web push on %s', (backend) => {
       });
       expect(done).toMatchObject({
         kind: 'tradeCompleted',
-        title: 'Trade completed: BTC/USDT +1.25 USDT',
+        title: 'Closed — converged: BTC/USDT +1.25 USDT',
         url: '/trades',
         tag: `trade-${completed._id}`,
       });
@@ -327,7 +327,7 @@ describe.each(backends)('web push on %s', (backend) => {
       );
       expect(failed).toMatchObject({
         kind: 'tradeFailed',
-        title: 'Trade failed: BTC/USDT',
+        title: 'Failed: BTC/USDT',
         body: 'T-1 · Deriv refused the stake · unwind −0.0200 USDT',
       });
 
