@@ -39,8 +39,11 @@ export type BacktestSource = (typeof BACKTEST_SOURCES)[number];
 export interface BacktestFigures {
   /** Finished trades (completed, failed, cancelled). */
   trades: number;
-  /** contract/figures.ts: won / decided × 100. */
+  /** contract/figures.ts: won / decided × 100 (0 when none is decided: screens show winRateText). */
   winRate: number;
+  /** Won and decided trades, as in Stats (successfulTrades, decidedTrades); absent from an older cached answer. */
+  wonTrades?: number;
+  decidedTrades?: number;
   /** contract/figures.ts `netProfit`: realised P&L of every finished trade, net of fees, USDT. */
   netProfit: number;
   /** Largest fall of the realised P&L below its running peak (the measure maxLoss limits), USDT. */

@@ -139,7 +139,7 @@ export type VenueBalances = Record<Currency, number>;
 export interface Stats {
   /** Every trade, open ones included. */
   totalTrades: number;
-  /** Completed trades. */
+  /** Won trades (contract/figures.ts WINNING_TRADE): the win rate's numerator. */
   successfulTrades: number;
   /** Failed trades. */
   failedTrades: number;
@@ -197,6 +197,8 @@ export type EngineState = 'running' | 'off' | 'paused' | 'halted';
 /** The user's risk figures as the engine judges them, from the database (GET /trades/stats/risk). */
 export interface RiskSummary {
   state: EngineState;
+  /** The stored stop kind (contract/trading-state.ts), null while trading runs; absent from an older cached answer. */
+  stop?: TradingStop | null;
   /** Why the engine paused or halted; null otherwise. */
   reason: string | null;
   /** When it paused or halted; null otherwise. */

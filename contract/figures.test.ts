@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TRADE_STATUSES, type TradeStatus } from './domain';
-import { drawdownOf, equityCurve, isFinished } from './figures';
+import { drawdownOf, equityCurve, isFinished, NO_WIN_RATE, winRate, winRateText } from './figures';
 
 const trade = (
   status: TradeStatus,
@@ -61,5 +61,15 @@ describe('drawdownOf', () => {
         { t: 2, equity: 4 },
       ]),
     ).toBe(0);
+  });
+});
+
+describe('winRateText', () => {
+  it("shows '—' while nothing is decided (never a 0.0 %), else won / decided with one decimal", () => {
+    expect(winRateText({ winRate: 0, decidedTrades: 0 })).toBe(NO_WIN_RATE);
+    expect(winRateText({ winRate: 0 })).toBe(NO_WIN_RATE);
+    expect(winRateText(null)).toBe(NO_WIN_RATE);
+    expect(winRateText({ winRate: winRate(2, 3), decidedTrades: 3 })).toBe('66.7%');
+    expect(winRateText({ winRate: winRate(0, 2), decidedTrades: 2 })).toBe('0.0%');
   });
 });

@@ -35,9 +35,22 @@ export function winRate(winningTrades: number, decidedTrades: number): number {
   return decidedTrades === 0 ? 0 : (winningTrades * 100) / decidedTrades;
 }
 
+/** What a screen shows for a win rate while no trade is decided: there is none (a 0.0 % would say every trade lost). */
+export const NO_WIN_RATE = '—';
+
+/**
+ * The win rate as every screen shows it (Dashboard, Trades, Balances, Backtest): one decimal and '%', or NO_WIN_RATE
+ * while `decidedTrades` is 0 (or unknown, from an answer cached by an older version).
+ */
+export function winRateText(figures: { winRate: number; decidedTrades?: number } | null | undefined): string {
+  if (!figures || !(Number(figures.decidedTrades) > 0) || !Number.isFinite(figures.winRate)) return NO_WIN_RATE;
+  return `${figures.winRate.toFixed(1)}%`;
+}
+
 // What each of the contract's Stats figures is (the Balances answer repeats the same figures):
 // - `totalTrades`: every trade of the user, open ones included.
-// - `successfulTrades`: trades that completed (both legs opened and closed).
+// - `successfulTrades`: won trades (see WINNING_TRADE): "successful" means won, so it is the numerator of the win rate
+//   and never counts a time-limit loss or a stop-out.
 // - `failedTrades`: trades that failed (a leg could not be placed; the other was unwound).
 // - `totalProfit`: the sum of the profits of won trades (see WINNING_TRADE).
 // - `netProfit`: the realised P&L of every finished trade — completed, failed and cancelled — net of all fees.

@@ -2,8 +2,9 @@
 // outside contract/.
 import { z } from './zod';
 import { isoDateTimeText, text } from './text';
-import { MAX_PAGE_SIZE } from './domain';
+import { MAX_PAGE_SIZE, type TradeStatus } from './domain';
 import type { Pagination } from './entities';
+import { ENGINE_STATUS_LABELS } from './trading-state';
 
 // ---- audit log ----
 
@@ -50,13 +51,13 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   profile_change_refused: 'Username or e-mail change refused',
   api_keys_saved: 'API keys saved',
   trading_settings_saved: 'Trading settings saved',
-  trading_started: 'Automated trading started',
-  trading_stopped: 'Automated trading stopped',
+  trading_started: 'Automated trading turned on',
+  trading_stopped: 'Automated trading turned off',
   manual_trade: 'Manual trade',
-  trade_cancelled: 'Trade cancelled',
+  trade_cancelled: 'Trade closed by you',
   stop_and_flatten: 'Stop & flatten',
-  global_halt: 'Global halt',
-  global_resume: 'Trading resumed (global)',
+  global_halt: `${ENGINE_STATUS_LABELS['halted-admin']} (every user)`,
+  global_resume: 'Resumed by an admin (every user)',
   user_created: 'User created',
   user_deleted: 'User deleted',
   user_activated: 'User activated',
@@ -158,7 +159,7 @@ export interface FlattenResult {
   tradeId: string;
   symbol: string;
   /** The trade's status once the wait ended: 'pending' means it is still closing. */
-  status: string;
+  status: TradeStatus;
   actualProfit: number;
   reason: string | null;
 }

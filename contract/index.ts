@@ -14,3 +14,4 @@ export * from './guard';
 export * from './trading-state';
 export * from './deriv';
 export * from './engine-instances';
+export * from './trade-life';

@@ -392,7 +392,7 @@ export class ArbitrageEngine implements PriceBook {
       : { ok: false, status: 503, message: 'The trade could not be recorded; nothing was placed. Try again.' };
   }
 
-  /** A user's cancel of an unfinished trade, by row id: closes the legs; the trade ends 'cancelled'. */
+  /** A user's close of an unfinished trade, by row id: closes the legs; the trade ends closed by you. */
   async cancelTrade(userId: string, id: string): Promise<CommandResult> {
     const away = this.elsewhere(userId);
     if (away) return { ok: false, status: 503, message: away };

@@ -4,9 +4,10 @@
 // watched. The outcomes flow back into the core, which never awaits. Every piece of work between a decision and the
 // executor is tracked, so idle() can wait for it.
 import type { VenueId } from '../../contract/domain';
+import { CLOSE_REASONS } from '../../contract/trade-life';
 import type { OpportunityOutcome, Trade } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
-import type { EngineStop } from '../../contract/trading-state';
+import { engineStatusOf, noticeText, type EngineStop } from '../../contract/trading-state';
 import type { PositionClosed, Venue } from '../venues/types';
 import type { TradingParams } from './costs';
 import { ENGINE_BUSY, inTime } from './deadline';
@@ -347,7 +348,7 @@ export class Execution {
         'the venue closed a leg; closing the other leg',
       );
     this.deps.core.markClosing(tradeId);
-    this.executor.venueClosed(tradeId, venue, closed.fill, closed.reason);
+    this.executor.venueClosed(tradeId, venue, closed.fill, `${CLOSE_REASONS['stop-out']}: ${closed.reason}`);
   }
 
   private async stopTrading(userId: string, stop: EngineStop, reason: string): Promise<void> {
@@ -369,7 +370,7 @@ export class Execution {
       userId,
       notice: {
         level: 'warning',
-        message: `Trading ${halted ? 'stopped' : 'paused'}: ${reason}. Save your trading settings with automated trading on to trade again.`,
+        message: noticeText(engineStatusOf({ stop, globalHalt: false, reason })),
         user: {
           tradingEnabled: false,
           tradingStop: stop,

@@ -28,7 +28,8 @@ export function valueOf(held: Holdings, prices: PriceBook): Decimal {
 export function statsOf(agg: TradeAggregates, held: Holdings, prices: PriceBook): Stats {
   return {
     totalTrades: agg.totalTrades,
-    successfulTrades: agg.successfulTrades,
+    // "Successful" means won (contract/figures.ts): the win rate's numerator, never trades that merely completed.
+    successfulTrades: agg.winningTrades,
     failedTrades: agg.failedTrades,
     totalProfit: Number(agg.totalProfit),
     netProfit: Number(agg.netProfit),

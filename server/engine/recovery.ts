@@ -5,6 +5,7 @@
 // the other leg (if it was filled) is unwound at once, and the trade ends 'failed' with the reason.
 // Closing legs are different: a close the venue never saw is placed again with the same client order id, which the
 // venue executes at most once, because a position must never be left open.
+import { CLOSE_REASONS } from '../../contract/trade-life';
 import type { VenueId } from '../../contract/domain';
 import type { KnownOrder, Venue } from '../venues/types';
 import type { Execution } from './execution';
@@ -112,7 +113,7 @@ export function adoptInto(target: AdoptionTarget, users: Set<string>): (state: T
     execution.executor.resume(state);
     if (state.stage === 'open') execution.positions.watch(state);
     // A deactivated user's position is not left open: nothing would watch it.
-    if (!limits) execution.executor.requestClose(state.tradeId, 'account deactivated', true);
+    if (!limits) execution.executor.requestClose(state.tradeId, CLOSE_REASONS.admin, true);
   };
 }
 

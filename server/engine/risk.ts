@@ -40,6 +40,7 @@ export async function userRisk(db: Db, userId: string): Promise<RiskSummary | nu
   const stopped = state === 'paused' || state === 'halted';
   return {
     state,
+    stop: u.tradingStop,
     reason: stopped ? u.tradingPauseReason : null,
     since: stopped && u.tradingPausedAt ? u.tradingPausedAt.toISOString() : null,
     realised: current.toNumber(),

@@ -1,7 +1,7 @@
 // The execution state machine of one trade, as a pure transition function. The executor performs the orders that
 // `pendingOrders` asks for and feeds each outcome back through `applyTradeEvent`.
 //
-// opening ──both legs filled──▶ open ──close requested──▶ closing ──both legs closed──▶ completed | cancelled
+// opening ──both legs filled──▶ open ──close requested──▶ closing ──both legs closed──▶ completed
 //    │ one leg failed
 //    ▼
 // unwinding (the filled leg is closed at once) ──▶ failed
@@ -31,8 +31,6 @@ export interface TradeState {
   stage: Stage;
   /** Why it closed, failed or was cancelled. */
   reason: string | null;
-  /** Set by a close request: whether the end state is 'cancelled' (user or limit) rather than 'completed'. */
-  cancelRequested: boolean;
   /** A close asked for while the legs were still opening: performed as soon as both are open. */
   closeReason: string | null;
   legs: StoredLeg[];
@@ -105,9 +103,6 @@ export function stageFromLegs(legs: readonly StoredLeg[]): Stage {
   return 'closing';
 }
 
-/** Close reasons that end a trade as 'cancelled' rather than 'completed'. */
-export const CANCEL_REASONS: readonly string[] = ['cancelled by user', 'max loss reached', 'account deactivated'];
-
 export function createTrade(t: NewTrade): TradeState {
   const binanceSide = t.direction === 'deriv-rich' ? 'buy' : 'sell';
   const derivSide = binanceSide === 'buy' ? 'sell' : 'buy';
@@ -124,7 +119,6 @@ export function createTrade(t: NewTrade): TradeState {
     ...t,
     stage: 'opening',
     reason: null,
-    cancelRequested: false,
     closeReason: null,
     legs: [leg('binance', binanceSide), leg('deriv', derivSide)],
     actualProfit: '0',
@@ -176,14 +170,10 @@ export function applyTradeEvent(state: TradeState, event: TradeEvent, now: Date)
     }
     case 'close-requested': {
       if (state.stage === 'opening') {
-        return {
-          ...state,
-          closeReason: state.closeReason ?? event.reason,
-          cancelRequested: state.cancelRequested || event.cancel,
-        };
+        return { ...state, closeReason: state.closeReason ?? event.reason };
       }
       if (state.stage !== 'open') return state;
-      return startClosing({ ...state, cancelRequested: event.cancel }, event.reason);
+      return startClosing(state, event.reason);
     }
     case 'leg-closed': {
       const leg = state.legs.find((l) => l.venue === event.venue);
@@ -213,7 +203,7 @@ export function applyTradeEvent(state: TradeState, event: TradeEvent, now: Date)
       // Still waiting for the other leg to open: it is closed as soon as it is (or the trade fails if it is refused).
       if (state.stage === 'opening') return { ...closed, closeReason: state.closeReason ?? event.reason };
       if (state.stage !== 'open') return state;
-      return settle(startClosing({ ...closed, cancelRequested: false }, event.reason), now);
+      return settle(startClosing(closed, event.reason), now);
     }
   }
 }
@@ -259,11 +249,14 @@ export function settle(state: TradeState, now: Date): TradeState {
     );
   }
   if (state.stage === 'closing' && statuses.every((s) => s === 'closed')) {
-    return finish(state, state.cancelRequested ? 'cancelled' : 'completed', now);
+    // Both legs were held and are closed: the trade is closed with its realised P&L, whoever asked (contract/trade-life.ts);
+    // 'cancelled' is only for a trade no leg of which was ever filled.
+    return finish(state, 'completed', now);
   }
   return state;
 }
 
+/** Ends the trade; 'cancelled' only for a trade none of whose orders was ever sent (contract/trade-life.ts). */
 function finish(state: TradeState, stage: 'completed' | 'failed' | 'cancelled', now: Date): TradeState {
   return { ...state, stage, actualProfit: toStored(tradeProfit(state.legs)), closedAt: now };
 }

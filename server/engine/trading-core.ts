@@ -3,6 +3,7 @@
 // tick is decided in one pass and the property tests (and a replay) can drive it with recorded or generated market
 // paths and no real time.
 import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId, type TradeOrigin } from '../../contract/domain';
+import { CLOSE_REASONS } from '../../contract/trade-life';
 import { recordFailure, recordSkip, recordSuccess, resetBreaker, restoreBreaker } from './circuit-breaker';
 import { CloseTriggers } from './close-triggers';
 import type { CancelResult, Command, CoreDeps, ManualResult, StopKind, TradeEnd } from './commands';
@@ -170,7 +171,7 @@ export class TradingCore {
     const commands: Command[] = [];
     for (const tradeId of this.triggers.expired(now)) {
       const trade = this.trades.get(tradeId);
-      if (trade && trade.stage !== 'closing') commands.push(this.close(trade, 'time limit', false));
+      if (trade && trade.stage !== 'closing') commands.push(this.close(trade, CLOSE_REASONS['time-limit'], false));
     }
     for (const userId of this.waiting.backoffsEnded(now)) {
       const book = this.users.get(userId);
@@ -188,8 +189,8 @@ export class TradingCore {
         if (trade?.stage === 'open') commands.push(this.close(trade, reason, false));
       }
     };
-    closeOpen(converged, 'converged');
-    closeOpen(stopped, 'stop: spread widened');
+    closeOpen(converged, CLOSE_REASONS.converged);
+    closeOpen(stopped, CLOSE_REASONS.stop);
     return commands;
   }
 
@@ -263,7 +264,7 @@ export class TradingCore {
     const trade = this.trades.get(tradeId);
     if (!trade || trade.userId !== userId) return { ok: false, status: 404, message: 'Trade not found' };
     if (trade.stage === 'closing') return { ok: false, status: 409, message: 'The trade is already closing' };
-    return { ok: true, command: this.close(trade, 'cancelled by user', true) };
+    return { ok: true, command: this.close(trade, CLOSE_REASONS['by-you'], true) };
   }
 
   /** Every unfinished trade of the user, closed and cancelled (an admin removing the account). */
@@ -485,7 +486,7 @@ export class TradingCore {
     // A halt also closes what is open; a pause lets open trades run to their normal close.
     if (stop === 'max-loss') {
       for (const trade of book.trades.values())
-        if (trade.stage !== 'closing') commands.push(this.close(trade, 'max loss reached', true));
+        if (trade.stage !== 'closing') commands.push(this.close(trade, CLOSE_REASONS['max-loss'], true));
     }
     return commands;
   }

@@ -2,6 +2,8 @@
 // outcome) in, a PushMessage out; the service worker shows title and body and opens `url`.
 import type { Notice, Trade } from '../../contract';
 import type { PushMessage } from '../../contract/notifications';
+import { tradeLifeOf } from '../../contract/trade-life';
+import { ENGINE_STATUS_LABELS, engineStatusOf, noticeText } from '../../contract/trading-state';
 
 /** Profit as a trader reads it: a sign, cents for whole dollars, four places below one. */
 export function signedUsdt(amount: number): string {
@@ -14,22 +16,26 @@ export function signedUsdt(amount: number): string {
 export const TRADES_URL = '/trades';
 export const SETTINGS_URL = '/settings';
 
-/** A finished trade's notification; null for states nobody is told about (pending, cancelled by the user). */
+/**
+ * A finished trade's notification, titled in the trade-life words (contract/trade-life.ts): 'Closed — converged:
+ * BTC/USDT +1.25 USDT'. Null for states nobody is told about (open, cancelled before any leg filled).
+ */
 export function tradeMessage(trade: Trade, at = new Date()): PushMessage | null {
-  if (trade.status === 'completed') {
+  const life = tradeLifeOf(trade);
+  if (life.kind === 'closed') {
     return {
       kind: 'tradeCompleted',
-      title: `Trade completed: ${trade.symbol} ${signedUsdt(trade.actualProfit)}`,
-      body: `${trade.tradeId} · ${trade.totalAmount} USDT ${trade.origin === 'manual' ? 'manual' : 'automated'} trade${trade.reason ? ` · closed: ${trade.reason}` : ''}`,
+      title: `${life.label}: ${trade.symbol} ${signedUsdt(trade.actualProfit)}`,
+      body: `${trade.tradeId} · ${trade.totalAmount} USDT ${trade.origin === 'manual' ? 'manual' : 'automated'} trade${trade.reason ? ` · ${trade.reason}` : ''}`,
       url: TRADES_URL,
       tag: `trade-${trade._id}`,
       at: at.toISOString(),
     };
   }
-  if (trade.status === 'failed') {
+  if (life.kind === 'failed') {
     return {
       kind: 'tradeFailed',
-      title: `Trade failed: ${trade.symbol}`,
+      title: `${life.label}: ${trade.symbol}`,
       body: `${trade.tradeId} · ${trade.reason ?? 'a leg could not be placed'}${trade.actualProfit !== 0 ? ` · unwind ${signedUsdt(trade.actualProfit)}` : ''}`,
       url: TRADES_URL,
       tag: `trade-${trade._id}`,
@@ -44,12 +50,11 @@ export function noticeMessage(notice: Notice, at = new Date()): PushMessage | nu
   const stop = notice.user;
   if (!stop || stop.tradingEnabled !== false || (stop.tradingStop !== 'paused' && stop.tradingStop !== 'max-loss'))
     return null;
-  const reason = stop.tradingPauseReason ?? notice.message;
-  const halted = stop.tradingStop === 'max-loss';
+  const status = engineStatusOf({ stop: stop.tradingStop, globalHalt: false, reason: stop.tradingPauseReason });
   return {
-    kind: halted ? 'maxLoss' : 'tradingPaused',
-    title: halted ? 'Trading halted: max loss reached' : 'Trading paused',
-    body: `${reason}. Turn automated trading on in Settings to trade again.`,
+    kind: stop.tradingStop === 'max-loss' ? 'maxLoss' : 'tradingPaused',
+    title: `Automated trading: ${status.label}`,
+    body: noticeText(status),
     url: SETTINGS_URL,
     tag: 'trading-state',
     at: at.toISOString(),
@@ -70,10 +75,11 @@ export function killSwitchMessage(outcome: KillSwitchOutcome, at = new Date()): 
   const trades = `${outcome.closed} trade${outcome.closed === 1 ? '' : 's'} closed${outcome.failed > 0 ? `, ${outcome.failed} still closing` : ''}`;
   return {
     kind: 'killSwitch',
-    title: outcome.scope === 'global' ? 'Trading halted for everyone' : 'Stop & flatten done',
+    title:
+      outcome.scope === 'global' ? `Automated trading: ${ENGINE_STATUS_LABELS['halted-admin']}` : 'Stop & flatten done',
     body:
       outcome.scope === 'global'
-        ? `Trading was halted by ${outcome.by}: no new trades; open trades close as usual. Only an admin can resume it.`
+        ? `${engineStatusOf({ stop: null, globalHalt: true }).sentence} Open trades close as usual.`
         : `Automated trading is off (by ${outcome.by}). ${trades}.`,
     url: outcome.scope === 'global' ? '/dashboard' : TRADES_URL,
     tag: 'kill-switch',

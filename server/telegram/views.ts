@@ -4,7 +4,7 @@
 import type { Trade } from '../../contract/entities';
 import type { RiskSummary, Prices } from '../../contract/entities';
 import { unrealisedPnl } from '../../contract/positions';
-import { ENGINE_STATE_LABELS, HALTED_BY_ADMIN_LABEL } from '../../contract/trading-state';
+import { engineStatusOf } from '../../contract/trading-state';
 import { dateTime, escapeHtml, pnl, usdt, type Reader } from './format';
 
 export interface StatusFacts {
@@ -27,10 +27,11 @@ function positionLines(reader: Reader, open: Trade[], prices: Prices): string[] 
 
 export function statusText(reader: Reader, facts: StatusFacts): string {
   const { risk } = facts;
-  const state = ENGINE_STATE_LABELS[risk.state];
+  // The contract's words for the engine's state: the stored stop kind and the admin's global halt together.
+  const status = engineStatusOf({ stop: risk.stop ?? null, globalHalt: facts.globalHalt, reason: risk.reason });
   const lines = [
-    `<b>Automated trading: ${state}</b>${risk.reason ? ` (${escapeHtml(risk.reason)})` : ''}`,
-    ...(facts.globalHalt ? [`<b>${HALTED_BY_ADMIN_LABEL}</b>: no new trades for anyone until an admin resumes.`] : []),
+    `<b>Automated trading: ${status.label}</b>`,
+    ...(status.kind === 'running' ? [] : [escapeHtml(status.sentence)]),
     `Open trades: ${facts.open.length}`,
     ...positionLines(reader, facts.open, facts.prices),
     `Today: ${pnl(reader, facts.todayPnl)}`,

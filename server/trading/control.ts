@@ -6,6 +6,7 @@
 // within seconds. Live trading is never switched on without the keys it needs, so the stored switch always says what
 // the engine does.
 import type { MarketKind } from '../../contract/domain';
+import { CLOSE_REASONS } from '../../contract/trade-life';
 import type { TradingHaltState } from '../../contract/guard';
 import type { Db } from '../db/client';
 import { findCredentials } from '../db/repositories/credentials';
@@ -85,7 +86,7 @@ export class TradingControl {
 
   /** The user's kill switch: trading off and every open trade closed (close-all.ts). */
   stopAndFlatten(userId: string, waitMs: number): Promise<CloseAllOutcome> {
-    return closeAllTrades(this.deps, { userId, stop: 'flattened', reason: 'stop & flatten', waitMs });
+    return closeAllTrades(this.deps, { userId, stop: 'flattened', reason: CLOSE_REASONS.flattened, waitMs });
   }
 
   /** An admin closing the account's open trades before deactivating or deleting it. */

@@ -1,4 +1,5 @@
 import { format, formatDistanceToNow } from 'date-fns';
+import { NO_WIN_RATE, winRateText } from '../../contract/figures';
 
 // Display formats of spec section 9: USD 2 decimals, spreads 2 decimals, win rate 1 decimal, coins 6 decimals.
 const usdFormat = new Intl.NumberFormat('en-US', {
@@ -16,10 +17,6 @@ export function formatUsd(value: number | null | undefined): string {
 export function formatSpread(fraction: number | null | undefined): string {
   if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return 'N/A';
   return `${(fraction * 100).toFixed(2)}%`;
-}
-
-export function formatWinRate(percent: number | null | undefined): string {
-  return `${(Number.isFinite(percent) ? (percent as number) : 0).toFixed(1)}%`;
 }
 
 export function formatCoins(amount: number | null | undefined): string {
@@ -65,12 +62,13 @@ export function profitTone(value: number): 'profit' | 'loss' {
  * The win rate as a stat card shows it: '—' in neutral while no trade has been decided (a red 0.0 % would say the
  * trader lost every trade), otherwise 1 decimal in the spec's colours.
  */
-export function winRateView(figures: { winRate: number; decidedTrades: number } | null | undefined): {
+export function winRateView(figures: { winRate: number; decidedTrades?: number } | null | undefined): {
   text: string;
   tone: 'profit' | 'warning' | 'loss' | 'neutral';
 } {
-  if (!figures || !(figures.decidedTrades > 0)) return { text: '—', tone: 'neutral' };
-  return { text: formatWinRate(figures.winRate), tone: winRateTone(figures.winRate) };
+  const text = winRateText(figures);
+  if (!figures || text === NO_WIN_RATE) return { text, tone: 'neutral' };
+  return { text, tone: winRateTone(figures.winRate) };
 }
 
 /**

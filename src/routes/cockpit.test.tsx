@@ -99,11 +99,11 @@ describe('the cockpit on the Dashboard', () => {
     // The risk strip: engine paused and why, drawdown and exposure against their limits, price ages.
     const strip = screen.getByTestId('risk-strip');
     expect(await within(strip).findByText('Paused')).toBeTruthy();
-    expect(within(strip).getByText('Binance refused the order three times')).toBeTruthy();
+    expect(within(strip).getByText('Automated trading is paused: Binance refused the order three times.')).toBeTruthy();
     expect(within(strip).getByText('$5.00 of $100.00')).toBeTruthy();
     expect(within(strip).getByText('Deriv 0.7 s')).toBeTruthy();
 
-    fireEvent.click(within(position).getByRole('button', { name: 'Close position T-OPEN-1' }));
+    fireEvent.click(within(position).getByRole('button', { name: 'Close trade T-OPEN-1' }));
     await waitFor(() =>
       expect(
         calls.some(
@@ -120,9 +120,9 @@ describe('the cockpit on the Dashboard', () => {
       name: 'trade_updated',
       payload: {
         ...openTrade(),
-        status: 'cancelled',
+        status: 'completed',
         actualProfit: 0.3,
-        reason: 'cancelled by user',
+        reason: 'closed by you',
         closedAt: new Date().toISOString(),
       },
     });
@@ -152,5 +152,84 @@ describe('the cockpit on the Dashboard', () => {
     expect(within(item).getByText('Deriv 0.41% below Binance')).toBeTruthy();
     expect(within(item).getByText('your open trades use 1,000 of 1,000 USDT')).toBeTruthy();
     expect(screen.getByText(/Your threshold: 0\.30%/)).toBeTruthy();
+  });
+
+  it("never says running while an admin's global halt is in force (issue 20, finding 1)", async () => {
+    const running: RiskSummary = { ...risk, state: 'running', stop: null, reason: null, since: null };
+    renderApp('/dashboard', {
+      user: testUser({ tradingEnabled: true, tradingStop: null, firstName: 'Ada' }),
+      handler: (m, p) => {
+        if (m === 'GET' && p === '/api/trades/stats/risk') return { body: { success: true, risk: running } };
+        if (m === 'GET' && p === '/api/meta')
+          return {
+            body: {
+              success: true,
+              market: { kind: 'sim', simProfile: 'calibrated' },
+              halt: { halted: true, reason: 'venue outage', changedBy: 'admin', changedAt: new Date().toISOString() },
+            },
+          };
+        return undefined;
+      },
+    });
+    const strip = await screen.findByTestId('risk-strip');
+    expect(await within(strip).findByText('Halted by an admin')).toBeTruthy();
+    expect(within(strip).queryByText('Running')).toBeNull();
+    const greeting = screen.getByTestId('dashboard-greeting').textContent ?? '';
+    expect(greeting).toBe(
+      'Welcome back, Ada. Trading is halted by an admin: no new trades open until an admin resumes it.',
+    );
+    expect(greeting).not.toMatch(/enabled|running/i);
+  });
+
+  it('names each stop kind in the strip: halted at max loss, off after Stop & flatten', async () => {
+    const halted: RiskSummary = { ...risk, state: 'halted', stop: 'max-loss', reason: 'Max loss reached' };
+    renderApp('/dashboard', {
+      user: testUser(),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/trades/stats/risk' ? { body: { success: true, risk: halted } } : undefined,
+    });
+    const strip = await screen.findByTestId('risk-strip');
+    expect(await within(strip).findByText('Halted — max loss reached')).toBeTruthy();
+    expect(within(strip).getByText('Automated trading is halted: Max loss reached.')).toBeTruthy();
+  });
+
+  it("shows a flattened trade's realised loss as Closed — flattened, never Cancelled (finding 2)", async () => {
+    const flattened: Trade = {
+      ...openTrade(),
+      _id: '22222222-2222-4222-8222-222222222222',
+      tradeId: 'T-FLAT-1',
+      status: 'cancelled',
+      actualProfit: -0.65,
+      reason: 'stop & flatten',
+      closedAt: new Date().toISOString(),
+    };
+    renderApp('/dashboard', {
+      user: testUser(),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/trades'
+          ? { body: { success: true, trades: [flattened], pagination: { current: 1, pages: 1, total: 1 } } }
+          : undefined,
+    });
+    const recent = await screen.findByTestId('recent-trades');
+    expect(await within(recent).findByText('Closed — flattened')).toBeTruthy();
+    expect(within(recent).queryByText(/cancelled/i)).toBeNull();
+    expect(within(recent).getByTestId('trade-profit').textContent).toBe('▼ -$0.65');
+  });
+
+  it("offers Close on an open trade's detail page", async () => {
+    const { calls } = renderApp(`/trades/${ID}`, {
+      user: testUser(),
+      handler: (m, p) => {
+        if (m === 'GET' && p === `/api/trades/${ID}`) return { body: { success: true, trade: openTrade() } };
+        if (m === 'PUT' && p === `/api/trades/${ID}/status`) return { body: { success: true, trade: openTrade() } };
+        return undefined;
+      },
+    });
+    const detail = await screen.findByTestId('trade-detail');
+    expect(within(detail).getByTestId('trade-life').textContent).toBe('Open');
+    fireEvent.click(within(detail).getByRole('button', { name: 'Close trade T-OPEN-1' }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'PUT' && c.path === `/api/trades/${ID}/status`)).toBe(true),
+    );
   });
 });

@@ -66,7 +66,7 @@ describe('signed-in cold start', () => {
           ? { body: { success: true, user: testUser({ tradingEnabled: true }) } }
           : handler(m, p),
     });
-    expect(await screen.findByText(/Trading is enabled/)).toBeTruthy();
+    expect(await screen.findByText(/Automated trading is running\./)).toBeTruthy();
   });
 
   it('paints the Trades page 1 from the same snapshot: the page is not asked for again', async () => {

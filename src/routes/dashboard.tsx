@@ -1,6 +1,3 @@
-import { useState } from 'react';
-import { toast } from 'react-toastify';
-import type { Trade } from '../../contract/entities';
 import { Opportunities } from '../features/cockpit/Opportunities';
 import { OpenPositions } from '../features/cockpit/OpenPositions';
 import { RiskStrip } from '../features/cockpit/RiskStrip';
@@ -13,15 +10,15 @@ import { DashboardStats } from '../features/dashboard/StatCards';
 import { NextStep } from '../features/dashboard/NextStep';
 import { useEquity, useOutcomes, useRisk } from '../hooks/cockpit';
 import { useFramePrices, useMarket, useRecentTrades, useStats } from '../hooks/data';
-import { useAuth, useServices } from '../hooks/services';
-import { messageOf } from '../services/http';
+import { useAuth } from '../hooks/services';
+import { useEngineStatus } from '../hooks/engineStatus';
 import * as common from '../ui/page.css';
 import { StopAndFlatten } from '../features/kill-switch/StopAndFlatten';
+import { useCloseTrade } from '../features/trades/useCloseTrade';
 
 /** The trader's cockpit: prices and positions first, then risk, the spread chart, figures, equity and opportunities. */
 export function DashboardScreen() {
   const { user } = useAuth();
-  const { actions } = useServices();
   const stats = useStats();
   const trades = useRecentTrades();
   const prices = useFramePrices();
@@ -29,29 +26,13 @@ export function DashboardScreen() {
   const risk = useRisk();
   const outcomes = useOutcomes();
   const equity = useEquity();
-  const [closing, setClosing] = useState<ReadonlySet<string>>(new Set());
-
-  // Close is the user's cancel: the engine closes both legs; the trade's update arrives through trade_updated.
-  async function close(t: Trade) {
-    setClosing((s) => new Set(s).add(t._id));
-    try {
-      await actions.updateTradeStatus(t._id, { status: 'cancelled', actualProfit: 0 });
-      toast.success(`Closing ${t.symbol}: both legs`);
-    } catch (err) {
-      toast.error(messageOf(err, 'Failed to close the position'));
-      setClosing((s) => {
-        const next = new Set(s);
-        next.delete(t._id);
-        return next;
-      });
-    }
-  }
+  const status = useEngineStatus(risk.value);
+  const { close, closing, disabled: closeDisabled } = useCloseTrade();
 
   return (
     <div className={common.stack}>
-      <p className={common.cachedNote} style={{ margin: 0 }}>
-        Welcome back{user?.firstName ? `, ${user.firstName}` : ''}. Trading is{' '}
-        {user?.tradingEnabled ? 'enabled' : 'disabled'}.
+      <p className={common.cachedNote} style={{ margin: 0 }} data-testid="dashboard-greeting">
+        Welcome back{user?.firstName ? `, ${user.firstName}` : ''}.{status ? ` ${status.sentence}` : ''}
       </p>
       <NextStep user={user} stats={stats.value} />
       <div className={layout.cockpit}>
@@ -66,10 +47,11 @@ export function DashboardScreen() {
             maxHoldMs={market.value?.tradeMaxHoldMs ?? null}
             onClose={(t) => void close(t)}
             closing={closing}
+            closeDisabled={closeDisabled}
           />
         </div>
         <div className={layout.areaRisk}>
-          <RiskStrip risk={risk.value} prices={prices.value} />
+          <RiskStrip risk={risk.value} status={status} prices={prices.value} />
           <StopAndFlatten />
         </div>
         <div className={layout.areaSpread}>

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +92,7 @@ describe('Settings screen', () => {
     renderApp('/settings', {
       user: testUser({
         tradingEnabled: false,
+        tradingStop: 'paused',
         tradingPausedAt: '2026-03-01T10:00:00.000Z',
         tradingPauseReason: 'Binance refused the order — insufficient USDT (3 failed trades in a row)',
       }),
@@ -100,7 +101,7 @@ describe('Settings screen', () => {
     expect(screen.getByText(/falls this far below its highest point/)).toBeTruthy();
     expect(
       screen.getByText(
-        'Trading stopped: Binance refused the order — insufficient USDT (3 failed trades in a row). Save with automated trading enabled to resume.',
+        'Automated trading is paused: Binance refused the order — insufficient USDT (3 failed trades in a row). Save with automated trading enabled to resume.',
       ),
     ).toBeTruthy();
   });
@@ -115,12 +116,17 @@ describe('Settings screen', () => {
       name: 'notice',
       payload: {
         level: 'warning',
-        message: `Trading paused: ${reason}.`,
-        user: { tradingEnabled: false, tradingPausedAt: '2026-03-01T10:00:00.000Z', tradingPauseReason: reason },
+        message: `Automated trading is paused: ${reason}.`,
+        user: {
+          tradingEnabled: false,
+          tradingStop: 'paused',
+          tradingPausedAt: '2026-03-01T10:00:00.000Z',
+          tradingPauseReason: reason,
+        },
       },
     });
     expect(
-      await screen.findByText(`Trading stopped: ${reason}. Save with automated trading enabled to resume.`),
+      await screen.findByText(`Automated trading is paused: ${reason}. Save with automated trading enabled to resume.`),
     ).toBeTruthy();
     await waitFor(() =>
       expect((screen.getByLabelText('Enable Automated Trading') as HTMLInputElement).checked).toBe(false),
@@ -313,5 +319,30 @@ describe('Settings: Deriv', () => {
     await waitFor(() =>
       expect(screen.getByTestId('deriv-status').textContent).toBe('Deriv: new API, real account ROT5004, 25.50 USD'),
     );
+  });
+
+  it("shows the Backtest's win rate as every other screen does: '—' with nothing decided (issue 20, finding 3)", async () => {
+    const ui = userEvent.setup();
+    const result = {
+      symbol: 'BTC/USDT',
+      from: '2026-03-01T00:00:00.000Z',
+      to: '2026-03-02T00:00:00.000Z',
+      limits: { minSpread: 0.002, maxExposure: 1000, maxLoss: 100 },
+      figures: { trades: 0, winRate: 0, wonTrades: 0, decidedTrades: 0, netProfit: 0, maxDrawdown: 0, exposureUsed: 0 },
+      replayed: { secondSamples: 10, minuteSamples: 0, symbols: ['BTC/USDT'] },
+      stopped: null,
+      openAtEnd: 0,
+      equity: [],
+    };
+    renderApp('/settings', {
+      user: testUser(),
+      handler: (m, p) =>
+        m === 'POST' && p === '/api/backtest' ? { body: { success: true, backtest: result } } : undefined,
+    });
+    await ui.click(await screen.findByRole('tab', { name: 'Backtest' }));
+    await ui.click(await screen.findByRole('button', { name: 'Run backtest' }));
+    const row = (await screen.findByRole('rowheader', { name: 'Win rate' })).closest('tr') as HTMLElement;
+    expect(within(row).getAllByText('—')).toHaveLength(2);
+    expect(within(row).queryByText('0.0%')).toBeNull();
   });
 });

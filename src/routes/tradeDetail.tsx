@@ -5,6 +5,8 @@ import type { Fill } from '../../contract/entities';
 import { entrySlippage, filledOpenSpread, legSlippage, totalFees } from '../features/cockpit/tradeFigures';
 import * as styles from '../features/cockpit/cockpit.css';
 import { Profit, StatusBadge } from '../features/trades/TradeBits';
+import { useCloseTrade } from '../features/trades/useCloseTrade';
+import { Button } from '../ui/Button';
 import { useTradeDetail } from '../hooks/cockpit';
 import { describeSpread, formatBp, formatCoins, formatPrice, formatUsd } from '../lib/format';
 import { Card } from '../ui/Card';
@@ -52,6 +54,7 @@ function LegSlippage({ slip, side }: { slip: { quote: number; slippage: number }
 export function TradeDetailScreen() {
   const { id } = route.useParams();
   const live = useTradeDetail(id);
+  const { close, closing, disabled } = useCloseTrade();
   const t = live.value;
   if (!t) {
     return (
@@ -70,10 +73,25 @@ export function TradeDetailScreen() {
   return (
     <div className={page.stack} data-testid="trade-detail">
       <Card title={`Trade ${t.tradeId}`} action={<Link to="/trades">All trades</Link>}>
+        {t.status === 'pending' && (
+          <p className={styles.detailActions}>
+            <Button
+              small
+              variant="secondary"
+              onClick={() => void close(t)}
+              disabled={Boolean(disabled) || closing.has(t._id)}
+              aria-label={`Close trade ${t.tradeId}`}
+              data-testid="detail-close"
+            >
+              {closing.has(t._id) ? 'Closing…' : 'Close'}
+            </Button>
+            {disabled && <span className={ui.muted}>{disabled}</span>}
+          </p>
+        )}
         <dl className={styles.detailGrid}>
           <Item term="Pair">{t.symbol}</Item>
           <Item term="Status">
-            <StatusBadge status={t.status} />
+            <StatusBadge trade={t} />
           </Item>
           <Item term="Amount">{formatUsd(t.totalAmount)}</Item>
           <Item term="Realised P&L" testId="detail-profit">
@@ -89,7 +107,7 @@ export function TradeDetailScreen() {
           <Item term="Fees">{formatUsd(totalFees(t))}</Item>
           <Item term="Origin">{t.origin === 'manual' ? 'Manual' : 'Automated'}</Item>
           <Item term="Exit reason" testId="detail-reason">
-            {t.reason ?? (t.status === 'pending' ? 'still open' : '—')}
+            {t.reason ?? '—'}
           </Item>
           <Item term="Opened">{stamp(t.createdAt)}</Item>
           <Item term="Closed">{stamp(t.closedAt)}</Item>

@@ -81,7 +81,7 @@ describe('Trades screen', () => {
     await waitFor(() => expect(calls.at(-1)?.path).toMatch(/status=failed&page=1&limit=20/));
   });
 
-  it('cancels an open trade and places a manual one, with the spec toasts', async () => {
+  it('closes an open trade (Close, the same word as on every screen) and places a manual one', async () => {
     const ui = userEvent.setup();
     const open = trade(3, { status: 'pending' });
     const { calls } = renderApp('/trades', {
@@ -96,8 +96,9 @@ describe('Trades screen', () => {
         return undefined;
       },
     });
-    await ui.click(await screen.findByRole('button', { name: 'Cancel trade T3' }));
-    expect(await screen.findByText('Trade status updated')).toBeTruthy();
+    await ui.click(await screen.findByRole('button', { name: 'Close trade T3' }));
+    expect(within(screen.getByTestId('trades-table')).getByText('Open')).toBeTruthy();
+    expect(await screen.findByText('Closing BTC/USDT: both legs')).toBeTruthy();
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ status: 'cancelled', actualProfit: 0 });
     await ui.click(screen.getByRole('button', { name: 'Place Trade' }));
     expect(await screen.findByText('Trade created successfully')).toBeTruthy();

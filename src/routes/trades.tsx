@@ -1,8 +1,6 @@
 import { getRouteApi } from '@tanstack/react-router';
 import { useMemo } from 'react';
-import { toast } from 'react-toastify';
 import { PAGE_SIZES, SYMBOLS, TRADE_STATUSES, type SymbolId, type TradeStatus } from '../../contract/domain';
-import type { Trade } from '../../contract/entities';
 import { TradesOfflineNote } from '../features/offline/TradesOfflineNote';
 import { ExportCsv } from '../features/trades/ExportCsv';
 import { ManualTradeForm } from '../features/trades/ManualTradeForm';
@@ -10,10 +8,9 @@ import { Pagination } from '../features/trades/Pagination';
 import { nextSort, sortTrades, type Sort, type SortKey } from '../features/trades/sortTrades';
 import { TradesSummary } from '../features/trades/TradesSummary';
 import { TradesTable } from '../features/trades/TradesTable';
-import { showTradeToast } from '../features/toasts/tradeToast';
+import { useCloseTrade } from '../features/trades/useCloseTrade';
+import { STATUS_LABELS } from '../../contract/trade-life';
 import { useOfflineStatus, useStats, useTradePage } from '../hooks/data';
-import { useServices } from '../hooks/services';
-import { messageOf } from '../services/http';
 import type { TradePageQuery } from '../services/trades/tradesService';
 import { Card } from '../ui/Card';
 import { SelectField } from '../ui/Field';
@@ -27,7 +24,6 @@ const route = getRouteApi('/app/trades');
 const STATUS_OPTIONS: readonly TradeStatus[] = ['completed', ...TRADE_STATUSES.filter((s) => s !== 'completed')];
 
 export function TradesScreen() {
-  const { actions } = useServices();
   const { offline } = useOfflineStatus();
   const search = route.useSearch();
   const navigate = route.useNavigate();
@@ -53,15 +49,7 @@ export function TradesScreen() {
       return { ...prev, sort: s.key, dir: s.dir };
     });
 
-  // A status change (the user may cancel an open trade); the returned trade reaches the list through trade_updated.
-  async function cancel(t: Trade) {
-    try {
-      await actions.updateTradeStatus(t._id, { status: 'cancelled', actualProfit: 0 });
-      showTradeToast(t._id, 'Trade status updated', 'success');
-    } catch (err) {
-      toast.error(messageOf(err, 'Failed to update trade'));
-    }
-  }
+  const { close, closing, disabled: closeDisabled } = useCloseTrade();
 
   return (
     <div className={page.stack}>
@@ -80,7 +68,7 @@ export function TradesScreen() {
               <option value="">All</option>
               {STATUS_OPTIONS.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {STATUS_LABELS[s]}
                 </option>
               ))}
             </SelectField>
@@ -112,7 +100,16 @@ export function TradesScreen() {
         {tradePage.value === null && tradePage.loading && <div className={ui.empty}>Loading trades...</div>}
         {tradePage.value !== null && rows.length === 0 && <div className={ui.empty}>No trades found</div>}
         {tradePage.value === null && !tradePage.loading && <div className={ui.empty}>No trades found</div>}
-        {rows.length > 0 && <TradesTable trades={rows} sort={sort} onSort={sortBy} onCancel={(t) => void cancel(t)} />}
+        {rows.length > 0 && (
+          <TradesTable
+            trades={rows}
+            sort={sort}
+            onSort={sortBy}
+            onClose={(t) => void close(t)}
+            closing={closing}
+            closeDisabled={closeDisabled}
+          />
+        )}
         {tradePage.value && (
           <Pagination
             info={tradePage.value.pagination}

@@ -198,7 +198,7 @@ describe.each([
       expect(await axeViolations(page, COCKPIT_PANELS), colorScheme).toEqual([]);
     }
     await page.emulateMedia({ colorScheme: 'light' });
-    const closeButton = position.getByRole('button', { name: `Close position ${trade.tradeId}` });
+    const closeButton = position.getByRole('button', { name: `Close trade ${trade.tradeId}` });
     const clicked = await closeButton.click({ timeout: 2_000 }).then(
       () => true,
       () => false,

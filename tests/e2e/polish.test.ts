@@ -149,7 +149,7 @@ describe('phone first and polish', () => {
     );
 
     const trade = await openTrade(u.token);
-    await visible(toast(page, `New trade executed: ${trade.symbol}`));
+    await visible(toast(page, `Trade ${trade.symbol}: Open`));
     // Cancel it; the engine may have closed it first (completed), which ends the lifecycle just as well.
     // A busy server may answer 409 for a moment ('realised profit and loss is being updated'): ask again.
     for (
@@ -163,9 +163,7 @@ describe('phone first and polish', () => {
       });
       if (r.status !== 409) break;
     }
-    const ended = new RegExp(
-      `^(Trade updated: ${trade.symbol.replace('/', '\\/')} - (cancelled|completed)|Trade failed: ${trade.symbol.replace('/', '\\/')})$`,
-    );
+    const ended = new RegExp(`^Trade ${trade.symbol.replace('/', '\\/')}: (Closed|Failed|Cancelled)`);
     await visible(toast(page, ended));
     expect(await page.locator('.Toastify__toast').filter({ hasText: trade.symbol }).count()).toBe(1);
     // On a phone the toast starts below the top bar: menu button, title and user menu stay uncovered.

@@ -76,11 +76,11 @@ describe('settings, live dashboard, trades, balances', () => {
       expect(created.status, JSON.stringify(created.json)).toBe(409);
     }
     if (placed) {
-      await visible(toast(page, `New trade executed: ${placed}`));
+      await visible(toast(page, `Trade ${placed}: Open`));
       await visible(page.getByTestId('recent-trades').getByText(placed).first());
     } else {
       // Both symbols already hold automated trades: they reached this new user's dashboard live.
-      await visible(page.getByTestId('recent-trades').getByText('Pending').first());
+      await visible(page.getByTestId('recent-trades').getByText('Open').first());
     }
     await screenshot(page, 'dashboard');
     await context.close();

@@ -30,7 +30,15 @@ describe('replay figures', () => {
     const f = replayFigures(
       outcome([trade(1, '2.5'), trade(2, '-1'), trade(3, '0', 'failed'), trade(4, '0.5', 'cancelled')]),
     );
-    expect(f).toEqual({ trades: 4, winRate: (2 * 100) / 3, netProfit: 2, maxDrawdown: 1, exposureUsed: 500 });
+    expect(f).toEqual({
+      trades: 4,
+      winRate: (2 * 100) / 3,
+      wonTrades: 2,
+      decidedTrades: 3,
+      netProfit: 2,
+      maxDrawdown: 1,
+      exposureUsed: 500,
+    });
   });
 
   it('measures the drawdown from the running peak, as maxLoss does', () => {

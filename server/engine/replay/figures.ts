@@ -24,6 +24,8 @@ export function replayFigures(outcome: ReplayOutcome): BacktestFigures {
   return {
     trades: outcome.trades.length,
     winRate: winRate(won, decided),
+    wonTrades: won,
+    decidedTrades: decided,
     netProfit: window.current.toNumber(),
     maxDrawdown: maxDrawdown.toNumber(),
     exposureUsed: outcome.peakCommitted.toNumber(),

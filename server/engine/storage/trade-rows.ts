@@ -3,7 +3,7 @@
 import type { Trade } from '../../../contract/entities';
 import { toTradeDto } from '../../db/repositories/trades';
 import type { TradeRow } from '../../db/schema/trades';
-import { CANCEL_REASONS, settle, stageFromLegs, statusOf, type TradeState } from '../trade-state';
+import { settle, stageFromLegs, statusOf, type TradeState } from '../trade-state';
 
 export function tradeRowOf(state: TradeState, updatedAt: Date): TradeRow {
   return {
@@ -47,7 +47,6 @@ export function stateFromRow(row: TradeRow): TradeState {
     openSpread: Number(row.arbitrageSpread),
     stage: row.status === 'pending' ? stageFromLegs(legs) : row.status,
     reason: row.reason,
-    cancelRequested: row.reason !== null && CANCEL_REASONS.includes(row.reason),
     closeReason: null,
     legs,
     actualProfit: row.actualProfit,

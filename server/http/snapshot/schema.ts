@@ -23,6 +23,7 @@ import type {
   VenueBalances,
 } from '../../../contract/entities';
 import type { TradingHaltState, TwoFactorStatus } from '../../../contract/guard';
+import { TRADING_STOPS } from '../../../contract/trading-state';
 import { PublicUserSchema } from '../plugins/response-schemas';
 
 const Fill = z.object({ price: z.number(), quantity: z.number(), fee: z.number(), at: z.string() });
@@ -111,6 +112,7 @@ const HaltSchema = z.object({
 }) satisfies z.ZodType<TradingHaltState>;
 const RiskSchema = z.object({
   state: z.enum(['running', 'off', 'paused', 'halted']),
+  stop: z.enum(TRADING_STOPS).nullable().optional(),
   reason: z.string().nullable(),
   since: z.string().nullable(),
   realised: z.number(),

@@ -9,7 +9,8 @@ import type { PublicUser } from '../../../contract/entities';
 import { useRunBacktest } from '../../hooks/backtest';
 import { messageOf } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
-import { formatSpread, formatUsd, formatWinRate } from '../../lib/format';
+import { formatSpread, formatUsd } from '../../lib/format';
+import { winRateText } from '../../../contract/figures';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import * as styles from './backtest.css';
@@ -214,7 +215,7 @@ function Results({
       label: 'Net P&L',
       cell: (r) => ({ text: formatUsd(r.figures.netProfit), className: signed(r.figures.netProfit) }),
     },
-    { label: 'Win rate', cell: (r) => ({ text: formatWinRate(r.figures.winRate) }) },
+    { label: 'Win rate', cell: (r) => ({ text: winRateText(r.figures) }) },
     { label: 'Max drawdown', cell: (r) => ({ text: formatUsd(r.figures.maxDrawdown) }) },
     { label: 'Exposure used', cell: (r) => ({ text: formatUsd(r.figures.exposureUsed) }) },
   ];

@@ -18,22 +18,24 @@ interface Props {
   maxHoldMs: number | null;
   onClose: (trade: Trade) => void;
   closing: ReadonlySet<string>;
+  /** Why Close cannot be used now (offline), else null. */
+  closeDisabled: string | null;
 }
 
 /** Each open trade with both legs, its entry, the unrealised P&L at current prices, time left, and Close. */
-export function OpenPositions({ trades, prices, maxExposure, maxHoldMs, onClose, closing }: Props) {
+export function OpenPositions({ trades, prices, maxExposure, maxHoldMs, onClose, closing, closeDisabled }: Props) {
   const now = useNow();
   const open = trades.filter((t) => t.status === 'pending');
   const used = exposureUsed(open);
   return (
-    <Card title="Open Positions" data-testid="open-positions">
+    <Card title="Open trades" data-testid="open-positions">
       <p className={styles.exposure} data-testid="positions-exposure">
         Exposure {formatUsd(used)}
         {maxExposure !== null && ` of ${formatUsd(maxExposure)} max`}
       </p>
       {open.length === 0 && (
         <div className={ui.empty}>
-          No open positions. The engine opens one when a spread beats your min spread and the costs.
+          No open trades. The engine opens one when a spread beats your min spread and the costs.
         </div>
       )}
       {open.length > 0 && (
@@ -76,9 +78,10 @@ export function OpenPositions({ trades, prices, maxExposure, maxHoldMs, onClose,
                   <Button
                     small
                     variant="secondary"
-                    disabled={closing.has(t._id)}
+                    disabled={Boolean(closeDisabled) || closing.has(t._id)}
+                    title={closeDisabled ?? undefined}
                     onClick={() => onClose(t)}
-                    aria-label={`Close position ${t.tradeId}`}
+                    aria-label={`Close trade ${t.tradeId}`}
                   >
                     {closing.has(t._id) ? 'Closing…' : 'Close'}
                   </Button>
@@ -87,6 +90,11 @@ export function OpenPositions({ trades, prices, maxExposure, maxHoldMs, onClose,
             );
           })}
         </ul>
+      )}
+      {open.length > 0 && closeDisabled && (
+        <p className={styles.exposure} data-testid="positions-close-disabled">
+          {closeDisabled}
+        </p>
       )}
     </Card>
   );

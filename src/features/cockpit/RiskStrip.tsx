@@ -1,10 +1,8 @@
 import { SYMBOLS, VENUES, VENUE_NAMES } from '../../../contract/domain';
 import type { Prices, RiskSummary, SymbolPrice } from '../../../contract/entities';
-import { ENGINE_STATE_LABELS } from '../../../contract/trading-state';
+import type { EngineStatus } from '../../../contract/trading-state';
 import { formatAge, formatUsd } from '../../lib/format';
 import * as styles from './cockpit.css';
-
-const STATE_TEXT = ENGINE_STATE_LABELS;
 
 /** Tone of a used/limit ratio: amber from 75 %, red at the limit. */
 const toneOf = (used: number, limit: number) =>
@@ -36,7 +34,16 @@ function venueAge(prices: Prices, venue: (typeof VENUES)[number]): number | null
 }
 
 /** The Dashboard's risk strip: drawdown against maxLoss, exposure against maxExposure, engine state, price ages. */
-export function RiskStrip({ risk, prices }: { risk: RiskSummary | null; prices: Prices }) {
+export function RiskStrip({
+  risk,
+  status,
+  prices,
+}: {
+  risk: RiskSummary | null;
+  /** The engine's state in the contract's words (global halt included); null until known. */
+  status: EngineStatus | null;
+  prices: Prices;
+}) {
   const stale = SYMBOLS.some((s) => prices[s]?.stale);
   return (
     <section className={styles.strip} aria-label="Risk" data-testid="risk-strip">
@@ -56,11 +63,11 @@ export function RiskStrip({ risk, prices }: { risk: RiskSummary | null; prices: 
       </div>
       <div className={styles.stripItem} data-testid="risk-engine">
         <span className={styles.stripLabel}>Automated trading</span>
-        <span className={styles.stripValue} data-state={risk?.state ?? 'unknown'}>
-          {risk ? STATE_TEXT[risk.state] : '—'}
+        <span className={styles.stripValue} data-state={status?.kind ?? 'unknown'}>
+          {status ? status.label : '—'}
         </span>
-        {risk?.reason && <span className={styles.stripSub}>{risk.reason}</span>}
-        {risk?.state === 'off' && <span className={styles.stripSub}>Turn it on in Settings</span>}
+        {status && status.kind !== 'running' && <span className={styles.stripSub}>{status.sentence}</span>}
+        {status?.remedy && <span className={styles.stripSub}>{status.remedy}</span>}
       </div>
       <div className={styles.stripItem} data-testid="risk-price-age">
         <span className={styles.stripLabel}>Price age{stale ? ' · stale' : ''}</span>

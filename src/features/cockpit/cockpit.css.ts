@@ -98,6 +98,15 @@ export const detailGrid = style({
   fontSize: '14px',
   '@media': { [media.md]: { gridTemplateColumns: 'repeat(4, minmax(0, 1fr))' } },
 });
+/** The trade page's actions above its figures (Close while open), with why one is disabled. */
+export const detailActions = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: space.sm,
+  margin: `0 0 ${space.md}`,
+  fontSize: '13px',
+});
 export const term = style({ fontSize: '12px', color: vars.color.textMuted, fontWeight: 600 });
 export const definition = style({ margin: 0, fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' });
 export const filters = style({ display: 'flex', gap: space.sm, flexWrap: 'wrap', marginBottom: space.sm });

@@ -25,7 +25,7 @@ export function RecentTrades({ trades, loading }: { trades: Trade[]; loading: bo
             <li key={t._id} className={styles.tradeRow} data-testid="recent-trade">
               <div className={styles.tradeMain}>
                 <TradeLink trade={t} />
-                <StatusBadge status={t.status} />
+                <StatusBadge trade={t} />
               </div>
               <div className={styles.tradeRight}>
                 <Profit trade={t} />

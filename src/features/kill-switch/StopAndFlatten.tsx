@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import type { FlattenResponse } from '../../../contract/guard';
+import { tradeLifeOf } from '../../../contract/trade-life';
+import { useOfflineStatus } from '../../hooks/data';
 import { useServices } from '../../hooks/services';
+import { needsServerText } from '../offline/offlineText';
 import { formatUsd } from '../../lib/format';
 import { messageOf } from '../../hooks/errors';
 import { Badge } from '../../ui/Badge';
@@ -12,10 +15,12 @@ import { ConfirmDialog } from '../admin/ConfirmDialog';
 import * as styles from './killSwitch.css';
 
 const tone = (status: string) => (status === 'pending' ? 'warning' : status === 'failed' ? 'loss' : 'neutral');
+const OFFLINE_REASON = needsServerText('Stop & flatten');
 
 /** The user's kill switch on the Dashboard: two taps (the button, then Confirm) stop automation and close everything. */
 export function StopAndFlatten() {
   const { actions, auth } = useServices();
+  const { offline } = useOfflineStatus();
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<FlattenResponse | null>(null);
@@ -24,7 +29,7 @@ export function StopAndFlatten() {
     setBusy(true);
     try {
       const res = await actions.stopAndFlatten();
-      auth.updateUser({ tradingEnabled: false });
+      auth.updateUser({ tradingEnabled: false, tradingStop: 'flattened' });
       setResult(res);
       (res.stillClosing > 0 ? toast.warning : toast.success)(res.message);
     } catch (err) {
@@ -39,10 +44,20 @@ export function StopAndFlatten() {
     <Card title="Kill switch" data-testid="kill-switch">
       <div className={styles.row}>
         <p className={styles.text}>Stop automated trading and close every open trade now.</p>
-        <Button variant="danger" onClick={() => setAsking(true)} disabled={busy}>
+        <Button
+          variant="danger"
+          onClick={() => setAsking(true)}
+          disabled={busy || offline}
+          title={offline ? OFFLINE_REASON : undefined}
+        >
           Stop &amp; flatten
         </Button>
       </div>
+      {offline && (
+        <p className={styles.text} data-testid="flatten-offline">
+          {OFFLINE_REASON}
+        </p>
+      )}
       {asking && (
         <ConfirmDialog
           title="Stop & flatten"
@@ -66,7 +81,7 @@ export function StopAndFlatten() {
                 <li key={t._id} className={styles.result}>
                   <span>{t.symbol}</span>
                   <span>
-                    <Badge tone={tone(t.status)}>{t.status === 'pending' ? 'closing' : t.status}</Badge>{' '}
+                    <Badge tone={tone(t.status)}>{t.status === 'pending' ? 'Closing' : tradeLifeOf(t).label}</Badge>{' '}
                     {t.status === 'pending' ? '' : formatUsd(t.actualProfit)}
                   </span>
                 </li>

@@ -10,6 +10,11 @@ export function offlineBannerText(dataFrom: number | null): string {
     : `Offline — showing data from ${when(dataFrom)}`;
 }
 
+/** Why an action that only the server can carry out is disabled while offline (it would only be refused). */
+export function needsServerText(action: string): string {
+  return `Offline: ${action} needs the server. Open trades still close on the server as usual.`;
+}
+
 /** Under the Trades table while offline: how far back the local copy reaches. */
 export function coverageText(c: LocalCoverage | null): string {
   if (!c || c.count === 0 || c.oldest === null) return 'No trades are saved on this device yet.';

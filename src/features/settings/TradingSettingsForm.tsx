@@ -5,6 +5,7 @@ import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
 import { fieldErrorsOf, messageOf } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
+import { useEngineStatus } from '../../hooks/engineStatus';
 import { TRADING_LIMITS } from '../../../contract/domain';
 import { percentOf } from '../../../contract/percent';
 import {
@@ -18,6 +19,7 @@ import * as styles from './settings.css';
 
 export function TradingSettingsForm({ user }: { user: PublicUser }) {
   const { actions, auth } = useServices();
+  const status = useEngineStatus();
   const [form, setForm] = useState<TradingForm>(() => formFromUser(user));
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<TradingFormErrors>({});
@@ -115,9 +117,10 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
           required
         />
       </div>
-      {user.tradingPausedAt && !user.tradingEnabled && (
-        <p className={styles.paused} role="status">
-          Trading stopped: {user.tradingPauseReason ?? 'by the engine'}. Save with automated trading enabled to resume.
+      {status && status.kind !== 'running' && status.kind !== 'off' && (
+        <p className={styles.paused} role="status" data-testid="settings-engine-status">
+          {status.sentence}{' '}
+          {status.kind === 'halted-admin' ? status.remedy : 'Save with automated trading enabled to resume.'}
         </p>
       )}
       <Checkbox

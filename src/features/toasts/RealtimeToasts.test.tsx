@@ -38,15 +38,20 @@ const opportunity = (pair: 'BTC/USDT' | 'ETH/USDT'): ServerEvent => ({
 });
 
 describe('realtime toasts', () => {
-  it('shows one toast per trade, updated in place from opened to completed; at most three at once', async () => {
+  it('shows one toast per trade in the trade-life words, updated in place from Open to Closed; at most three at once', async () => {
     const events = new Subject<ServerEvent>();
     renderApp('/dashboard', { user: testUser(), events });
     await screen.findByTestId('stat-win-rate');
     act(() => events.next({ name: 'new_trade', payload: trade(1) }));
-    expect(await screen.findByText('New trade executed: BTC/USDT')).toBeTruthy();
-    act(() => events.next({ name: 'trade_updated', payload: trade(1, { status: 'completed', actualProfit: 0.5 }) }));
-    expect(await screen.findByText('Trade updated: BTC/USDT - completed')).toBeTruthy();
-    expect(screen.queryByText('New trade executed: BTC/USDT')).toBeNull();
+    expect(await screen.findByText('Trade BTC/USDT: Open')).toBeTruthy();
+    act(() =>
+      events.next({
+        name: 'trade_updated',
+        payload: trade(1, { status: 'completed', actualProfit: 0.5, reason: 'converged' }),
+      }),
+    );
+    expect(await screen.findByText('Trade BTC/USDT: Closed — converged · $0.50')).toBeTruthy();
+    expect(screen.queryByText('Trade BTC/USDT: Open')).toBeNull();
     expect(toasts()).toHaveLength(1);
 
     // Five other trades fail at once: three toasts show, the rest wait their turn.

@@ -5,7 +5,7 @@ import { SERVER_EVENTS } from '../../../contract/events';
 import { formatSpread } from '../../lib/format';
 import type { ServerEvent } from '../../services/realtime/socketLink';
 import { useServices } from '../../hooks/services';
-import { showTradeToast } from './tradeToast';
+import { showTradeToast, tradeToastText } from './tradeToast';
 
 /** Opportunities can arrive several times a second in a busy market; one toast per pair per window is enough. */
 const OPPORTUNITY_TOAST_EVERY_MS = 30_000;
@@ -21,18 +21,11 @@ export function RealtimeToasts() {
   useSubscription(realtime.events$, (e: ServerEvent) => {
     switch (e.name) {
       case SERVER_EVENTS.newTrade:
-        if (e.payload.status === 'failed') showTradeToast(e.payload._id, `Trade failed: ${e.payload.symbol}`, 'error');
-        else showTradeToast(e.payload._id, `New trade executed: ${e.payload.symbol}`, 'success');
+      case SERVER_EVENTS.tradeUpdated: {
+        const { text, kind } = tradeToastText(e.payload);
+        showTradeToast(e.payload._id, text, kind === 'failed' ? 'error' : kind === 'open' ? 'info' : 'success');
         break;
-      case SERVER_EVENTS.tradeUpdated:
-        if (e.payload.status === 'failed') showTradeToast(e.payload._id, `Trade failed: ${e.payload.symbol}`, 'error');
-        else
-          showTradeToast(
-            e.payload._id,
-            `Trade updated: ${e.payload.symbol} - ${e.payload.status}`,
-            e.payload.status === 'completed' ? 'success' : 'info',
-          );
-        break;
+      }
       case SERVER_EVENTS.arbitrageOpportunity: {
         if (!opportunityToasts) break;
         const now = Date.now();

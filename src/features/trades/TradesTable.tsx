@@ -16,17 +16,23 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: 'createdAt', label: 'Date' },
 ];
 
-/** A table on wide screens; below `md` every row is a card (pair, status, amount, spread, profit, date, Cancel). */
+/** A table on wide screens; below `md` every row is a card (pair, status, amount, spread, profit, date, Close). */
 export function TradesTable({
   trades,
   sort,
   onSort,
-  onCancel,
+  onClose,
+  closing,
+  closeDisabled,
 }: {
   trades: Trade[];
   sort: Sort;
   onSort: (key: SortKey) => void;
-  onCancel?: (t: Trade) => void;
+  /** Close of an open trade (useCloseTrade); without it the table has no actions column. */
+  onClose?: (t: Trade) => void;
+  closing?: ReadonlySet<string>;
+  /** Why Close cannot be used now (offline), shown as its title; null when it can. */
+  closeDisabled?: string | null;
 }) {
   return (
     <div className={ui.tableWrap}>
@@ -48,7 +54,7 @@ export function TradesTable({
                 </th>
               );
             })}
-            {onCancel && (
+            {onClose && (
               <th className={`${ui.th} ${cards.hiddenHeader}`}>
                 <span className={ui.muted}>Actions</span>
               </th>
@@ -62,7 +68,7 @@ export function TradesTable({
                 <TradeLink trade={t} />
               </td>
               <td className={`${ui.td} ${styles.cell.status}`}>
-                <StatusBadge status={t.status} />
+                <StatusBadge trade={t} />
               </td>
               <td
                 className={`${ui.td} ${ui.numeric} ${cards.alignEnd} ${cards.startOnCard} ${styles.cell.amount}`}
@@ -79,16 +85,18 @@ export function TradesTable({
               <td className={`${ui.td} ${ui.numeric} ${ui.muted} ${cards.endOnCard} ${styles.cell.date}`}>
                 {formatTradeDate(t.createdAt)}
               </td>
-              {onCancel && (
+              {onClose && (
                 <td className={`${ui.td} ${styles.cell.actions}`}>
                   {t.status === 'pending' && (
                     <Button
                       small
                       variant="secondary"
-                      onClick={() => onCancel(t)}
-                      aria-label={`Cancel trade ${t.tradeId}`}
+                      onClick={() => onClose(t)}
+                      aria-label={`Close trade ${t.tradeId}`}
+                      disabled={Boolean(closeDisabled) || closing?.has(t._id)}
+                      title={closeDisabled ?? undefined}
                     >
-                      Cancel
+                      {closing?.has(t._id) ? 'Closing…' : 'Close'}
                     </Button>
                   )}
                 </td>

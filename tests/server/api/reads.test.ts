@@ -104,7 +104,8 @@ describe.each(backends)('trade and balance reads on %s', (backend) => {
     const body = await get<{ stats: Stats }>('/api/trades/stats/summary', alice);
     expect(body.stats).toMatchObject({
       totalTrades: 45,
-      successfulTrades: completed.length,
+      // "Successful" means won, the win rate's numerator (issue 20, finding 3): never completed losses.
+      successfulTrades: wins.length,
       failedTrades: aliceSeeds.filter((s) => s.status === 'failed').length,
       totalProfit: wins.length * 2.5,
       netProfit: wins.length * 2.5 - (completed.length - wins.length),

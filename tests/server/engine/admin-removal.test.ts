@@ -61,7 +61,7 @@ describe.each(backends)('removing a user with open trades on %s', (backend) => {
     expect(del.statusCode).toBe(200);
     expect(del.json()).toEqual({ success: true, message: 'User deleted successfully (1 open trade closed first)' });
     const closed = d.events.find(
-      (e) => e.type === 'trade_updated' && e.trade._id === trade._id && e.trade.status === 'cancelled',
+      (e) => e.type === 'trade_updated' && e.trade._id === trade._id && e.trade.status === 'completed',
     );
     expect(closed).toMatchObject({
       trade: { reason: 'account deleted by an admin', legs: [{ status: 'closed' }, { status: 'closed' }] },
@@ -79,7 +79,7 @@ describe.each(backends)('removing a user with open trades on %s', (backend) => {
       message: 'User deactivated (1 open trade closed first)',
       user: { isActive: false, tradingEnabled: false },
     });
-    expect((await row(trade._id))?.status).toBe('cancelled');
+    expect((await row(trade._id))?.status).toBe('completed');
   });
 
   it('lets go of a trade whose user was deleted behind its back, logging it once instead of retrying forever', async () => {

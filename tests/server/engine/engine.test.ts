@@ -111,7 +111,9 @@ describe('arbitrage engine', () => {
     expect(closed.reason).toBe('stop: spread widened');
     expect(closed.actualProfit).toBeLessThan(-0.5);
     const notice = await e.waitFor((ev) => ev.type === 'notice' && ev.userId === 'erin');
-    expect(notice).toMatchObject({ notice: { level: 'warning', message: expect.stringMatching(/Trading stopped/) } });
+    expect(notice).toMatchObject({
+      notice: { level: 'warning', message: expect.stringMatching(/^Automated trading is halted: Max loss reached/) },
+    });
     expect(e.users.stops).toEqual([{ userId: 'erin', reason: expect.stringMatching(/^Max loss reached/) }]);
     const before = e.events.filter((ev) => ev.type === 'new_trade').length;
     e.quote('ETH/USDT', 3_000, 0.02);
@@ -150,8 +152,8 @@ describe('arbitrage engine', () => {
     expect(await e.engine.cancelTrade('someone-else', first.trade._id)).toMatchObject({ ok: false, status: 404 });
     const cancel = await e.engine.cancelTrade('fay', first.trade._id);
     expect(cancel.ok).toBe(true);
-    const cancelled = tradeOf(await e.waitFor(tradeEvent('cancelled', 'fay')));
-    expect(cancelled.reason).toBe('cancelled by user');
+    const cancelled = tradeOf(await e.waitFor(tradeEvent('completed', 'fay')));
+    expect(cancelled.reason).toBe('closed by you');
     expect(cancelled.legs.every((l) => l.status === 'closed' && l.close !== null)).toBe(true);
     // exposure released: a new manual trade fits again
     expect(await e.engine.createManualTrade('fay', 'ETH/USDT', 150)).toMatchObject({ ok: true });

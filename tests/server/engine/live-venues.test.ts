@@ -218,7 +218,7 @@ describe('the engine on the live connectors against the venue fakes', () => {
         expect(notice).toMatchObject({
           notice: {
             message: expect.stringMatching(
-              /^Trading paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/,
+              /^Automated trading is paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/,
             ),
           },
         });

@@ -98,8 +98,8 @@ describe('crash recovery', () => {
     await m.store.insert(s);
     m.quote('BTC/USDT', 60_000, 0.009);
     await m.engine.start();
-    const done = (await m.waitFor(tradeEvent('cancelled'))) as { trade: Trade };
-    expect(done.trade.reason).toBe('account deactivated');
+    const done = (await m.waitFor(tradeEvent('completed'))) as { trade: Trade };
+    expect(done.trade.reason).toBe('closed by an admin');
     expect(m.binance.placed).toEqual(['R4-b-c']);
     expect(m.deriv.placed).toEqual(['R4-d-c']);
     await m.engine.stop();

@@ -158,7 +158,7 @@ describe.each(backends)('trading routes on %s', (backend) => {
     expect(second.statusCode).toBe(409);
   });
 
-  it('cancels only the caller own open trade, and only to cancelled', async () => {
+  it('closes only the caller own open trade, asked for with status cancelled; it ends closed by you', async () => {
     const list = (await t.request('GET', '/api/trades?status=pending', { token: bob.token })).json();
     const trade = list.trades[0] as Trade;
     await until('legs open', async () => (await tradeRow(trade._id))?.legs.every((l) => l.status === 'open') ?? false);
@@ -183,8 +183,9 @@ describe.each(backends)('trading routes on %s', (backend) => {
       body: { status: 'cancelled' },
     });
     expect(ok.statusCode).toBe(200);
-    await until('cancelled', async () => (await tradeRow(trade._id))?.status === 'cancelled');
+    await until('closed', async () => (await tradeRow(trade._id))?.status === 'completed');
     const row = await tradeRow(trade._id);
+    expect(row?.reason).toBe('closed by you');
     expect(row?.legs.every((l) => l.status === 'closed')).toBe(true);
     const again = await t.request('PUT', `/api/trades/${trade._id}/status`, {
       token: bob.token,

@@ -51,7 +51,7 @@ describe('safe with real money (issue 9)', () => {
       notice: {
         level: 'warning',
         message: expect.stringMatching(
-          /^Trading paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/,
+          /^Automated trading is paused: Binance refused the order — insufficient USDT \(3 failed trades in a row\)/,
         ),
         user: { tradingEnabled: false },
       },

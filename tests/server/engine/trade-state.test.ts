@@ -90,8 +90,8 @@ describe('trade state machine', () => {
     expect(t.actualProfit).toBe('0');
   });
 
-  it('defers a close asked for while opening, and a cancel ends cancelled with profit realised', () => {
-    let t = step(fresh(), { type: 'close-requested', reason: 'cancelled by user', cancel: true });
+  it('defers a close asked for while opening; a trade that held both legs ends closed, never cancelled, with profit realised', () => {
+    let t = step(fresh(), { type: 'close-requested', reason: 'closed by you', cancel: true });
     expect(t.stage).toBe('opening');
     t = step(
       t,
@@ -104,7 +104,8 @@ describe('trade state machine', () => {
       { type: 'leg-closed', venue: 'binance', fill: fill('T1-b-c', '103', '1', '0') },
       { type: 'leg-closed', venue: 'deriv', fill: fill('T1-d-c', '101', '1', '0') },
     );
-    expect(t.stage).toBe('cancelled');
+    expect(t.stage).toBe('completed');
+    expect(t.reason).toBe('closed by you');
     expect(t.actualProfit).toBe('2');
   });
 

@@ -63,7 +63,7 @@ describe.each(backends)('kill switches on %s', (backend) => {
       message: 'Automated trading stopped and 2 open trades closed.',
     });
     expect(body.trades.map((r) => r._id).sort()).toEqual([...ids].sort());
-    expect(body.trades.every((r) => r.status === 'cancelled' && r.reason === 'stop & flatten')).toBe(true);
+    expect(body.trades.every((r) => r.status === 'completed' && r.reason === 'stop & flatten')).toBe(true);
     const [saved] = await t.db.select({ on: users.tradingEnabled }).from(users).where(eq(users.id, alice.user._id));
     expect(saved?.on).toBe(false);
     // The next dislocation opens nothing for her (her two trades so far: the automated and the manual one).
@@ -112,7 +112,7 @@ describe.each(backends)('kill switches on %s', (backend) => {
     }
     // The same request for carol, saved as that instance would on the shared database: the engine here carries it out.
     await requestFlatten(t.db, carol.user._id, 'stop & flatten');
-    await d.until('closed by the engine', async () => (await tradeRow(id))?.status === 'cancelled', 10_000);
+    await d.until('closed by the engine', async () => (await tradeRow(id))?.status === 'completed', 10_000);
     expect((await tradeRow(id))?.reason).toBe('stop & flatten');
     await d.until('request done', async () => !(await pendingFlattens(t.db)).some((r) => r.userId === carol.user._id));
   });

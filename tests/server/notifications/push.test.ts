@@ -134,7 +134,11 @@ describe.each(backends)('web push on %s', (backend) => {
       });
       expect(res.statusCode, res.body).toBe(200);
     });
-    expect(halted).toMatchObject({ kind: 'killSwitch', title: 'Trading halted for everyone', url: '/dashboard' });
+    expect(halted).toMatchObject({
+      kind: 'killSwitch',
+      title: 'Automated trading: Halted by an admin',
+      url: '/dashboard',
+    });
     expect((await t.request('POST', '/api/admin/trading/resume', { token: t.admin.token })).statusCode).toBe(200);
   });
 
@@ -304,7 +308,7 @@ describe.each(backends)('web push on %s', (backend) => {
       });
       expect(done).toMatchObject({
         kind: 'tradeCompleted',
-        title: 'Trade completed: BTC/USDT +1.25 USDT',
+        title: 'Closed — converged: BTC/USDT +1.25 USDT',
         url: '/trades',
         tag: `trade-${completed._id}`,
       });
@@ -323,7 +327,7 @@ describe.each(backends)('web push on %s', (backend) => {
       );
       expect(failed).toMatchObject({
         kind: 'tradeFailed',
-        title: 'Trade failed: BTC/USDT',
+        title: 'Failed: BTC/USDT',
         body: 'T-1 · Deriv refused the stake · unwind −0.0200 USDT',
       });
 
@@ -343,7 +347,11 @@ describe.each(backends)('web push on %s', (backend) => {
           },
         }),
       );
-      expect(halt).toMatchObject({ kind: 'maxLoss', title: 'Trading halted: max loss reached', url: '/settings' });
+      expect(halt).toMatchObject({
+        kind: 'maxLoss',
+        title: 'Automated trading: Halted — max loss reached',
+        url: '/settings',
+      });
       expect(halt.body).toContain('Max loss reached: 12 USDT below its peak');
 
       await t.request('PUT', '/api/notifications/preferences', { token: erin.token, body: { tradingPaused: false } });
