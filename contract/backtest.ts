@@ -1,5 +1,6 @@
 // Backtest ("what would my limits have done?"): the request, its bounds and the answer, one definition for both sides.
 import { SYMBOLS, type SymbolId } from './domain';
+import type { EquityPoint } from './figures';
 
 export const BACKTEST_SYMBOLS = [...SYMBOLS, 'both'] as const;
 export type BacktestSymbol = (typeof BACKTEST_SYMBOLS)[number];
@@ -48,12 +49,8 @@ export interface BacktestFigures {
   exposureUsed: number;
 }
 
-export interface BacktestEquityPoint {
-  /** ms since epoch. */
-  t: number;
-  /** Realised P&L since the start of the range, USDT. */
-  equity: number;
-}
+/** A point of a backtest's equity curve (contract/figures.ts): realised P&L since the start of the range, USDT. */
+export type BacktestEquityPoint = EquityPoint;
 
 export interface BacktestResult {
   symbol: BacktestSymbol;

@@ -18,6 +18,7 @@ import { registerAuth } from './http/plugins/auth';
 import { registerDocs } from './http/plugins/docs';
 import { answerClientError, frameworkErrors, registerErrorHandling } from './http/plugins/errors';
 import { registerSecurityHeaders } from './http/plugins/headers';
+import { registerCompression } from './http/plugins/compression';
 import { ignoreBodiesWhereNoneIsTaken } from './http/plugins/ignored-bodies';
 import { loggerOptions, type LogSink } from './http/plugins/logging';
 import { authRoutes } from './http/auth';
@@ -44,6 +45,8 @@ import { snapshotRoutes } from './http/snapshot';
 import { notificationRoutes } from './http/notifications';
 import { createPushService, loadVapidKeys, type EgressOptions, type PushService } from './notifications';
 import { auditRoutes } from './http/audit';
+import { telegramRoutes } from './http/telegram';
+import { createTelegram, withTelegram, type TelegramService, type TelegramTuning } from './telegram';
 import { killSwitchRoutes } from './http/kill-switch';
 import { twoFactorRoutes } from './http/two-factor';
 import { TradingControl } from './trading';
@@ -87,6 +90,8 @@ export interface BuildAppOptions {
   probe?: DatabaseProbe;
   /** Backups of the embedded database for the admin download; null/omitted on PostgreSQL. */
   backups?: BackupSource | null;
+  /** How the Telegram bot waits and polls (tests: no real waiting); used only with TELEGRAM_BOT_TOKEN. */
+  telegram?: TelegramTuning;
 }
 
 /** Emitted after sessions were revoked, so live sockets of that user can be re-checked at once. */
@@ -102,6 +107,8 @@ declare module 'fastify' {
     haltChanges$: Subject<TradingHaltState>;
     /** Prometheus metrics of this process (server/ops/metrics). */
     metrics: OpsMetrics;
+    /** The Telegram bot (server/telegram); null without TELEGRAM_BOT_TOKEN. The process starts it. */
+    telegram: TelegramService | null;
   }
 }
 
@@ -150,10 +157,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('engine', options.engine ?? null);
   app.decorate('trading', new TradingControl({ db, market: config.market, engine: options.engine ?? null }));
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
-  app.decorate(
-    'push',
-    options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, egress: options.pushEgress }),
-  );
+  const devicePush =
+    options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, egress: options.pushEgress });
+  // With a bot, every notification also goes to the user's linked chat (server/telegram/notifier.ts).
+  const telegram = config.telegramBotToken
+    ? createTelegram({
+        app,
+        token: config.telegramBotToken,
+        apiUrl: config.telegramApiUrl,
+        devicePush,
+        ...options.telegram,
+      })
+    : null;
+  app.decorate('telegram', telegram);
+  app.decorate('push', telegram ? withTelegram(devicePush, telegram.notifier, app.log) : devicePush);
 
   // Operations (server/ops): /healthz, /readyz, /metrics, and the HTTP duration hook that sees every request.
   const metrics = options.metrics ?? createMetrics();
@@ -171,6 +188,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await registerSecurityHeaders(app, options.clientDir);
+  registerCompression(app);
   ignoreBodiesWhereNoneIsTaken(app);
   await registerDocs(app);
   registerErrorHandling(
@@ -189,6 +207,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   );
   app.addHook('onClose', async () => {
+    await telegram?.stop();
     await counters.close();
     app.revocations$.complete();
     app.haltChanges$.complete();
@@ -209,6 +228,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(snapshotRoutes, { prefix: '/api' });
   await app.register(backtestRoutes, { prefix: '/api' });
   await app.register(notificationRoutes, { prefix: '/api' });
+  await app.register(telegramRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
   await app.register(killSwitchRoutes, { prefix: '/api' });
   await app.register(twoFactorRoutes, { prefix: '/api' });

@@ -226,6 +226,9 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
     `Arbitrage app listening on ${address} (database: ${database.kind}, market: ${config.market === 'sim' ? `simulated, ${config.simProfile}` : 'live'})`,
   );
   if (trading) await trading.start(app.log);
+  // The Telegram bot (TELEGRAM_BOT_TOKEN): its token checked with getMe; it polls here only while this instance leads
+  // the engine. Not awaited: an unreachable Telegram delays nothing else (it is retried with backoff).
+  void app.telegram?.start({ poll: trading !== null, isLeader: () => trading?.engine.isTrading ?? false });
   // The generated password again, as the last start-up line: the log lines since its first print (and the client
   // build's) must not scroll it away before the operator copies it.
   const repeatNotice = () => {

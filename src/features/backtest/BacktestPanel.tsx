@@ -6,10 +6,10 @@ import { toast } from 'react-toastify';
 import type { BacktestRange, BacktestResult, BacktestSymbol } from '../../../contract/backtest';
 import { BACKTEST_RANGES } from '../../../contract/backtest';
 import type { PublicUser } from '../../../contract/entities';
+import { useRunBacktest } from '../../hooks/backtest';
+import { messageOf } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
 import { formatSpread, formatUsd, formatWinRate } from '../../lib/format';
-import { runBacktest } from '../../services/backtest/backtest';
-import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import * as styles from './backtest.css';
@@ -57,6 +57,7 @@ const when = (iso: string) =>
 
 export function BacktestPanel({ user }: { user: PublicUser }) {
   const services = useServices();
+  const runBacktest = useRunBacktest();
   const online = useObservableEagerState(services.offline.online$);
   const [form, setForm] = useState<BacktestForm>(() => formFromUser(user));
   const [running, setRunning] = useState(false);
@@ -75,8 +76,8 @@ export function BacktestPanel({ user }: { user: PublicUser }) {
     try {
       // The same range for both, so the two columns compare limits and nothing else.
       const [triedResult, currentResult] = await Promise.all([
-        runBacktest(services.http, bodyOf(form, tried, now), isOnline),
-        sameLimits(tried, current) ? null : runBacktest(services.http, bodyOf(form, current, now), isOnline),
+        runBacktest(bodyOf(form, tried, now), isOnline),
+        sameLimits(tried, current) ? null : runBacktest(bodyOf(form, current, now), isOnline),
       ]);
       setOutcome({ tried: triedResult, current: currentResult ?? triedResult, triedLimits: tried });
     } catch (err) {
