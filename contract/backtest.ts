@@ -10,6 +10,12 @@ export const BACKTEST_MAX_DAYS = 7;
 export const BACKTEST_MAX_RANGE_MS = BACKTEST_MAX_DAYS * 24 * 3600 * 1000;
 /** A replay that runs longer than this is stopped and the request answered with a message. */
 export const BACKTEST_TIMEOUT_MS = 10_000;
+/**
+ * The most recorded engine ticks one backtest replays: more would not finish within the time limit and would hold
+ * the server's memory while read (a demonstration market near its thresholds most of the time records a few million
+ * a week).
+ */
+export const BACKTEST_MAX_TICKS = 1_500_000;
 /** The equity series carries at most this many points, whatever the range. */
 export const BACKTEST_EQUITY_POINTS = 400;
 /** The ranges the screen offers. */

@@ -79,6 +79,15 @@ export async function spreadBooksSize(db: Db): Promise<{ dense: number; sparse: 
   };
 }
 
+/** How many ticks of the symbols were recorded in [from, to): a backtest asks before it reads them. */
+export async function countSpreadBooks(db: Db, symbols: readonly SymbolId[], from: Date, to: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(spreadBooks)
+    .where(and(inArray(spreadBooks.symbol, [...symbols]), gte(spreadBooks.at, from), lt(spreadBooks.at, to)));
+  return Number(row?.n ?? 0);
+}
+
 /** One symbol's recorded ticks in [from, to), oldest first (ties in the engine's order), as parallel arrays. */
 export interface BookSeries {
   symbol: SymbolId;

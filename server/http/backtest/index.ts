@@ -3,11 +3,11 @@
 // database is this thread's I/O); the replay — the engine's own decision core and paper fills (engine/replay) — runs
 // in a worker thread with a time limit. Answered from the database, so an API-only instance serves it too.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BACKTEST_TIMEOUT_MS, type BacktestResponse } from '../../../contract/backtest';
+import { BACKTEST_MAX_TICKS, BACKTEST_TIMEOUT_MS, type BacktestResponse } from '../../../contract/backtest';
 import { BacktestBody } from '../../../contract/backtest-body';
 import { SYMBOLS, type SymbolId } from '../../../contract/domain';
 import { readReplayHistory } from '../../db/repositories/spread-history';
-import { readReplayBooks } from '../../db/repositories/spread-books';
+import { countSpreadBooks, readReplayBooks } from '../../db/repositories/spread-books';
 import { mergeBooks } from '../../engine/replay/books';
 import { mergeSeries } from '../../engine/replay/history';
 import { backtestInWorker } from '../../engine/replay/run-in-worker';
@@ -33,6 +33,11 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
       if (from.getTime() >= to.getTime()) throw badRequest('The range must start in the past');
       const symbols: SymbolId[] = body.symbol === 'both' ? [...SYMBOLS] : [body.symbol];
       // The books the engine decided on; mids only before a symbol's first book (recorded before books were kept).
+      const ticks = await countSpreadBooks(app.db, symbols, from, to);
+      if (ticks > BACKTEST_MAX_TICKS)
+        throw badRequest(
+          `This range holds ${ticks.toLocaleString('en-US')} recorded price ticks, more than one backtest replays (${BACKTEST_MAX_TICKS.toLocaleString('en-US')}); pick a shorter range or one symbol`,
+        );
       const books = await readReplayBooks(app.db, symbols, from, to);
       // A mid stands for its whole second: the second in which a symbol's books begin is replayed from the books.
       const firstBook = new Map(books.map((b) => [b.symbol, Math.floor((b.t[0] ?? to.getTime()) / 1000) * 1000]));

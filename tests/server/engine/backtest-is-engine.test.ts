@@ -1,8 +1,8 @@
 // A backtest of a window the engine traded, with the same limits, makes the engine's trades: the live engine trades
 // the simulated market (demo profile, fixed seed) while the server's recorders keep what it saw — the books it
 // decided on and the one-second mids — in the database; POST /api/backtest then replays that window. Same trade
-// count, P&L within 2 %. (Replaying the mids instead, rebuilt with default spreads, gave 3 trades and −5.41 USDT
-// where the engine made 8 and +60.44.)
+// count, P&L within 2 %. (Before the books were kept, the mids rebuilt with default spreads were replayed: the issue
+// saw 3 trades and −5.41 USDT where the engine had made 8 and +60.44; bench/backtest-vs-engine.ts measures both.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BacktestResponse } from '../../../contract/backtest';
 import { costFloor } from '../../../contract/costs';

@@ -1,10 +1,11 @@
 // The real server process records the market it runs: samples appear in GET /api/exchanges/spreads, a graceful
-// restart keeps them, and GET /api/meta names the market.
+// restart keeps them, the engine's books are recorded beside them for backtests, and GET /api/meta names the market.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MetaResponse, SpreadsResponse } from '../../../contract/api';
+import type { BacktestResponse } from '../../../contract/backtest';
 import { backends } from '../helpers/app';
 import { createPostgresDatabase } from '../helpers/database';
 import { api, startServer, type ServerProcess } from '../engine/server-process';
@@ -92,5 +93,20 @@ describe.each(backends)('spread history of the real server on %s', (backend) => 
     // the last open second, the batch in flight). That stopping writes what is still held: recorder.test.ts.
     const beforeStop = after.points.filter((p) => p.t < stoppedAt);
     expect(beforeStop.length).toBeGreaterThanOrEqual(Math.floor((stoppedAt - first.points[0]!.t) / 1000) - 2);
+
+    // The engine's books were recorded beside the mids (at least one tick a second per symbol) and a backtest replays
+    // them.
+    const backtest = await api(server.url, 'POST', '/api/backtest', token, {
+      symbol: 'ETH/USDT',
+      from: started,
+      to: new Date(stoppedAt).toISOString(),
+      minSpread: 0.002,
+      maxExposure: 1000,
+      maxLoss: 100,
+    });
+    expect(backtest.status).toBe(200);
+    const { replayed } = (backtest.json as unknown as BacktestResponse).backtest;
+    expect(replayed.source).not.toBe('mids');
+    expect(replayed.bookTicks).toBeGreaterThanOrEqual(beforeStop.length - 2);
   }, 120_000);
 });
