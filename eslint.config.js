@@ -163,6 +163,28 @@ function importDirections() {
       ignores: tests,
       rules: { 'no-restricted-imports': ['error', { patterns: forbid }] },
     })),
+    // Features reach the services through hooks (src/hooks); naming a service's types stays allowed, since a type
+    // import carries no code and no way to call anything. A rule of its own, as only this one knows type imports.
+    {
+      files: ['src/features/**/*.{ts,tsx}'],
+      ignores: tests,
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                ...clientInto(
+                  'services',
+                  'Features reach services through hooks (src/hooks); only type imports may name src/services.',
+                ),
+                allowTypeImports: true,
+              },
+            ],
+          },
+        ],
+      },
+    },
     // Unit tests beside the code may import test support, never across the client/server line.
     { files: ['src/**/*.test.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { patterns: [SERVER] }] } },
     {

@@ -21,15 +21,23 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPwaServer(): Promise<{ url: string; stop(): Promise<void> }> {
+/**
+ * `dataDir`: a data directory of the caller's (kept on stop, so it can be seeded between two starts); `build: false`
+ * reuses the client build of an earlier start.
+ */
+export async function startPwaServer(
+  options: { dataDir?: string; build?: boolean } = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
   const env = { ...process.env, NODE_ENV: 'production' };
-  const build = spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-    { cwd: ROOT, stdio: 'inherit', env },
-  );
-  if (build.status !== 0) throw new Error('vite build failed');
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pwa-'));
+  if (options.build !== false) {
+    const build = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+      { cwd: ROOT, stdio: 'inherit', env },
+    );
+    if (build.status !== 0) throw new Error('vite build failed');
+  }
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'bench-pwa-'));
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'bench/pwa-entry.ts'], {
     cwd: ROOT,
@@ -73,7 +81,7 @@ export async function startPwaServer(): Promise<{ url: string; stop(): Promise<v
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

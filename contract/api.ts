@@ -1,16 +1,7 @@
 // Request schemas of every REST call (spec section 7) and the shapes of the answers.
 // The server validates with these schemas and documents them in OpenAPI; the client imports the types only.
 import { z } from './zod';
-import {
-  CURRENCIES,
-  MAX_PAGE_SIZE,
-  DEFAULT_PAGE_SIZE,
-  ROLES,
-  SYMBOLS,
-  TRADE_STATUSES,
-  TRADING_LIMITS,
-  VENUES,
-} from './domain';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, TRADING_LIMITS, VENUES } from './domain';
 import type {
   ArbitrageOpportunity,
   Balances,
@@ -27,30 +18,11 @@ import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
 import { isoDateTimeText, text } from './text';
 import type { TradingHaltState, TwoFactorStatus } from './guard';
 import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
+import { EMAIL_PATTERN, LIMIT_MESSAGES, MESSAGES, PHONE_PATTERN } from './messages';
+import { percentText } from './percent';
 
-export const API_PREFIX = '/api';
-
-/** Validation texts of spec section 5, shared so client and server say the same thing. */
-export const MESSAGES = {
-  emailRequired: 'Email is required',
-  emailInvalid: 'Please enter a valid email address',
-  usernameRequired: 'Username is required',
-  usernameShort: 'Username must be at least 3 characters',
-  nameShort: (field: string) => `${field} must be at least 2 characters`,
-  phoneInvalid: 'Please enter a valid phone number',
-  bioLong: 'Bio must be less than 500 characters',
-  currentPasswordRequired: 'Current password is required',
-  newPasswordRequired: 'New password is required',
-  newPasswordShort: 'Password must be at least 8 characters',
-  newPasswordSame: 'New password must be different from current password',
-  createPasswordShort: 'Password must be at least 6 characters long',
-  /** A profile change that collides with another account: which field, and so whose, is not said (as at sign-in). */
-  profileNotSaved: 'Your profile could not be saved with that username or email. Choose another.',
-} as const;
-
-/** Spec: optional plus, leading non-zero digit, then 7 to 15 digits, spaces, dashes or brackets. */
-export const PHONE_PATTERN = /^\+?[1-9][\d\s\-()]{7,15}$/;
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Validation texts of spec section 5 and their patterns, in a zod-free module so the client's forms read them too.
+export { EMAIL_PATTERN, MESSAGES, PHONE_PATTERN };
 
 // Every text input of the API goes through `text` (contract/text.ts): a string without control characters.
 export { controlCharactersMessage, hasControlCharacters, text } from './text';
@@ -71,8 +43,8 @@ export const IdParams = z.object({ id: text('The id in the URL').uuid('Not a val
 // ---- auth ----
 export const LoginBody = z.object({
   /** Carries the e-mail (spec); a username is accepted too. */
-  username: text('Email').trim().min(1, 'Email is required').max(254),
-  password: text('Password').min(1, 'Password is required').max(1024),
+  username: text('Email').trim().min(1, MESSAGES.emailRequired).max(254),
+  password: text('Password').min(1, MESSAGES.passwordRequired).max(1024),
 });
 export const RegisterBody = z.object({
   username: text('Username').trim().min(3, MESSAGES.usernameShort).max(50),
@@ -105,18 +77,21 @@ export const TradingSettingsBody = z
     maxExposure: z
       .number()
       .finite()
-      .min(TRADING_LIMITS.maxExposure.min, 'Max exposure must be 0 or more')
+      .min(TRADING_LIMITS.maxExposure.min, LIMIT_MESSAGES.belowMin('Max exposure', TRADING_LIMITS.maxExposure.min))
       .max(TRADING_LIMITS.maxExposure.max),
     /** Fraction: 0 to 0.1 (the form shows 0 to 10 %). */
     minSpread: z
       .number()
       .finite()
-      .min(TRADING_LIMITS.minSpread.min, 'Min spread must be 0 or more')
-      .max(TRADING_LIMITS.minSpread.max, 'Min spread must be at most 10%'),
+      .min(TRADING_LIMITS.minSpread.min, LIMIT_MESSAGES.belowMin('Min spread', TRADING_LIMITS.minSpread.min))
+      .max(
+        TRADING_LIMITS.minSpread.max,
+        LIMIT_MESSAGES.aboveMax('Min spread', percentText(TRADING_LIMITS.minSpread.max)),
+      ),
     maxLoss: z
       .number()
       .finite()
-      .min(TRADING_LIMITS.maxLoss.min, 'Max loss must be 0 or more')
+      .min(TRADING_LIMITS.maxLoss.min, LIMIT_MESSAGES.belowMin('Max loss', TRADING_LIMITS.maxLoss.min))
       .max(TRADING_LIMITS.maxLoss.max),
     tradingEnabled: z.boolean(),
   })
@@ -163,6 +138,33 @@ export const TradesQuery = z.object({
   symbol: oneOf(SYMBOLS, 'symbol').optional(),
   page: intFromQuery(1, 1_000_000, 1, 'page'),
   limit: intFromQuery(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, 'limit'),
+});
+/** The most trade changes one answer of GET /trades/changes carries. */
+export const MAX_TRADE_CHANGES = 500;
+/**
+ * Where a copy of the trade history stands in the change feed: the last change taken (its `updatedAt` to the
+ * microsecond, UTC) and that trade's id, as `2026-01-31T12:00:00.123456Z_<uuid>`. Opaque to the client: it sends back
+ * what the last answer gave.
+ */
+const CHANGE_CURSOR =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{6}Z_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A real instant: the date part reads back unchanged (no 31 February, no hour 25), years 1970–9999. */
+const isRealInstant = (cursor: string) => {
+  const whole = CHANGE_CURSOR.exec(cursor)?.[1];
+  const ms = whole === undefined ? Number.NaN : Date.parse(`${whole}Z`);
+  return Number.isFinite(ms) && ms >= 0 && new Date(ms).toISOString().slice(0, 19) === whole;
+};
+/**
+ * The history sync's change feed: the caller's trades changed (created or updated) after `after`, oldest change
+ * first, at most `limit`; without `after` from the beginning. `limit=0` asks only for the cursor of the newest change,
+ * for a copy filled by pages that follows changes from then on.
+ */
+export const TradeChangesQuery = z.object({
+  after: text('after')
+    .regex(CHANGE_CURSOR, { message: 'after must be a cursor from an earlier answer', abort: true })
+    .refine(isRealInstant, 'after must be a cursor from an earlier answer')
+    .optional(),
+  limit: intFromQuery(0, MAX_TRADE_CHANGES, MAX_TRADE_CHANGES, 'limit'),
 });
 const isoInstant = (label: string) =>
   isoDateTimeText(label, `${label} must be a date and time such as 2026-01-31T00:00:00Z`).optional();
@@ -239,6 +241,7 @@ export type ProfileBody = z.infer<typeof ProfileBody>;
 export type TradingSettingsBody = z.infer<typeof TradingSettingsBody>;
 export type ApiKeysBody = z.infer<typeof ApiKeysBody>;
 export type TradesQuery = z.input<typeof TradesQuery>;
+export type TradeChangesQuery = z.input<typeof TradeChangesQuery>;
 export type TradesExportQuery = z.infer<typeof TradesExportQuery>;
 export type CreateTradeBody = z.infer<typeof CreateTradeBody>;
 export type TradeStatusBody = z.input<typeof TradeStatusBody>;
@@ -286,6 +289,17 @@ export interface TradesResponse {
   success: true;
   trades: Trade[];
   pagination: Pagination;
+}
+/** GET /trades/changes: changed trades, oldest change first, and where to ask from next time. */
+export interface TradeChangesResponse {
+  success: true;
+  trades: Trade[];
+  /** Send as `after` next time. It may stay a little behind the newest change (see server/db/repositories/trade-changes.ts). */
+  cursor: string | null;
+  /** True when more changes wait beyond this answer's `limit`: ask again at once with the new cursor. */
+  more: boolean;
+  /** All the caller's trades on the server now. */
+  total: number;
 }
 export interface TradeResponse {
   success: true;
@@ -351,5 +365,3 @@ export interface TradingMembershipResponse {
   tradingEnabled: boolean;
   message: string;
 }
-
-export const CURRENCY_LIST = CURRENCIES;

@@ -3,9 +3,21 @@
 import { z } from './zod';
 import { isoDateTimeText } from './text';
 import { BACKTEST_MAX_DAYS, BACKTEST_MAX_RANGE_MS, BACKTEST_SYMBOLS, type BacktestBody as Body } from './backtest';
+import { TRADING_LIMITS } from './domain';
+import { LIMIT_MESSAGES } from './messages';
+import { percentText } from './percent';
 
 const isoDateTime = (label: string) =>
   isoDateTimeText(label, `${label} must be a date and time, e.g. 2026-01-01T00:00:00Z`);
+
+/** One of the trading settings' limits, within the same bounds (TRADING_LIMITS); `maxText` words the upper one. */
+const limit = (key: keyof typeof TRADING_LIMITS, label: string, maxText: string) =>
+  z
+    .number({ message: LIMIT_MESSAGES.notANumber(label) })
+    .finite()
+    .min(TRADING_LIMITS[key].min, LIMIT_MESSAGES.belowMin(label, TRADING_LIMITS[key].min))
+    .max(TRADING_LIMITS[key].max, LIMIT_MESSAGES.aboveMax(label, maxText));
+const usdt = (amount: number) => `${amount.toLocaleString('en-US')} USDT`;
 
 export const BacktestBody = z
   .object({
@@ -13,21 +25,9 @@ export const BacktestBody = z
     from: isoDateTime('From'),
     to: isoDateTime('To'),
     /** The same bounds as the trading settings. */
-    minSpread: z
-      .number({ message: 'Min spread must be a number' })
-      .finite()
-      .min(0, 'Min spread must be 0 or more')
-      .max(0.1, 'Min spread must be at most 10%'),
-    maxExposure: z
-      .number({ message: 'Max exposure must be a number' })
-      .finite()
-      .min(0, 'Max exposure must be 0 or more')
-      .max(1_000_000_000, 'Max exposure must be at most 1,000,000,000 USDT'),
-    maxLoss: z
-      .number({ message: 'Max loss must be a number' })
-      .finite()
-      .min(0, 'Max loss must be 0 or more')
-      .max(1_000_000_000, 'Max loss must be at most 1,000,000,000 USDT'),
+    minSpread: limit('minSpread', 'Min spread', percentText(TRADING_LIMITS.minSpread.max)),
+    maxExposure: limit('maxExposure', 'Max exposure', usdt(TRADING_LIMITS.maxExposure.max)),
+    maxLoss: limit('maxLoss', 'Max loss', usdt(TRADING_LIMITS.maxLoss.max)),
   })
   .strict()
   .refine((b) => Date.parse(b.from) < Date.parse(b.to), {

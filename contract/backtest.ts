@@ -1,5 +1,6 @@
 // Backtest ("what would my limits have done?"): the request, its bounds and the answer, one definition for both sides.
 import { SYMBOLS, type SymbolId } from './domain';
+import type { EquityPoint } from './figures';
 
 export const BACKTEST_SYMBOLS = [...SYMBOLS, 'both'] as const;
 export type BacktestSymbol = (typeof BACKTEST_SYMBOLS)[number];
@@ -28,6 +29,13 @@ export interface BacktestBody {
   maxLoss: number;
 }
 
+/**
+ * Where a backtest's prices came from: the books the engine decided on (both venues' bid and ask at its own ticks),
+ * or, for ranges recorded before those were kept, mids rebuilt into books with each venue's usual quoted spread.
+ */
+export const BACKTEST_SOURCES = ['books', 'mids', 'books-and-mids'] as const;
+export type BacktestSource = (typeof BACKTEST_SOURCES)[number];
+
 export interface BacktestFigures {
   /** Finished trades (completed, failed, cancelled). */
   trades: number;
@@ -41,12 +49,8 @@ export interface BacktestFigures {
   exposureUsed: number;
 }
 
-export interface BacktestEquityPoint {
-  /** ms since epoch. */
-  t: number;
-  /** Realised P&L since the start of the range, USDT. */
-  equity: number;
-}
+/** A point of a backtest's equity curve (contract/figures.ts): realised P&L since the start of the range, USDT. */
+export type BacktestEquityPoint = EquityPoint;
 
 export interface BacktestResult {
   symbol: BacktestSymbol;
@@ -54,8 +58,17 @@ export interface BacktestResult {
   to: string;
   limits: { minSpread: number; maxExposure: number; maxLoss: number };
   figures: BacktestFigures;
-  /** What was replayed: recorded samples at each resolution (one second for the last day, one minute before it). */
-  replayed: { secondSamples: number; minuteSamples: number; symbols: SymbolId[] };
+  /**
+   * What was replayed: the engine's recorded ticks (`bookTicks`), and before the first of them, mids at each
+   * resolution (one second for the last day, one minute before it).
+   */
+  replayed: {
+    source: BacktestSource;
+    bookTicks: number;
+    secondSamples: number;
+    minuteSamples: number;
+    symbols: SymbolId[];
+  };
   /** Why the engine would have stopped trading part-way (maxLoss, repeated failures), and when. */
   stopped: { reason: string; at: string } | null;
   /** Trades still open when the range ended (not in the figures). */

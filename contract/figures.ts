@@ -35,27 +35,15 @@ export function winRate(winningTrades: number, decidedTrades: number): number {
   return decidedTrades === 0 ? 0 : (winningTrades * 100) / decidedTrades;
 }
 
-/**
- * What each of the contract's Stats figures is (the Balances answer repeats the same figures):
- * - `totalTrades`: every trade of the user, open ones included.
- * - `successfulTrades`: trades that completed (both legs opened and closed).
- * - `failedTrades`: trades that failed (a leg could not be placed; the other was unwound).
- * - `totalProfit`: the sum of the profits of won trades (see WINNING_TRADE).
- * - `netProfit`: the realised P&L of every finished trade — completed, failed and cancelled — net of all fees.
- * - `winRate`: won trades / decided trades × 100 (see DECIDED_TRADE), 0 when none.
- * - `decidedTrades`: the trades the win rate is taken over; while it is 0 there is no win rate to show.
- * - `totalValue`: USDT plus each coin at its current mid price, over both venues.
- */
-export const FIGURE_NAMES = [
-  'totalTrades',
-  'successfulTrades',
-  'failedTrades',
-  'totalProfit',
-  'netProfit',
-  'winRate',
-  'decidedTrades',
-  'totalValue',
-] as const;
+// What each of the contract's Stats figures is (the Balances answer repeats the same figures):
+// - `totalTrades`: every trade of the user, open ones included.
+// - `successfulTrades`: trades that completed (both legs opened and closed).
+// - `failedTrades`: trades that failed (a leg could not be placed; the other was unwound).
+// - `totalProfit`: the sum of the profits of won trades (see WINNING_TRADE).
+// - `netProfit`: the realised P&L of every finished trade — completed, failed and cancelled — net of all fees.
+// - `winRate`: won trades / decided trades × 100 (see DECIDED_TRADE), 0 when none.
+// - `decidedTrades`: the trades the win rate is taken over; while it is 0 there is no win rate to show.
+// - `totalValue`: USDT plus each coin at its current mid price, over both venues.
 
 /** One point of the equity curve: cumulative realised P&L (net of fees) once a trade finished. */
 export interface EquityPoint {
@@ -64,6 +52,56 @@ export interface EquityPoint {
   /** Cumulative realised P&L up to and including this trade, USDT. */
   equity: number;
 }
+
+/**
+ * The arithmetic a figure is folded in: plain numbers where figures are shown, exact decimals where the server moves
+ * money (server/engine/drawdown.ts gives its Money). One definition of each fold below serves both.
+ */
+export interface Arithmetic<N> {
+  zero: N;
+  plus(a: N, b: N): N;
+  minus(a: N, b: N): N;
+  max(a: N, b: N): N;
+}
+
+export const NUMBERS: Arithmetic<number> = {
+  zero: 0,
+  plus: (a, b) => a + b,
+  minus: (a, b) => a - b,
+  max: (a, b) => Math.max(a, b),
+};
+
+/**
+ * The equity curve's definition: cumulative realised P&L, the running sum of each finished trade's profit (net of
+ * every fee) in the order the trades finished. `steps` must already be in that order.
+ */
+export function runningEquity<N>(
+  n: Arithmetic<N>,
+  steps: readonly { t: number; profit: N }[],
+): { t: number; equity: N }[] {
+  let equity = n.zero;
+  return steps.map(({ t, profit }) => ({ t, equity: (equity = n.plus(equity, profit)) }));
+}
+
+/** Realised P&L since a start (trading enabled, a backtest's first instant) and the highest it has been (at least 0). */
+export interface RealisedWindow<N> {
+  current: N;
+  peak: N;
+}
+
+export const emptyWindow = <N>(n: Arithmetic<N>): RealisedWindow<N> => ({ current: n.zero, peak: n.zero });
+
+/** The window after one more finished trade. */
+export function foldRealised<N>(n: Arithmetic<N>, window: RealisedWindow<N>, profit: N): RealisedWindow<N> {
+  const current = n.plus(window.current, profit);
+  return { current, peak: n.max(window.peak, current) };
+}
+
+/**
+ * Realised drawdown: how far the realised P&L is below its highest point (0 at a new high). The engine halts a user
+ * when this reaches maxLoss over the trades since trading was last enabled.
+ */
+export const drawdownIn = <N>(n: Arithmetic<N>, window: RealisedWindow<N>): N => n.minus(window.peak, window.current);
 
 /**
  * The equity curve: cumulative realised P&L over time, net of every fee — the running sum of `actualProfit` over
@@ -75,20 +113,15 @@ export function equityCurve(
 ): EquityPoint[] {
   const finished = trades
     .filter((t) => isFinished(t.status))
-    .map((t) => ({ t: Date.parse(t.closedAt ?? t.updatedAt), p: t.actualProfit }))
+    .map((t) => ({ t: Date.parse(t.closedAt ?? t.updatedAt), profit: t.actualProfit }))
     .filter((x) => Number.isFinite(x.t))
     .sort((a, b) => a.t - b.t);
-  let equity = 0;
-  return finished.map(({ t, p }) => ({ t, equity: (equity += p) }));
+  return runningEquity(NUMBERS, finished);
 }
 
-/**
- * Realised drawdown: how far the equity curve's last point is below its highest point (0 at a new high), USDT. The
- * engine halts a user when this reaches maxLoss over the trades since trading was last enabled.
- */
+/** The realised drawdown (drawdownIn) at the end of an equity curve: its last point below its highest (at least 0). */
 export function drawdownOf(curve: readonly EquityPoint[]): number {
   let peak = 0;
   for (const p of curve) peak = Math.max(peak, p.equity);
-  const last = curve[curve.length - 1]?.equity ?? 0;
-  return peak - last;
+  return drawdownIn(NUMBERS, { current: curve[curve.length - 1]?.equity ?? 0, peak });
 }

@@ -18,6 +18,7 @@ import { registerAuth } from './http/plugins/auth';
 import { registerDocs } from './http/plugins/docs';
 import { answerClientError, frameworkErrors, registerErrorHandling } from './http/plugins/errors';
 import { registerSecurityHeaders } from './http/plugins/headers';
+import { registerCompression } from './http/plugins/compression';
 import { ignoreBodiesWhereNoneIsTaken } from './http/plugins/ignored-bodies';
 import { loggerOptions, type LogSink } from './http/plugins/logging';
 import { authRoutes } from './http/auth';
@@ -187,6 +188,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await registerSecurityHeaders(app, options.clientDir);
+  registerCompression(app);
   ignoreBodiesWhereNoneIsTaken(app);
   await registerDocs(app);
   registerErrorHandling(

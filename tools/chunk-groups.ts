@@ -6,7 +6,9 @@
 // - `signed-in`: everything the signed-in layout, its data layer and the Dashboard need (their static imports, plus the
 //   socket client and the toasts, which load with a session), less whatever the public screens already load;
 // - `pwa`: the service worker's update flow, loaded after the first screen of any visit.
-// The charts (lightweight-charts and its canvases) stay lazy: they load only where drawn.
+// The charts stay lazy: they load only where drawn. The chart library and the module that makes every chart with it
+// (src/features/charts/chartStack.ts, its only importer) share one file named after the library, `lightweight-charts`;
+// each canvas keeps its own small chunk.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,6 +30,9 @@ const SIGNED_IN_ROOTS = [
 const SIGNED_IN_PACKAGES = /[\\/]node_modules[\\/](socket\.io-client|react-toastify)[\\/]/;
 const PWA_ROOTS = ['src/pwa/swUpdates.ts', 'src/pwa/formEditing.ts'].map(source);
 const PWA_PACKAGES = /[\\/]node_modules[\\/]workbox-window[\\/]/;
+/** The chart library (and the canvas helper it is built on) with the app's one way of making a chart. */
+const CHART_MODULES =
+  /[\\/]node_modules[\\/](lightweight-charts|fancy-canvas)[\\/]|[\\/]src[\\/]features[\\/]charts[\\/]chartStack\.ts$/;
 
 interface ModuleGraph {
   getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null;
@@ -83,6 +88,13 @@ export function clientChunkGroups() {
         debugName: 'client module groups',
         // A grouped module's imports that the public screens load stay where they are (React, the router, the
         // session): pulling them in would make /login fetch the whole signed-in chunk.
+        includeDependenciesRecursively: false,
+      },
+      {
+        // Only what no group above took: nothing of the charts is reachable without a dynamic import.
+        name: (id: string) => (CHART_MODULES.test(id) ? 'lightweight-charts' : null),
+        debugName: 'the chart library',
+        // chartTheme.ts, which chartStack.ts imports, belongs to the cards that hold a chart: it stays with them.
         includeDependenciesRecursively: false,
       },
     ],

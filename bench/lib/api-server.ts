@@ -1,5 +1,6 @@
 // The API as its own process for benchmarks, so the load generator and the server do not share one event loop.
 // Started with IPC by bench/lib/spawn-server.ts; answers { port } once listening; stops on SIGTERM or disconnect.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/client';
@@ -22,8 +23,16 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
   process.on('disconnect', () => void stop());
   // The parent asks for this process's CPU time around a run, to report server CPU per request.
+  // And for the event loop's delay since the last 'loop-reset' (the loop the engine shares with the API): ms.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   process.on('message', (message: unknown) => {
     if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+    if (message === 'loop-reset') loop.reset();
+    if (message === 'loop')
+      process.send?.({
+        loop: { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
+      });
   });
   process.send?.({ port });
 }

@@ -1,23 +1,33 @@
 // maxLoss is a drawdown (DESIGN.md section 6): trading stops when the realised P&L since trading was last enabled
 // falls maxLoss below its highest point. The running figure is folded from the finished trades in the order they
-// closed; the database computes the same fold in SQL (server/db/repositories/users.ts, realisedWindow).
+// closed; the database computes the same fold in SQL (server/db/repositories/users.ts, realisedWindow). The fold and
+// the drawdown are contract/figures.ts's, in exact Money.
+import {
+  drawdownIn,
+  emptyWindow,
+  foldRealised as foldIn,
+  type Arithmetic,
+  type RealisedWindow as Window,
+} from '../../contract/figures';
 import { Money, money } from './decimal';
 
-/** Realised P&L of the finished trades since trading was enabled, and the highest it has been (at least 0). */
-export interface RealisedWindow {
-  current: Money;
-  peak: Money;
-}
+/** The contract's figures in Money: never add money as binary floats. */
+export const MONEY: Arithmetic<Money> = {
+  zero: money(0),
+  plus: (a, b) => a.plus(b),
+  minus: (a, b) => a.minus(b),
+  max: (a, b) => Money.max(a, b),
+};
 
-export const EMPTY_WINDOW: RealisedWindow = { current: money(0), peak: money(0) };
+/** Realised P&L of the finished trades since trading was enabled, and the highest it has been (at least 0). */
+export type RealisedWindow = Window<Money>;
+
+export const EMPTY_WINDOW: RealisedWindow = emptyWindow(MONEY);
 
 /** The window after one more finished trade. */
-export function foldRealised(window: RealisedWindow, profit: Money): RealisedWindow {
-  const current = window.current.plus(profit);
-  return { current, peak: Money.max(window.peak, current) };
-}
+export const foldRealised = (window: RealisedWindow, profit: Money): RealisedWindow => foldIn(MONEY, window, profit);
 
-export const drawdownOf = (window: RealisedWindow): Money => window.peak.minus(window.current);
+export const drawdownOf = (window: RealisedWindow): Money => drawdownIn(MONEY, window);
 
 /** The limit is reached once something was lost and the drawdown is at least maxLoss. */
 export function maxLossReached(window: RealisedWindow, maxLoss: Money): boolean {

@@ -27,6 +27,7 @@ import type {
 } from './ports';
 import { SILENT_LOGGER } from './ports';
 import { PriceFeed } from './price-feed';
+import type { PriceTick } from './prices';
 import { recoverTrades } from './recovery';
 import { tradeDtoOf } from './storage/trade-rows';
 import { TradingCore } from './trading-core';
@@ -65,6 +66,12 @@ export interface CloseUserTradesResult {
   closed: boolean;
 }
 
+/** A tick the engine decided on and its clock when it did (what a replay must see to decide the same). */
+export interface DecidedTick {
+  tick: PriceTick;
+  at: number;
+}
+
 export interface EngineStart {
   /** Who may trade: an advisory lock on PostgreSQL; this process alone when omitted. */
   leadership?: Leadership;
@@ -79,6 +86,9 @@ export class ArbitrageEngine implements PriceBook {
   private readonly eventSubject = new Subject<EngineEvent>();
   /** Every event the engine raises; the realtime gateway subscribes to this. Hot: nothing is replayed. */
   readonly events$: Observable<EngineEvent> = this.eventSubject.pipe(share());
+  private readonly tickSubject = new Subject<DecidedTick>();
+  /** Every tick the engine decided on while trading, with its clock at that moment (the spread-book recorder's input). */
+  readonly ticks$: Observable<DecidedTick> = this.tickSubject.asObservable();
   private readonly core: TradingCore;
   private readonly priceFeed: PriceFeed;
   private readonly halt: GlobalHalt;
@@ -129,7 +139,10 @@ export class ArbitrageEngine implements PriceBook {
     if (options.logger) this.logger = options.logger;
     if (options.leadership) this.leadership = options.leadership;
     this.priceFeed.start((tick) => {
-      if (this.trading) this.execution.execute(this.core.onTick(tick));
+      if (!this.trading) return;
+      const at = this.now();
+      this.execution.execute(this.core.onTick(tick));
+      if (this.tickSubject.observed) this.tickSubject.next({ tick, at });
     });
     await this.leadership.start({
       onAcquired: () => this.beginTrading(),
@@ -145,6 +158,7 @@ export class ArbitrageEngine implements PriceBook {
     await this.execution.executor.idle();
     await this.leadership.stop();
     this.eventSubject.complete();
+    this.tickSubject.complete();
   }
 
   private async beginTrading(): Promise<void> {

@@ -18,7 +18,7 @@ import { outcomeOf } from './opportunity-outcomes';
 import type { AccountLoader, EngineLogger, FigureSources, RecoverableStore, UserDirectory } from './ports';
 import { PositionWatch } from './position-watch';
 import type { PriceFeed } from './price-feed';
-import { preTradeCheck, type PreTradeResult } from './pretrade';
+import { sizeAndCheck, type SizedResult } from './pretrade';
 import type { NewTrade, TradeState } from './trade-state';
 import type { Command, TradingCore } from './trading-core';
 import { VenueFigureCache } from './venue-figures';
@@ -120,7 +120,8 @@ export class Execution {
   }
 
   /** Pre-trade checks, then the write-ahead insert and the orders; a trade that cannot be placed is never opened. */
-  async open(trade: NewTrade): Promise<OpenResult> {
+  async open(decided: NewTrade): Promise<OpenResult> {
+    let trade = decided;
     const { core, logger } = this.deps;
     // Read again at the last moment: a halt saved through another instance stops this trade too.
     if (await this.deps.halt.read()) {
@@ -136,6 +137,21 @@ export class Execution {
       );
       this.execute(core.onSkipped(tradeId, check.reason, trade.openSpread, trade.origin === 'auto'));
       return { refused: check.reason };
+    }
+    if (!check.notional.eq(trade.notional)) {
+      // The balances fund less than the decided size: the trade opens at what they fund.
+      logger().info(
+        {
+          event: 'sized_down',
+          tradeId: trade.tradeId,
+          userId: trade.userId,
+          from: trade.notional,
+          to: check.notional.toFixed(),
+        },
+        'trade sized to what the balances fund',
+      );
+      trade = { ...trade, notional: check.notional.toFixed() };
+      core.resized(trade.tradeId, check.notional);
     }
     const dto = await this.insertAndPlace(trade);
     if (dto) {
@@ -195,16 +211,18 @@ export class Execution {
     return n;
   }
 
-  private async preTrade(trade: NewTrade): Promise<PreTradeResult> {
+  private async preTrade(trade: NewTrade): Promise<SizedResult> {
     const binance = trade.decision?.binance ?? this.deps.prices.latestTick(trade.symbol)?.binance;
     if (!binance) return { ok: false, reason: 'no Binance price to size the order', mirror: false };
     try {
       const figures = await this.figureCache.figures(trade.userId, trade.symbol);
       const binancePrice = trade.direction === 'deriv-rich' ? binance.ask : binance.bid;
-      return preTradeCheck(
+      return sizeAndCheck(
         { symbol: trade.symbol, direction: trade.direction, notional: money(trade.notional), binancePrice },
         figures.binance,
         figures.deriv,
+        // an automated trade is sized to what the balances fund; a manual one keeps the size the user asked for
+        trade.origin === 'auto' ? { minNotional: this.deps.params.minNotional } : null,
       );
     } catch (error) {
       const reason = `the venues' balances and limits could not be read: ${messageOf(error)}`;
@@ -227,7 +245,8 @@ export class Execution {
     const { core } = this.deps;
     try {
       const window = await this.deps.users.realisedWindow(userId);
-      this.execute(core.realisedRead(userId, seq, { current: money(window.current), peak: money(window.peak) }));
+      const realised = { current: money(window.current), peak: money(window.peak) };
+      this.execute(core.realisedRead(userId, seq, realised, window.failedInARow));
     } catch (error) {
       this.deps
         .logger()

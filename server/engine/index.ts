@@ -16,10 +16,11 @@ import { ArbitrageEngine } from './engine';
 import { userStats } from './figures';
 import { advisoryLockLeadership, alwaysLeader } from './leader';
 import type { AccountLoader, EngineLogger } from './ports';
+import { SimMarketKeeper } from './storage/sim-market-keeper';
 import { DbTradeStore } from './storage/trade-store';
 import { DbUserDirectory } from './storage/user-directory';
 
-export { ArbitrageEngine, type CommandResult } from './engine';
+export { ArbitrageEngine, type CommandResult, type DecidedTick } from './engine';
 export type { EngineEvent } from './events';
 
 export interface RunningEngine {
@@ -44,11 +45,15 @@ export interface EngineSetup {
 
 export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   const { config, db } = setup;
+  // The simulated market continues the path it was on before a restart (the seed draws only the moves from there).
+  const saved = config.market === 'sim' ? await SimMarketKeeper.saved(db) : null;
   const venues = await createVenues(config, {
     paperBook: new DbPaperBook(db),
     seed: config.simSeed,
-    sim: { params: setup.simParams },
+    sim: { params: setup.simParams, resume: saved?.state },
   });
+  const keeper = venues.simMarket && new SimMarketKeeper(db, venues.simMarket);
+  keeper?.builtFrom(saved?.savedAt ?? null);
   const engine = new ArbitrageEngine({
     venues: setup.tradeOn?.(venues) ?? { binance: venues.binance, deriv: venues.deriv },
     store: new DbTradeStore(db),
@@ -72,13 +77,12 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   return {
     engine,
     venues,
-    start: (logger) =>
-      engine.start({
-        logger,
-        leadership: config.databaseUrl
-          ? advisoryLockLeadership({ connectionString: config.databaseUrl, logger })
-          : alwaysLeader(),
-      }),
+    start: (logger) => {
+      const leadership = config.databaseUrl
+        ? advisoryLockLeadership({ connectionString: config.databaseUrl, logger })
+        : alwaysLeader();
+      return engine.start({ logger, leadership: keeper ? keeper.around(leadership, logger) : leadership });
+    },
     stop: async () => {
       await engine.stop();
       await venues.close();

@@ -3,13 +3,14 @@
 // tick is decided in one pass and the property tests (and a replay) can drive it with recorded or generated market
 // paths and no real time.
 import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId, type TradeOrigin } from '../../contract/domain';
-import { recordFailure, recordSkip, recordSuccess, resetBreaker } from './circuit-breaker';
+import { recordFailure, recordSkip, recordSuccess, resetBreaker, restoreBreaker } from './circuit-breaker';
 import { CloseTriggers } from './close-triggers';
 import type { CancelResult, Command, CoreDeps, ManualResult, StopKind, TradeEnd } from './commands';
 import { openThreshold } from './costs';
 import { money, type Money } from './decimal';
 import { haltReason, maxLossReached, type RealisedWindow } from './drawdown';
 import { OutcomeReporter } from './opportunity-outcomes';
+import type { StoredFailure } from './ports';
 import type { Direction, PriceTick } from './prices';
 import { checkQuotes } from './quote-check';
 import {
@@ -116,6 +117,17 @@ export class TradingCore {
 
   tradesOf(userId: string): TrackedTrade[] {
     return [...(this.users.get(userId)?.trades.values() ?? [])];
+  }
+
+  /** The lowest |spread| at which a user waiting on the symbol would open; Infinity when nobody waits. */
+  lowestOpenThreshold(symbol: SymbolId): number {
+    return this.waiting.line(symbol).lowest();
+  }
+
+  /** Whether a trade on the symbol is unfinished (its closes are decided on every tick). */
+  hasTradesOn(symbol: SymbolId): boolean {
+    for (const trade of this.trades.values()) if (trade.symbol === symbol) return true;
+    return false;
   }
 
   setGlobalHalt(halted: boolean): void {
@@ -311,6 +323,16 @@ export class TradingCore {
     return commands;
   }
 
+  /** A decided trade opens smaller, at what the balances fund: its exposure is what it now holds. */
+  resized(tradeId: string, notional: Money): void {
+    const trade = this.trades.get(tradeId);
+    const book = trade && this.users.get(trade.userId);
+    if (!trade || !book) return;
+    book.committed = book.committed.minus(trade.notional).plus(notional);
+    trade.notional = notional;
+    this.reindex(book);
+  }
+
   /**
    * A pre-trade check refused a decided trade before anything was written or sent: nothing opened. An automated one
    * waits a while before the symbol is tried again; a manual one was the user's to ask.
@@ -332,8 +354,12 @@ export class TradingCore {
     return commands;
   }
 
-  /** The realised window read for `read-realised` number `seq`. May halt the user. */
-  realisedRead(userId: string, seq: number, window: RealisedWindow): Command[] {
+  /**
+   * The realised window read for `read-realised` number `seq`. May halt the user. The first read that is the newest
+   * issued also restores the circuit breaker from the stored failures (no trade ended since it was asked, so they
+   * include every failure counted here): a restart neither forgets failures in a row nor a back-off.
+   */
+  realisedRead(userId: string, seq: number, window: RealisedWindow, failedInARow?: StoredFailure[]): Command[] {
     const book = this.users.get(userId);
     if (!book) return [];
     book.readsPending = Math.max(0, book.readsPending - 1);
@@ -342,8 +368,18 @@ export class TradingCore {
       book.realisedSeq = seq;
     }
     const commands = this.haltIfReached(book);
+    if (failedInARow && !book.breaker.restored && seq === book.readsIssued)
+      commands.push(...this.restoreBreaker(book, failedInARow));
     this.reindex(book);
     return commands;
+  }
+
+  private restoreBreaker(book: UserBook, failedInARow: StoredFailure[]): Command[] {
+    const { blocks, pause } = restoreBreaker(book.breaker, failedInARow, this.deps.now(), this.deps.params);
+    for (const block of blocks) this.waiting.backOff(book.limits.userId, block.until);
+    const last = failedInARow.at(-1);
+    if (!pause || !last || book.limits.stopped !== null) return [];
+    return this.stop(book, 'paused', `${last.reason} (${book.breaker.failures} failed trades in a row)`);
   }
 
   /** A read of the realised window failed: asked again, and the user does not open until it arrives. */

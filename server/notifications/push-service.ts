@@ -3,7 +3,8 @@
 // which checks the endpoint again and sends to the address it checked. A device whose push service answers 404 or
 // 410 (the subscription expired or the user revoked it) is forgotten, and so is one whose endpoint no longer passes
 // the check (it now names a private address, or credentials): the next event does not try it again.
-import webpush from 'web-push';
+import type WebPush from 'web-push';
+import { loadPackage } from '../lazy-package';
 import type { PushMessage } from '../../contract/notifications';
 import type { Db } from '../db/client';
 import {
@@ -85,7 +86,7 @@ export function createPushService(options: PushServiceOptions): PushService {
       return checked.refusal === 'unresolved' ? 'failed' : 'gone';
     }
     try {
-      const details = webpush.generateRequestDetails(
+      const details = loadPackage<typeof WebPush>('web-push').generateRequestDetails(
         { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
         payload,
         {

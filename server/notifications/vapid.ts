@@ -3,7 +3,8 @@
 // for the others); otherwise generated on first start into DATA_DIR, readable by the owner only, like the other keys.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import webpush from 'web-push';
+import type WebPush from 'web-push';
+import { loadPackage } from '../lazy-package';
 import type { Config } from '../config';
 
 export interface VapidKeys {
@@ -25,7 +26,10 @@ export function loadVapidKeys(
   const path = join(dir, VAPID_KEY_FILE);
   try {
     // Exclusive create: two processes starting together on one directory end up with the same pair.
-    writeFileSync(path, `${JSON.stringify(webpush.generateVAPIDKeys())}\n`, { flag: 'wx', mode: 0o600 });
+    writeFileSync(path, `${JSON.stringify(loadPackage<typeof WebPush>('web-push').generateVAPIDKeys())}\n`, {
+      flag: 'wx',
+      mode: 0o600,
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }

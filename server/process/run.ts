@@ -13,6 +13,8 @@ import { startPushBridge } from '../notifications';
 import { DataDirError, prepareDataDir } from '../security/data-dir';
 import { loadSecrets } from '../security/secrets';
 import { pricesOf, startSpreadRecorder } from '../spread-history/recorder';
+import { startBookRecorder } from '../spread-history/book-recorder';
+import { costFloor } from '../../contract/costs';
 import { SIM_PROFILE_PARAMS } from '../venues/sim/profiles';
 import { bootstrapAdmin, generatedPasswordNotice } from './first-admin';
 import { safeOutput } from './output';
@@ -162,6 +164,17 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
       logger: app.log,
     });
     stoppers.push(recorder.stop);
+    // The books the engine decided on, for backtests that replay what it saw (every tick near a threshold).
+    const books = startBookRecorder({
+      db: database.db,
+      ticks$: trading.engine.ticks$,
+      levels: trading.engine.decisions,
+      floor: costFloor(trading.engine.params, trading.engine.params.defaultTakerFee),
+      isLeader: () => trading.engine.isTrading,
+      retentionDays: config.spreadHistoryDays,
+      logger: app.log,
+    });
+    stoppers.push(books.stop);
     // Web push for trade outcomes, pauses and halts: sent by the instance that leads the engine, once per event.
     const pushBridge = startPushBridge({
       events$: trading.engine.events$,

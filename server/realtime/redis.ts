@@ -1,8 +1,9 @@
 // Scale-out: with REDIS_URL every instance's Socket.IO server shares rooms through Redis pub/sub, so an event emitted
 // on the engine's instance reaches clients connected to any instance. Behind a load balancer, the polling fallback
 // needs sticky sessions (its requests must reach the instance that holds the session); websockets do not.
-import { createAdapter } from '@socket.io/redis-adapter';
-import { Redis } from 'ioredis';
+import type { createAdapter as CreateAdapter } from '@socket.io/redis-adapter';
+import type { Redis } from 'ioredis';
+import { loadPackage } from '../lazy-package';
 import type { RealtimeLogger, RealtimeServer } from './types';
 
 export interface RedisFanout {
@@ -48,7 +49,9 @@ export function useRedisAdapter(
   keyPrefix: string,
   logger: RealtimeLogger,
 ): RedisFanout {
-  const pub = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy: redisRetryDelay });
+  const { Redis: RedisClient } = loadPackage<{ Redis: typeof Redis }>('ioredis');
+  const { createAdapter } = loadPackage<{ createAdapter: typeof CreateAdapter }>('@socket.io/redis-adapter');
+  const pub = new RedisClient(redisUrl, { maxRetriesPerRequest: null, retryStrategy: redisRetryDelay });
   const sub = pub.duplicate();
   // ioredis reconnects on its own; an 'error' listener also keeps the event from crashing the process.
   reportOutages(pub, 'pub', logger);

@@ -8,8 +8,9 @@
 //
 // The same counters (createCounters) also limit changes of the sign-in identity (identity.ts) and wrong codes at every
 // two-factor step (codes.ts).
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { loadPackage } from '../lazy-package';
 
 export interface LoginLimits {
   /** Failures per account-and-address pair before delays start. */
@@ -59,7 +60,11 @@ export interface Counters {
 
 export function createCounters(redisUrl?: string): Counters {
   const redis = redisUrl
-    ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new (loadPackage<{ Redis: typeof Redis }>('ioredis').Redis)(redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+      })
     : null;
   // A Redis outage must not lock everyone out nor crash the process: errors are swallowed here and counting
   // falls back to this instance's memory (insuranceLimiter).

@@ -65,12 +65,14 @@ export const useConnectionState = (): ConnectionState => useObservableState(useS
  */
 export function useWarmDomains(): void {
   const services = useServices();
-  const { trades, balances, prices, stats, spreads } = services;
+  const { trades, balances, prices, stats } = services;
   const { outcomes } = cockpitOf(services);
-  // The spread history's sync runs for as long as someone is signed in, so its cache holds the last day offline.
+  // The spread history is not warmed here: a day of it is two answers of about 70 KB each (compressed), paid on a
+  // phone's connection for screens that draw no chart. A chart's own stream fills the cache (from where it ends) while
+  // it is drawn, so what a chart has shown stays readable offline (src/services/spreads/spreadsService.ts).
   const warm$ = useMemo(
-    () => merge(trades.recent$, balances.balances$, prices.prices$, stats.stats$, spreads.sync$, outcomes.outcomes$),
-    [trades, balances, prices, stats, spreads, outcomes],
+    () => merge(trades.recent$, balances.balances$, prices.prices$, stats.stats$, outcomes.outcomes$),
+    [trades, balances, prices, stats, outcomes],
   );
   useSubscription(warm$);
 }

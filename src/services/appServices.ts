@@ -1,4 +1,4 @@
-import { combineLatest, debounceTime, EMPTY, filter, fromEvent, map, Observable, switchMap, timer } from 'rxjs';
+import { combineLatest, debounceTime, EMPTY, filter, fromEvent, map, merge, Observable, switchMap, timer } from 'rxjs';
 import type { PublicUser } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
 import { createUserCache, type UserCache } from '../cache/db';
@@ -15,7 +15,7 @@ import { createOfflineServices, networkStatus, refuseWhenOffline, type OfflineSe
 import { createOpportunitiesService, type OpportunitiesService } from './opportunities/opportunitiesService';
 import { createPreferencesService, type PreferencesService } from './preferences/devicePreferences';
 import { createPricesService, type PricesService } from './prices/pricesService';
-import { createSnapshotSource } from './snapshot/firstPaint';
+import { createSnapshotSource, SNAPSHOT_CHANGING_EVENTS } from './snapshot/firstPaint';
 import { createSpreadsService, type SpreadsService } from './spreads/spreadsService';
 import { createStatsService, type StatsService } from './stats/statsService';
 import { eventsOf, type DomainDeps } from './streams/domainDeps';
@@ -115,11 +115,15 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     if (notice.user) auth.updateUser(notice.user);
   });
 
-  // One GET /snapshot for the first paint of every stream below; a reconnect drops it so the resync asks again. Its
-  // user record refreshes the stored one (settings changed on another device, an engine pause while away).
+  // One GET /snapshot for the first paint of every stream below; a reconnect drops it so the resync asks again, and so
+  // does every event that changes what it holds. Its user record refreshes the stored one (settings changed on another
+  // device, an engine pause while away).
   const firstPaint = createSnapshotSource({
     http,
-    invalidate$: realtime.reconnected$,
+    invalidate$: merge(
+      realtime.reconnected$,
+      realtime.events$.pipe(filter((e) => SNAPSHOT_CHANGING_EVENTS.has(e.name))),
+    ),
     onAnswer: (s) => {
       if (auth.state.user?._id === s.user._id) auth.updateUser(s.user);
     },

@@ -30,8 +30,27 @@ export function makeTrades(
   });
 }
 
-/** A fake GET /trades over a fixed history (newest first), counting calls. */
+/** The fake change feed's cursor: the trade's last change and its id, which order the feed. */
+const cursorOf = (t: Trade) => `${t.updatedAt}_${t._id}`;
+
+/**
+ * A fake GET /trades and GET /trades/changes over a history (newest first), counting calls. The feed gives the trades
+ * changed after the cursor, oldest change first, as the server does (without the server's settling hold-back).
+ */
 export function fakeTradesApi(history: () => Trade[]) {
+  const changeCalls: Array<{ after: string | null; limit: number }> = [];
+  const fetchChanges = async (after: string | null, limit: number) => {
+    changeCalls.push({ after, limit });
+    const all = history();
+    const feed = all
+      .filter((t) => after === null || cursorOf(t) > after)
+      .sort((a, b) => (cursorOf(a) < cursorOf(b) ? -1 : 1));
+    const newest = [...all].sort((a, b) => (cursorOf(a) < cursorOf(b) ? 1 : -1))[0];
+    if (limit === 0) return { trades: [], cursor: newest ? cursorOf(newest) : after, more: false, total: all.length };
+    const trades = feed.slice(0, limit);
+    const last = trades[trades.length - 1];
+    return { trades, cursor: last ? cursorOf(last) : after, more: feed.length > limit, total: all.length };
+  };
   const calls: Array<{ page: number; limit: number }> = [];
   const fetchPage = async (page: number, limit: number) => {
     calls.push({ page, limit });
@@ -42,5 +61,5 @@ export function fakeTradesApi(history: () => Trade[]) {
       pagination: { current: page, pages: Math.max(1, Math.ceil(all.length / limit)), total: all.length },
     };
   };
-  return { fetchPage, calls };
+  return { fetchPage, calls, fetchChanges, changeCalls };
 }

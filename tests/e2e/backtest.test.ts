@@ -48,7 +48,7 @@ describe('backtest', () => {
 
     const results = page.getByRole('region', { name: 'Backtest results' });
     await visible(results);
-    await visible(results.getByText(/Replayed [\d,]+ one-second samples/));
+    await visible(results.getByText(/Replayed the [\d,]+ price ticks the engine decided on/));
     const cell = (row: string, column: number) =>
       results
         .getByRole('row', { name: new RegExp(`^${row}`) })

@@ -32,8 +32,16 @@ export async function getBalances(db: Db, userId: string): Promise<UserBalances>
  * calling it on every read is safe and never resets a balance that trading has changed.
  */
 export async function ensurePaperBalances(db: Db, userId: string): Promise<void> {
-  const rows = VENUES.flatMap((venue) =>
-    CURRENCIES.map((currency) => ({ userId, venue, currency, amount: PAPER_SEED[venue][currency] })),
+  await ensurePaperBalancesOf(db, [userId]);
+}
+
+/** The same for many users in one statement (the engine's first burst). */
+export async function ensurePaperBalancesOf(db: Db, userIds: readonly string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const rows = userIds.flatMap((userId) =>
+    VENUES.flatMap((venue) =>
+      CURRENCIES.map((currency) => ({ userId, venue, currency, amount: PAPER_SEED[venue][currency] })),
+    ),
   );
   await db.insert(balances).values(rows).onConflictDoNothing();
 }

@@ -1,14 +1,17 @@
 // The simulated venues' paper book on the database: paper_orders holds every fill keyed by (venue, client order id)
 // and balances holds the holdings. Recording a fill is one transaction: the order row goes in only if the id is new,
 // and every balance moves only if none goes below zero. A retried client order id gets the first fill back.
+// Under a burst the fills of many users share transactions (each in its own savepoint, lanes by user) and the lookups
+// of orders and balances arriving together are one query each (server/db/batch.ts).
 import Decimal from 'decimal.js';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { CURRENCIES, type Currency, type SymbolId, type VenueId } from '../../../contract/domain';
 import { VenueError, type LegFill, type PaperBook } from '../../venues/types';
+import { ReadBatcher, WriteBatcher } from '../batch';
 import type { Db } from '../client';
 import { balances } from '../schema/balances';
 import { paperOrders } from '../schema/trades';
-import { ensurePaperBalances } from './balances';
+import { ensurePaperBalancesOf } from './balances';
 
 type PaperOrderRow = typeof paperOrders.$inferSelect;
 
@@ -25,17 +28,31 @@ export class DbPaperBook implements PaperBook {
   /** Users whose starting balances are known to exist, so the seed insert runs once per user and process. */
   private readonly seeded = new Set<string>();
 
-  constructor(private readonly db: Db) {}
+  private readonly orders: ReadBatcher<OrderKey, LegFill | null>;
+  private readonly holdings: ReadBatcher<{ userId: string; venue: VenueId }, Record<Currency, string>>;
+  private readonly seeds: ReadBatcher<string, true>;
+  private readonly fills: WriteBatcher;
 
-  async findOrder(userId: string, venue: VenueId, clientOrderId: string): Promise<LegFill | null> {
-    const [row] = await this.db
-      .select()
-      .from(paperOrders)
-      .where(
-        and(eq(paperOrders.venue, venue), eq(paperOrders.clientOrderId, clientOrderId), eq(paperOrders.userId, userId)),
-      )
-      .limit(1);
-    return row ? toFill(row) : null;
+  constructor(private readonly db: Db) {
+    this.orders = new ReadBatcher((keys) => this.readOrders(keys), orderKey, null);
+    this.holdings = new ReadBatcher(
+      (keys) => this.readBalances(keys),
+      (k) => `${k.userId}|${k.venue}`,
+      emptyBalances(),
+    );
+    this.seeds = new ReadBatcher(
+      async (ids) => {
+        await ensurePaperBalancesOf(this.db, ids);
+        return new Map(ids.map((id) => [id, true as const]));
+      },
+      (id) => id,
+      true,
+    );
+    this.fills = new WriteBatcher(db);
+  }
+
+  findOrder(userId: string, venue: VenueId, clientOrderId: string): Promise<LegFill | null> {
+    return this.orders.load({ userId, venue, clientOrderId });
   }
 
   async recordFill(
@@ -46,7 +63,7 @@ export class DbPaperBook implements PaperBook {
     deltas: Partial<Record<Currency, string>>,
   ): Promise<LegFill> {
     await this.seed(userId);
-    const recorded = await this.db.transaction(async (tx) => {
+    const recorded = await this.fills.run(userId, async (tx) => {
       const inserted = await tx
         .insert(paperOrders)
         .values({
@@ -102,18 +119,49 @@ export class DbPaperBook implements PaperBook {
 
   async balances(userId: string, venue: VenueId): Promise<Record<Currency, string>> {
     await this.seed(userId);
+    return { ...(await this.holdings.load({ userId, venue })) };
+  }
+
+  private async readOrders(keys: OrderKey[]): Promise<Map<string, LegFill | null>> {
+    const ids = [...new Set(keys.map((k) => k.clientOrderId))];
+    const rows = await this.db.select().from(paperOrders).where(inArray(paperOrders.clientOrderId, ids));
+    const found = new Map<string, LegFill | null>();
+    for (const row of rows) found.set(orderKey(row), toFill(row));
+    return found;
+  }
+
+  private async readBalances(
+    keys: Array<{ userId: string; venue: VenueId }>,
+  ): Promise<Map<string, Record<Currency, string>>> {
+    const users = [...new Set(keys.map((k) => k.userId))];
     const rows = await this.db
-      .select({ currency: balances.currency, amount: balances.amount })
+      .select({ userId: balances.userId, venue: balances.venue, currency: balances.currency, amount: balances.amount })
       .from(balances)
-      .where(and(eq(balances.userId, userId), eq(balances.venue, venue)));
-    const out: Record<Currency, string> = { USDT: '0', BTC: '0', ETH: '0' };
-    for (const row of rows) out[row.currency] = new Decimal(row.amount).toFixed();
+      .where(inArray(balances.userId, users));
+    const out = new Map<string, Record<Currency, string>>();
+    for (const row of rows) {
+      const key = `${row.userId}|${row.venue}`;
+      const held = out.get(key) ?? emptyBalances();
+      held[row.currency] = new Decimal(row.amount).toFixed();
+      out.set(key, held);
+    }
     return out;
   }
 
   private async seed(userId: string): Promise<void> {
     if (this.seeded.has(userId)) return;
-    await ensurePaperBalances(this.db, userId);
+    await this.seeds.load(userId);
     this.seeded.add(userId);
   }
 }
+
+interface OrderKey {
+  userId: string;
+  venue: VenueId;
+  clientOrderId: string;
+}
+
+/** An order belongs to its user: another account's client order id is never found. */
+const orderKey = (k: OrderKey): string => `${k.userId}|${k.venue}|${k.clientOrderId}`;
+
+const emptyBalances = (): Record<Currency, string> => ({ USDT: '0', BTC: '0', ETH: '0' });

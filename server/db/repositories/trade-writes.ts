@@ -15,6 +15,18 @@ export async function insertTrade(db: Db, row: NewTradeRow): Promise<TradeRow> {
   return inserted;
 }
 
+/** Several trades in one statement, answered in the order given (the engine's write-ahead on a burst). */
+export async function insertTrades(db: Db, rows: NewTradeRow[]): Promise<TradeRow[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db.insert(trades).values(rows).returning();
+  const byId = new Map(inserted.map((row) => [row.tradeId, row]));
+  return rows.map((row) => {
+    const found = byId.get(row.tradeId);
+    if (!found) throw new Error(`Trade ${row.tradeId} was not inserted`);
+    return found;
+  });
+}
+
 export async function updateTrade(db: Db, id: string, step: TradeStep): Promise<TradeRow | null> {
   const [row] = await db
     .update(trades)

@@ -106,14 +106,6 @@ export async function lockFirstAdminCheck(tx: Db): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${FIRST_ADMIN_LOCK_KEY})`);
 }
 
-export async function countActiveAdmins(db: Db): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(and(eq(users.role, 'admin'), eq(users.isActive, true)));
-  return row?.n ?? 0;
-}
-
 /** Escapes LIKE wildcards so a search for 'a_b' or '50%' means those characters literally. */
 function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

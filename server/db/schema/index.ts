@@ -12,4 +12,6 @@ export * from './trading-halt';
 export * from './two-factor';
 export * from './flatten-requests';
 export * from './trade-figures';
+export * from './spread-books';
+export * from './sim-market';
 export * from './telegram';

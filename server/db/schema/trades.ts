@@ -70,6 +70,8 @@ export const trades = pgTable(
     index('trades_user_status_created_idx').on(t.userId, t.status, t.createdAt.desc(), t.id.desc()),
     index('trades_user_symbol_created_idx').on(t.userId, t.symbol, t.createdAt.desc(), t.id.desc()),
     index('trades_user_status_symbol_created_idx').on(t.userId, t.status, t.symbol, t.createdAt.desc(), t.id.desc()),
+    // The history sync's change feed: the caller's trades by last change (server/db/repositories/trade-changes.ts).
+    index('trades_user_updated_idx').on(t.userId, t.updatedAt, t.id),
     // Crash recovery looks for open trades of every user.
     index('trades_pending_idx')
       .on(t.status)

@@ -4,14 +4,18 @@ import type { BacktestResult } from '../../../contract/backtest';
 import { BACKTEST_EQUITY_POINTS } from '../../../contract/backtest';
 import { DEFAULT_TRADING_PARAMS, type TradingParams } from '../costs';
 import { equitySeries, replayFigures } from './figures';
-import { quotesOf, type HistoryColumns } from './history';
+import { emptyBooks, replayInputs, type BookColumns } from './books';
+import type { HistoryColumns } from './history';
 import { replayQuotes } from './replay';
 
 /** The engine's configured time limits (TRADE_MAX_HOLD_MS, QUOTE_MAX_AGE_MS, QUOTE_MAX_SKEW_MS): plain numbers, to cross to a worker. */
 export type ConfiguredParams = Partial<Pick<TradingParams, 'maxHoldMs' | 'quoteMaxAgeMs' | 'quoteMaxSkewMs'>>;
 
 export interface BacktestJob {
+  /** Mids, where no books were recorded yet (before the books existed). */
   columns: HistoryColumns;
+  /** The books the engine decided on. */
+  books?: BookColumns;
   params?: ConfiguredParams;
   limits: BacktestResult['limits'];
   from: number;
@@ -23,7 +27,7 @@ export type BacktestComputed = Pick<BacktestResult, 'figures' | 'stopped' | 'ope
 export function runBacktest(job: BacktestJob): BacktestComputed {
   const { limits } = job;
   const outcome = replayQuotes(
-    quotesOf(job.columns),
+    replayInputs(job.columns, job.books ?? emptyBooks()),
     { minSpread: limits.minSpread, maxExposure: String(limits.maxExposure), maxLoss: String(limits.maxLoss) },
     { params: { ...DEFAULT_TRADING_PARAMS, ...job.params } },
   );

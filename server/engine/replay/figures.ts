@@ -1,9 +1,9 @@
 // The figures of a replay, with the definitions the Stats figures use (contract/figures.ts) and the drawdown the
 // engine's maxLoss measures (drawdown.ts), and an equity series of bounded size.
 import type { BacktestEquityPoint, BacktestFigures } from '../../../contract/backtest';
-import { isDecidedTrade, isWinningTrade, winRate } from '../../../contract/figures';
+import { isDecidedTrade, isWinningTrade, runningEquity, winRate } from '../../../contract/figures';
 import { money, Money } from '../decimal';
-import { drawdownOf, EMPTY_WINDOW, foldRealised } from '../drawdown';
+import { drawdownOf, EMPTY_WINDOW, foldRealised, MONEY } from '../drawdown';
 import type { ReplayOutcome } from './replay';
 
 export function replayFigures(outcome: ReplayOutcome): BacktestFigures {
@@ -40,13 +40,13 @@ export function equitySeries(
   to: number,
   maxPoints: number,
 ): BacktestEquityPoint[] {
-  const steps: BacktestEquityPoint[] = [{ t: from, equity: 0 }];
-  let equity = money(0);
-  for (const trade of outcome.trades) {
-    equity = equity.plus(trade.actualProfit);
-    steps.push({ t: trade.closedAt, equity: equity.toNumber() });
-  }
-  steps.push({ t: to, equity: equity.toNumber() });
+  // The equity curve's definition (contract/figures.ts), in Money; the trades come in the order they closed.
+  const curve = runningEquity(
+    MONEY,
+    outcome.trades.map((trade) => ({ t: trade.closedAt, profit: money(trade.actualProfit) })),
+  ).map(({ t, equity }) => ({ t, equity: equity.toNumber() }));
+  const steps: BacktestEquityPoint[] = [{ t: from, equity: 0 }, ...curve];
+  steps.push({ t: to, equity: curve[curve.length - 1]?.equity ?? 0 });
   if (steps.length <= maxPoints) return steps;
   const buckets = Math.max(1, Math.floor((maxPoints - 2) / 2));
   const width = (to - from) / buckets;

@@ -108,13 +108,14 @@ export async function backtestInWorker(job: BacktestJob, timeoutMs: number): Pro
       worker.on('message', onMessage);
       worker.once('error', onError);
       worker.once('exit', onExit);
-      const { columns } = job;
+      const { columns, books } = job;
       worker.postMessage(job, [
         columns.t.buffer,
         columns.symbol.buffer,
         columns.binance.buffer,
         columns.deriv.buffer,
         columns.minute.buffer,
+        ...(books ? Object.values(books).map((column: Float64Array | Uint8Array) => column.buffer) : []),
       ] as ArrayBuffer[]);
     });
   } finally {

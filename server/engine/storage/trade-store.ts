@@ -1,23 +1,34 @@
-// The engine's TradeStore over the database: its trade state written as rows of the trades table.
+// The engine's TradeStore over the database: its trade state written as rows of the trades table. On a burst the
+// write-ahead inserts of many trades become one multi-row insert and their later steps share transactions (lanes by
+// user, server/db/batch.ts), so a thousand trades on one tick cost a few commits, not thousands.
 import type { Trade } from '../../../contract/entities';
 import type { Db } from '../../db/client';
+import { InsertBatcher, WriteBatcher } from '../../db/batch';
 import { toTradeDto } from '../../db/repositories/trades';
 import type { VenueId } from '../../../contract/domain';
-import { insertTrade, pendingTrades, updateTrade, venueOrderIdsSince } from '../../db/repositories/trade-writes';
+import { insertTrades, pendingTrades, updateTrade, venueOrderIdsSince } from '../../db/repositories/trade-writes';
+import type { NewTradeRow, TradeRow } from '../../db/schema/trades';
 import { TradeGoneError, type RecoverableStore } from '../ports';
 import type { TradeState } from '../trade-state';
 import { stateFromRow, tradeRowOf } from './trade-rows';
 
 export class DbTradeStore implements RecoverableStore {
-  constructor(private readonly db: Db) {}
+  private readonly inserts: InsertBatcher<NewTradeRow, TradeRow>;
+  private readonly writes: WriteBatcher;
+
+  constructor(private readonly db: Db) {
+    this.inserts = new InsertBatcher((rows) => insertTrades(db, rows));
+    this.writes = new WriteBatcher(db);
+  }
 
   async insert(state: TradeState): Promise<Trade> {
-    return toTradeDto(await insertTrade(this.db, tradeRowOf(state, state.createdAt)));
+    return toTradeDto(await this.inserts.insert(tradeRowOf(state, state.createdAt)));
   }
 
   async save(state: TradeState): Promise<Trade> {
     const { status, legs, actualProfit, reason, closedAt } = tradeRowOf(state, new Date());
-    const row = await updateTrade(this.db, state.id, { status, legs, actualProfit, reason, closedAt });
+    const step = { status, legs, actualProfit, reason, closedAt };
+    const row = await this.writes.run(state.userId, (tx) => updateTrade(tx, state.id, step));
     if (!row) throw new TradeGoneError(state.tradeId);
     return toTradeDto(row);
   }

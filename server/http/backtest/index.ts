@@ -1,4 +1,5 @@
-// POST /api/backtest: what the caller's limits would have done over recorded history. The history is read here (the
+// POST /api/backtest: what the caller's limits would have done over recorded history: the books the engine decided on,
+// and mids only for what was recorded before those were kept (the answer says which). The history is read here (the
 // database is this thread's I/O); the replay — the engine's own decision core and paper fills (engine/replay) — runs
 // in a worker thread with a time limit. Answered from the database, so an API-only instance serves it too.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -6,6 +7,8 @@ import { BACKTEST_TIMEOUT_MS, type BacktestResponse } from '../../../contract/ba
 import { BacktestBody } from '../../../contract/backtest-body';
 import { SYMBOLS, type SymbolId } from '../../../contract/domain';
 import { readReplayHistory } from '../../db/repositories/spread-history';
+import { readReplayBooks } from '../../db/repositories/spread-books';
+import { mergeBooks } from '../../engine/replay/books';
 import { mergeSeries } from '../../engine/replay/history';
 import { backtestInWorker } from '../../engine/replay/run-in-worker';
 import { meterBacktest } from '../../ops/metrics';
@@ -29,12 +32,25 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
       const to = new Date(Math.min(Date.parse(body.to), Date.now()));
       if (from.getTime() >= to.getTime()) throw badRequest('The range must start in the past');
       const symbols: SymbolId[] = body.symbol === 'both' ? [...SYMBOLS] : [body.symbol];
-      const series = await readReplayHistory(app.db, symbols, from, to);
+      // The books the engine decided on; mids only before a symbol's first book (recorded before books were kept).
+      const books = await readReplayBooks(app.db, symbols, from, to);
+      // A mid stands for its whole second: the second in which a symbol's books begin is replayed from the books.
+      const firstBook = new Map(books.map((b) => [b.symbol, Math.floor((b.t[0] ?? to.getTime()) / 1000) * 1000]));
+      const series = (
+        await Promise.all(
+          symbols.map((symbol) => {
+            const end = firstBook.get(symbol) ?? to.getTime();
+            return end > from.getTime() ? readReplayHistory(app.db, [symbol], from, new Date(end)) : [];
+          }),
+        )
+      ).flat();
       const count = (minute: boolean) =>
         series.filter((s) => s.minute === minute).reduce((sum, s) => sum + s.t.length, 0);
       const [secondSamples, minuteSamples] = [count(false), count(true)];
-      if (secondSamples + minuteSamples === 0)
+      const bookTicks = books.reduce((sum, b) => sum + b.t.length, 0);
+      if (secondSamples + minuteSamples + bookTicks === 0)
         throw badRequest('No prices were recorded in this range yet; pick a range the server was running in');
+      const source = bookTicks === 0 ? 'mids' : secondSamples + minuteSamples === 0 ? 'books' : 'books-and-mids';
       const limits = { minSpread: body.minSpread, maxExposure: body.maxExposure, maxLoss: body.maxLoss };
       // The engine's own configured limits on holding time and quote freshness, as it trades with them.
       const params = {
@@ -44,7 +60,14 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       const answer = await meterBacktest(app.metrics.families, () =>
         backtestInWorker(
-          { columns: mergeSeries(series), params, limits, from: from.getTime(), to: to.getTime() },
+          {
+            columns: mergeSeries(series),
+            books: mergeBooks(books),
+            params,
+            limits,
+            from: from.getTime(),
+            to: to.getTime(),
+          },
           BACKTEST_TIMEOUT_MS,
         ),
       );
@@ -62,7 +85,7 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
           from: from.toISOString(),
           to: to.toISOString(),
           limits,
-          replayed: { secondSamples, minuteSamples, symbols },
+          replayed: { source, bookTicks, secondSamples, minuteSamples, symbols },
           ...answer.result,
         },
       };

@@ -1,14 +1,17 @@
-// Reads of the caller's trades: the history page by page, one trade, the trading statistics and the risk figures.
+// Reads of the caller's trades: the history page by page, the changes since a cursor, one trade, the trading statistics and the risk figures.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   IdParams,
+  TradeChangesQuery,
   TradesQuery,
+  type TradeChangesResponse,
   type RiskResponse,
   type StatsResponse,
   type TradeResponse,
   type TradesResponse,
 } from '../../../contract/api';
 import { getTrade, listTrades } from '../../db/repositories/trades';
+import { listTradeChanges } from '../../db/repositories/trade-changes';
 import { userStats } from '../../engine/figures';
 import { userRisk } from '../../engine/risk';
 import { notFound } from '../plugins/http-error';
@@ -26,6 +29,25 @@ export const tradeQueryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request): Promise<TradesResponse> => {
       const page = await listTrades(app.db, request.user.id, request.query);
+      return { success: true, ...page };
+    },
+  );
+
+  app.get(
+    '/trades/changes',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['trades'],
+        summary: "The caller's trades changed since a cursor, oldest change first: the history sync's feed",
+        querystring: TradeChangesQuery,
+      },
+    },
+    async (request): Promise<TradeChangesResponse> => {
+      const page = await listTradeChanges(app.db, request.user.id, {
+        after: request.query.after,
+        limit: request.query.limit,
+      });
       return { success: true, ...page };
     },
   );

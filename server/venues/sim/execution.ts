@@ -76,8 +76,26 @@ export function derivOpen(price: Decimal, quantity: Decimal, costs: ExecutionCos
 }
 
 /**
- * Selling a Deriv multiplier back: the stake returns with the profit or loss of the move, never below zero
- * (the contract is stopped out when the loss reaches the stake).
+ * The price at which a multiplier opened at `entryPrice` has lost its whole stake (Deriv's stop out), at the 8 decimals
+ * of a fill price, rounded towards the entry so that a loss at that price never exceeds the stake.
+ */
+export function derivStopOutPrice(
+  openSide: 'buy' | 'sell',
+  entryPrice: Decimal,
+  stake: Decimal,
+  quantity: Decimal,
+): Decimal {
+  const distance = stake.dividedBy(quantity);
+  return openSide === 'buy'
+    ? entryPrice.minus(distance).toDecimalPlaces(8, Decimal.ROUND_CEIL)
+    : entryPrice.plus(distance).toDecimalPlaces(8, Decimal.ROUND_FLOOR);
+}
+
+/**
+ * Selling a Deriv multiplier back: the stake returns with the profit or loss of the move. A contract whose loss
+ * reached its stake was stopped out: it closes at the stop-out price, not at the quote met later, so the fill says
+ * what the payout paid and the trade's profit (price × quantity − fees, engine/profit.ts) equals what the balance
+ * moved, stop out included.
  */
 export function derivClose(
   openSide: 'buy' | 'sell',
@@ -87,10 +105,12 @@ export function derivClose(
   costs: ExecutionCosts,
 ): PaperExecution {
   const stake = derivStake(quantity, entryPrice, costs);
+  const stopOut = derivStopOutPrice(openSide, entryPrice, stake, quantity);
+  const price = openSide === 'buy' ? Decimal.max(exitPrice, stopOut) : Decimal.min(exitPrice, stopOut);
   const direction = openSide === 'buy' ? 1 : -1;
-  const pnl = exitPrice.minus(entryPrice).times(quantity).times(direction);
+  const pnl = price.minus(entryPrice).times(quantity).times(direction);
   const payout = usdt(Decimal.max(0, stake.plus(pnl)));
-  return { price: exitPrice, quantity, fee: new Decimal(0), deltas: { USDT: payout.toFixed() } };
+  return { price, quantity, fee: new Decimal(0), deltas: { USDT: payout.toFixed() } };
 }
 
 /** A venue's best bid and ask as an order meets them. */

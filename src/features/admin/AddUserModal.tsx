@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { hasErrors, validateNewUser, type Errors, type NewUserInput } from '../../lib/validation';
-import { ApiError } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';
+import { serverAnswered } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
 
 export function AddUserModal({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
@@ -34,7 +34,7 @@ export function AddUserModal({ onClose, onCreated }: { onClose: () => void; onCr
       onCreated();
       onClose();
     } catch (err) {
-      if (err instanceof ApiError && err.status !== 0) toast.error(err.serverMessage ?? 'Failed to create user');
+      if (serverAnswered(err)) toast.error(err.serverMessage ?? 'Failed to create user');
       else toast.error('Error creating user. Please try again.');
     } finally {
       setBusy(false);

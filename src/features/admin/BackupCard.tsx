@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { useServices } from '../../hooks/services';
-import { messageOf } from '../../services/http';
+import { messageOf } from '../../hooks/errors';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
 import * as styles from './admin.css';

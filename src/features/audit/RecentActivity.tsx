@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { AuditResponse } from '../../../contract/guard';
 import { useServices } from '../../hooks/services';
-import { messageOf } from '../../services/http';
+import { messageOf } from '../../hooks/errors';
 import { Card } from '../../ui/Card';
 import * as ui from '../../ui/ui.css';
 import { Pagination } from '../trades/Pagination';

@@ -6,10 +6,10 @@ import { toast } from 'react-toastify';
 import type { BacktestRange, BacktestResult, BacktestSymbol } from '../../../contract/backtest';
 import { BACKTEST_RANGES } from '../../../contract/backtest';
 import type { PublicUser } from '../../../contract/entities';
+import { useRunBacktest } from '../../hooks/backtest';
+import { messageOf } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
 import { formatSpread, formatUsd, formatWinRate } from '../../lib/format';
-import { runBacktest } from '../../services/backtest/backtest';
-import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import * as styles from './backtest.css';
@@ -34,10 +34,18 @@ interface Outcome {
 const signed = (value: number) => (value > 0 ? styles.profit : value < 0 ? styles.loss : undefined);
 const count = (n: number) => n.toLocaleString('en-US');
 /** Which resolutions were replayed: the history keeps seconds for a day and minute averages before that. */
-const replayedText = (seconds: number, minutes: number): string =>
+const midsText = (seconds: number, minutes: number): string =>
   minutes > 0
-    ? `Replayed ${count(seconds)} one-second samples and ${count(minutes)} one-minute averages (older than a day: spikes shorter than a minute are smoothed away).`
-    : `Replayed ${count(seconds)} one-second samples.`;
+    ? `${count(seconds)} one-second samples and ${count(minutes)} one-minute averages (older than a day: spikes shorter than a minute are smoothed away)`
+    : `${count(seconds)} one-second samples`;
+/** Says what was replayed: the engine's own recorded books, or mids from before those were kept. */
+const replayedText = ({ source, bookTicks, secondSamples, minuteSamples }: BacktestResult['replayed']): string => {
+  const books = `the ${count(bookTicks)} price ticks the engine decided on (both venues' bid and ask)`;
+  const mids = `mid prices recorded before the engine's books were kept, rebuilt with each venue's usual spread: ${midsText(secondSamples, minuteSamples)}`;
+  if (source === 'books') return `Replayed ${books}.`;
+  if (source === 'mids') return `Replayed ${mids}.`;
+  return `Replayed ${books}, and before them ${mids}.`;
+};
 const when = (iso: string) =>
   new Date(iso).toLocaleString('en-US', {
     month: 'short',
@@ -49,6 +57,7 @@ const when = (iso: string) =>
 
 export function BacktestPanel({ user }: { user: PublicUser }) {
   const services = useServices();
+  const runBacktest = useRunBacktest();
   const online = useObservableEagerState(services.offline.online$);
   const [form, setForm] = useState<BacktestForm>(() => formFromUser(user));
   const [running, setRunning] = useState(false);
@@ -67,8 +76,8 @@ export function BacktestPanel({ user }: { user: PublicUser }) {
     try {
       // The same range for both, so the two columns compare limits and nothing else.
       const [triedResult, currentResult] = await Promise.all([
-        runBacktest(services.http, bodyOf(form, tried, now), isOnline),
-        sameLimits(tried, current) ? null : runBacktest(services.http, bodyOf(form, current, now), isOnline),
+        runBacktest(bodyOf(form, tried, now), isOnline),
+        sameLimits(tried, current) ? null : runBacktest(bodyOf(form, current, now), isOnline),
       ]);
       setOutcome({ tried: triedResult, current: currentResult ?? triedResult, triedLimits: tried });
     } catch (err) {
@@ -209,7 +218,6 @@ function Results({
     { label: 'Max drawdown', cell: (r) => ({ text: formatUsd(r.figures.maxDrawdown) }) },
     { label: 'Exposure used', cell: (r) => ({ text: formatUsd(r.figures.exposureUsed) }) },
   ];
-  const { secondSamples, minuteSamples } = tried.replayed;
   // One chart per answer: a new array on every render would draw the chart again.
   const lines = useMemo<EquityLine[]>(
     () => [
@@ -261,8 +269,7 @@ function Results({
       )}
       <EquityChart from={Date.parse(tried.from)} to={Date.parse(tried.to)} lines={lines} />
       <p className={styles.note}>
-        {replayedText(secondSamples, minuteSamples)} Fills pay each venue's quoted spread, fees and slippage as paper
-        trading does
+        {replayedText(tried.replayed)} Fills pay each venue's quoted spread, fees and slippage as paper trading does
         {tried.openAtEnd > 0
           ? `; ${count(tried.openAtEnd)} ${tried.openAtEnd === 1 ? 'trade' : 'trades'} still open at the end ${tried.openAtEnd === 1 ? 'is' : 'are'} not counted`
           : ''}

@@ -1,12 +1,13 @@
-// The equity curve of a backtest (and of the current settings beside it). lightweight-charts is imported here, on
-// first render, so it is its own chunk: the app and the Settings screen load without it. Colours come from the theme
-// tokens as they resolve on <html>, and follow a switch between light and dark.
+// The equity curve of a backtest (and of the current settings beside it). The chart module (charts/chartStack.ts, with
+// lightweight-charts) is imported here, on first render, so it is its own chunk: the app and the Settings screen load
+// without it. Colours come from the theme (charts/chartTheme.ts) and follow a switch between light and dark.
 import { useEffect, useRef, useState } from 'react';
+import type { IChartApi, ISeriesApi } from 'lightweight-charts';
 import type { BacktestEquityPoint } from '../../../contract/backtest';
-import { vars } from '../../styles/theme.css';
+import { canDrawCharts } from '../charts/canvasSupport';
+import { useChartColors, type ChartColors } from '../charts/chartTheme';
 import * as styles from './backtest.css';
 import { equityGrid } from './equityGrid';
-import { canDrawCharts } from '../charts/canvasSupport';
 
 export interface EquityLine {
   label: string;
@@ -14,43 +15,45 @@ export interface EquityLine {
   tone: 'primary' | 'muted';
 }
 
-/** A theme token's current value, e.g. vars.color.text → '#0f172a'. */
-function tokenValue(token: string): string {
-  const name = /^var\((--[^),]+)/.exec(token)?.[1];
-  return name ? getComputedStyle(document.documentElement).getPropertyValue(name).trim() : token;
+const toneColor = (colors: ChartColors, tone: EquityLine['tone']) =>
+  tone === 'primary' ? colors.primary : colors.muted;
+
+interface Drawn {
+  chart: IChartApi;
+  series: { s: ISeriesApi<'Line'>; line: EquityLine }[];
+  applyTheme: (colors: ChartColors) => void;
+}
+
+/** The theme's colours on a drawn chart and its lines. */
+function paint(drawn: Drawn, colors: ChartColors) {
+  drawn.applyTheme(colors);
+  for (const { s, line } of drawn.series) s.applyOptions({ color: toneColor(colors, line.tone) });
 }
 
 export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: number; to: number }) {
   const host = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
+  const colors = useChartColors();
+  // The chart is made after an import, so it reads the colours of that moment; the effect below follows a switch.
+  const colorsNow = useRef(colors);
+  const drawn = useRef<Drawn | null>(null);
 
   useEffect(() => {
     const el = host.current;
     if (!el || !canDrawCharts()) return;
     let disposed = false;
-    let cleanup = () => {};
-    import('lightweight-charts')
-      .then(({ createChart, LineSeries, LineType, ColorType }) => {
+    import('../charts/chartStack')
+      .then(({ createAppChart, applyChartTheme, LineSeries, LineType }) => {
         if (disposed) return;
-        const themed = () => ({
-          layout: {
-            background: { type: ColorType.Solid, color: 'transparent' },
-            textColor: tokenValue(vars.color.textMuted),
-            attributionLogo: false,
-          },
-          grid: {
-            vertLines: { color: tokenValue(vars.color.border) },
-            horzLines: { color: tokenValue(vars.color.border) },
-          },
-          rightPriceScale: { borderColor: tokenValue(vars.color.border) },
-          timeScale: { borderColor: tokenValue(vars.color.border), timeVisible: true, secondsVisible: false },
+        const chart = createAppChart(el, {
+          timeScale: { timeVisible: true, secondsVisible: false },
+          handleScroll: false,
+          handleScale: false,
         });
-        const chart = createChart(el, { autoSize: true, ...themed(), handleScroll: false, handleScale: false });
         const series = lines.map((line) => {
           const s = chart.addSeries(LineSeries, {
             lineType: LineType.WithSteps,
             lineWidth: line.tone === 'primary' ? 2 : 1,
-            color: tokenValue(line.tone === 'primary' ? vars.color.primary : vars.color.textMuted),
             title: line.label,
             priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
           });
@@ -58,17 +61,8 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
           return { s, line };
         });
         chart.timeScale().fitContent();
-        // The theme class on <html> changes when the user switches light/dark (or the OS does).
-        const observer = new MutationObserver(() => {
-          chart.applyOptions(themed());
-          for (const { s, line } of series)
-            s.applyOptions({ color: tokenValue(line.tone === 'primary' ? vars.color.primary : vars.color.textMuted) });
-        });
-        observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
-        cleanup = () => {
-          observer.disconnect();
-          chart.remove();
-        };
+        drawn.current = { chart, series, applyTheme: (c) => applyChartTheme(chart, c) };
+        paint(drawn.current, colorsNow.current);
       })
       .catch(() => {
         // Offline before the chart's chunk was ever cached: the figures still stand.
@@ -76,9 +70,16 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
       });
     return () => {
       disposed = true;
-      cleanup();
+      drawn.current?.chart.remove();
+      drawn.current = null;
     };
   }, [lines, from, to]);
+
+  // The theme class on <html> changes when the user switches light/dark (or the OS does).
+  useEffect(() => {
+    colorsNow.current = colors;
+    if (drawn.current) paint(drawn.current, colors);
+  }, [colors]);
 
   return (
     <figure className={styles.chartFigure}>

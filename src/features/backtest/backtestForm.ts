@@ -8,6 +8,7 @@ import {
 } from '../../../contract/backtest';
 import { TRADING_DEFAULTS } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
+import { fractionOf, percentOf } from '../../../contract/percent';
 
 export interface BacktestForm {
   range: BacktestRange;
@@ -19,15 +20,13 @@ export interface BacktestForm {
 
 export const RANGE_LABELS: Record<BacktestRange, string> = { hour: 'Last hour', day: 'Last day', week: 'Last week' };
 
-const percentOf = (fraction: number): string => String(Number((fraction * 100).toFixed(4)));
-
 /** Prefilled with the user's current limits. */
 export function formFromUser(user: PublicUser): BacktestForm {
   return {
     range: 'day',
     symbol: 'both',
     maxExposure: String(user.maxExposure ?? TRADING_DEFAULTS.maxExposure),
-    minSpreadPercent: percentOf(user.minSpread ?? TRADING_DEFAULTS.minSpread),
+    minSpreadPercent: String(percentOf(user.minSpread ?? TRADING_DEFAULTS.minSpread)),
     maxLoss: String(user.maxLoss ?? TRADING_DEFAULTS.maxLoss),
   };
 }
@@ -41,7 +40,7 @@ export interface Limits {
 export function limitsOf(form: Pick<BacktestForm, 'maxExposure' | 'minSpreadPercent' | 'maxLoss'>): Limits {
   return {
     maxExposure: Number(form.maxExposure),
-    minSpread: Number((Number(form.minSpreadPercent) / 100).toFixed(6)),
+    minSpread: fractionOf(Number(form.minSpreadPercent)),
     maxLoss: Number(form.maxLoss),
   };
 }

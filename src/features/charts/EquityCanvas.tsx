@@ -1,8 +1,9 @@
 // The equity curve's drawing, with the chart library (loaded on its own, like the spread chart).
-import { AreaSeries, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import type { EquityPoint } from '../../../contract/figures';
 import { toSeconds } from './chartData';
+import { AreaSeries, applyChartTheme, createAppChart } from './chartStack';
 import type { ChartColors } from './chartTheme';
 import * as styles from './charts.css';
 
@@ -13,12 +14,7 @@ export default function EquityCanvas({ points, colors }: { points: EquityPoint[]
 
   useEffect(() => {
     if (!box.current) return;
-    const c = createChart(box.current, {
-      autoSize: true,
-      layout: { attributionLogo: false, fontSize: 11 },
-      timeScale: { timeVisible: true },
-      rightPriceScale: { borderVisible: false },
-    });
+    const c = createAppChart(box.current, { timeScale: { timeVisible: true } });
     chart.current = c;
     series.current = c.addSeries(AreaSeries, {
       lineWidth: 2,
@@ -32,10 +28,7 @@ export default function EquityCanvas({ points, colors }: { points: EquityPoint[]
   }, []);
 
   useEffect(() => {
-    chart.current?.applyOptions({
-      layout: { background: { color: 'transparent' }, textColor: colors.muted },
-      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-    });
+    if (chart.current) applyChartTheme(chart.current, colors);
     const last = points[points.length - 1]?.equity ?? 0;
     const line = last >= 0 ? colors.profit : colors.loss;
     series.current?.applyOptions({ lineColor: line, topColor: `${line}55`, bottomColor: `${line}08` });

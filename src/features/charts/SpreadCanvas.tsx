@@ -1,19 +1,10 @@
 // The spread chart's drawing, with the chart library: this module is loaded on its own (React.lazy), so only the
 // screens that draw a chart download the library.
-import {
-  createChart,
-  createSeriesMarkers,
-  LineSeries,
-  LineStyle,
-  type AutoscaleInfo,
-  type IChartApi,
-  type ISeriesApi,
-  type SeriesMarker,
-  type UTCTimestamp,
-} from 'lightweight-charts';
+import type { AutoscaleInfo, IChartApi, ISeriesApi, SeriesMarker, UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import type { SpreadPoint } from '../../../contract/entities';
 import { toSeconds, type TradeMark } from './chartData';
+import { applyChartTheme, createSeriesMarkers, createAppChart, LineSeries, LineStyle } from './chartStack';
 import type { ChartColors } from './chartTheme';
 import * as styles from './charts.css';
 
@@ -37,12 +28,8 @@ export default function SpreadCanvas({ points, marks, minSpread, costFloor, show
 
   useEffect(() => {
     if (!box.current) return;
-    const c = createChart(box.current, {
-      autoSize: true,
-      layout: { attributionLogo: false, fontSize: 11 },
+    const c = createAppChart(box.current, {
       timeScale: { timeVisible: true, secondsVisible: false },
-      rightPriceScale: { borderVisible: false },
-      leftPriceScale: { borderVisible: false },
       handleScroll: { vertTouchDrag: false },
     });
     chart.current = c;
@@ -61,10 +48,7 @@ export default function SpreadCanvas({ points, marks, minSpread, costFloor, show
 
   // Theme.
   useEffect(() => {
-    chart.current?.applyOptions({
-      layout: { background: { color: 'transparent' }, textColor: colors.muted },
-      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-    });
+    if (chart.current) applyChartTheme(chart.current, colors);
     spread.current?.applyOptions({ color: colors.primary });
   }, [colors]);
 

@@ -1,8 +1,11 @@
+import type { ChartOptions, DeepPartial } from 'lightweight-charts';
 import { useEffect, useState } from 'react';
 import { vars } from '../../styles/theme.css';
 
 // Charts draw on a canvas, which cannot read CSS variables: the theme's colours are resolved from <html> and read
-// again whenever the theme class on it changes, so a chart follows light and dark like everything else.
+// again whenever the theme class on it changes, so a chart follows light and dark like everything else. Every chart
+// of the app is made in chartStack.ts with these colours; this module does not load the chart library (types only), so
+// the cards that hold a chart use it while the library itself waits until a chart is drawn.
 
 export interface ChartColors {
   text: string;
@@ -43,4 +46,15 @@ export function useChartColors(): ChartColors {
     return () => observer.disconnect();
   }, []);
   return colors;
+}
+
+/** The chart options that carry the theme: transparent background, muted text, grid and scale borders. */
+export function chartThemeOptions(colors: ChartColors): DeepPartial<ChartOptions> {
+  return {
+    layout: { background: { color: 'transparent' }, textColor: colors.muted },
+    grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+    rightPriceScale: { borderColor: colors.grid },
+    leftPriceScale: { borderColor: colors.grid },
+    timeScale: { borderColor: colors.grid },
+  };
 }

@@ -4,7 +4,7 @@ import { HALT_REASON_MAX } from '../../../contract/guard';
 import { useTradingHalt } from '../../hooks/data';
 import { useServices } from '../../hooks/services';
 import { formatTradeDate } from '../../lib/format';
-import { messageOf } from '../../services/http';
+import { messageOf } from '../../hooks/errors';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
 import { TextField } from '../../ui/Field';

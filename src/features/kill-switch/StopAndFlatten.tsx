@@ -3,7 +3,7 @@ import { toast } from 'react-toastify';
 import type { FlattenResponse } from '../../../contract/guard';
 import { useServices } from '../../hooks/services';
 import { formatUsd } from '../../lib/format';
-import { messageOf } from '../../services/http';
+import { messageOf } from '../../hooks/errors';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { hasErrors, validatePasswordChange, type Errors, type PasswordInput } from '../../lib/validation';
-import { messageOf } from '../../services/http';
+import { messageOf } from '../../hooks/errors';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';

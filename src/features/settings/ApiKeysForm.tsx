@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import type { ApiKeysBody } from '../../../contract/api';
 import type { PublicUser } from '../../../contract/entities';
-import { messageOf } from '../../services/http';
+import { messageOf } from '../../hooks/errors';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { useServices } from '../../hooks/services';

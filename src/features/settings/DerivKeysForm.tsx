@@ -3,10 +3,10 @@ import { toast } from 'react-toastify';
 import type { ApiKeysBody } from '../../../contract/api';
 import { derivStatusLine } from '../../../contract/deriv';
 import type { PublicUser } from '../../../contract/entities';
-import { ApiError, messageOf } from '../../services/http';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
+import { fieldErrorsOf, messageOf } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
 import {
   accountFigures,
@@ -55,14 +55,8 @@ export function DerivKeysForm({ user }: { user: PublicUser }) {
       toast.success(done);
       return true;
     } catch (err) {
-      if (err instanceof ApiError) {
-        const marked: DerivFormErrors = {};
-        for (const item of err.errors ?? []) {
-          const key = item.path ? DERIV_FIELDS[item.path] : undefined;
-          if (key && !marked[key]) marked[key] = item.msg;
-        }
-        setErrors(marked);
-      }
+      const marked = fieldErrorsOf(err, DERIV_FIELDS);
+      if (marked) setErrors(marked);
       toast.error(messageOf(err, 'Failed to update API keys'));
       return false;
     } finally {

@@ -8,14 +8,11 @@ import {
   type NotificationPreferences,
 } from '../../../contract/notifications';
 import { useServices } from '../../hooks/services';
-import { messageOf } from '../../services/http';
-import { PushSetupError, type DeviceState } from '../../services/notifications/pushDevice';
+import { messageOf, pushErrorText } from '../../hooks/errors';
+import type { DeviceState } from '../../services/notifications/pushDevice';
 import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Field';
 import * as styles from './settings.css';
-
-const errorText = (err: unknown, fallback: string) =>
-  err instanceof PushSetupError ? err.message : messageOf(err, fallback);
 
 function deviceText(device: DeviceState | null): string {
   if (!device) return 'Checking this device...';
@@ -53,7 +50,7 @@ export function NotificationsForm({ user }: { user: PublicUser }) {
     try {
       await action();
     } catch (err) {
-      toast.error(errorText(err, fallback));
+      toast.error(pushErrorText(err, fallback));
     } finally {
       setBusy(false);
       void reload();

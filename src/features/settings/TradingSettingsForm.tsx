@@ -1,12 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import type { PublicUser } from '../../../contract/entities';
-import { messageOf } from '../../services/http';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
+import { fieldErrorsOf, messageOf } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
 import { TRADING_LIMITS } from '../../../contract/domain';
-import { ApiError } from '../../services/http';
+import { percentOf } from '../../../contract/percent';
 import {
   bodyFromForm,
   formFromUser,
@@ -46,14 +46,8 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
         minSpread: 'minSpreadPercent',
         maxLoss: 'maxLoss',
       };
-      if (err instanceof ApiError) {
-        const marked: TradingFormErrors = {};
-        for (const item of err.errors ?? []) {
-          const key = item.path ? fieldOf[item.path] : undefined;
-          if (key && !marked[key]) marked[key] = item.msg;
-        }
-        setErrors(marked);
-      }
+      const marked = fieldErrorsOf(err, fieldOf);
+      if (marked) setErrors(marked);
       toast.error(messageOf(err, 'Failed to update trading settings'));
       setBusy(false);
       return;
@@ -98,8 +92,8 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
           label="Min Spread (%)"
           type="number"
           inputMode="decimal"
-          min={TRADING_LIMITS.minSpread.min * 100}
-          max={TRADING_LIMITS.minSpread.max * 100}
+          min={percentOf(TRADING_LIMITS.minSpread.min)}
+          max={percentOf(TRADING_LIMITS.minSpread.max)}
           step="any"
           value={form.minSpreadPercent}
           onChange={set('minSpreadPercent')}

@@ -1,5 +1,7 @@
 import { TRADING_DEFAULTS, TRADING_LIMITS } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
+import { fractionOf, percentOf, percentText } from '../../../contract/percent';
+import { LIMIT_MESSAGES } from '../../../contract/messages';
 
 /** The form shows min spread in percent; the wire carries a fraction. */
 export interface TradingForm {
@@ -9,12 +11,10 @@ export interface TradingForm {
   tradingEnabled: boolean;
 }
 
-const percentOf = (fraction: number): string => String(Number((fraction * 100).toFixed(4)));
-
 /** Spec section 9 form defaults (1000, 0.2 %, 100, disabled), as the contract defines them. */
 export const FORM_DEFAULTS: TradingForm = {
   maxExposure: String(TRADING_DEFAULTS.maxExposure),
-  minSpreadPercent: percentOf(TRADING_DEFAULTS.minSpread),
+  minSpreadPercent: String(percentOf(TRADING_DEFAULTS.minSpread)),
   maxLoss: String(TRADING_DEFAULTS.maxLoss),
   tradingEnabled: TRADING_DEFAULTS.tradingEnabled,
 };
@@ -23,7 +23,7 @@ export function formFromUser(u: PublicUser | null): TradingForm {
   if (!u) return FORM_DEFAULTS;
   return {
     maxExposure: String(u.maxExposure ?? TRADING_DEFAULTS.maxExposure),
-    minSpreadPercent: percentOf(u.minSpread ?? TRADING_DEFAULTS.minSpread),
+    minSpreadPercent: String(percentOf(u.minSpread ?? TRADING_DEFAULTS.minSpread)),
     maxLoss: String(u.maxLoss ?? TRADING_DEFAULTS.maxLoss),
     tradingEnabled: u.tradingEnabled ?? TRADING_DEFAULTS.tradingEnabled,
   };
@@ -37,7 +37,7 @@ export function bodyFromForm(f: TradingForm): {
 } {
   return {
     maxExposure: Number(f.maxExposure),
-    minSpread: Number((Number(f.minSpreadPercent) / 100).toFixed(6)),
+    minSpread: fractionOf(Number(f.minSpreadPercent)),
     maxLoss: Number(f.maxLoss),
     tradingEnabled: f.tradingEnabled,
   };
@@ -48,8 +48,8 @@ export type TradingFormErrors = Partial<Record<'maxExposure' | 'minSpreadPercent
 const grouped = (n: number) => n.toLocaleString('en-US');
 
 /**
- * The form's own check before it sends, with the server's words (contract/api.ts TradingSettingsBody and
- * contract/field-messages.ts): an empty or non-numeric field, or one outside the contract's bounds. Any number inside
+ * The form's own check before it sends, with the server's words (contract/messages.ts LIMIT_MESSAGES, which
+ * contract/api.ts TradingSettingsBody states and contract/field-messages.ts matches): an empty or non-numeric field, or one outside the contract's bounds. Any number inside
  * the bounds is fine (0.25 %, 150 USDT): the inputs take `step="any"`.
  */
 export function validateTradingForm(f: TradingForm): TradingFormErrors {
@@ -62,10 +62,10 @@ export function validateTradingForm(f: TradingForm): TradingFormErrors {
     max: number,
     maxText: string,
   ) => {
-    if (raw.trim() === '') errors[key] = `${label} is required`;
-    else if (!Number.isFinite(Number(raw))) errors[key] = `${label} must be a number`;
-    else if (Number(raw) < min) errors[key] = `${label} must be ${min} or more`;
-    else if (Number(raw) > max) errors[key] = `${label} must be at most ${maxText}`;
+    if (raw.trim() === '') errors[key] = LIMIT_MESSAGES.required(label);
+    else if (!Number.isFinite(Number(raw))) errors[key] = LIMIT_MESSAGES.notANumber(label);
+    else if (Number(raw) < min) errors[key] = LIMIT_MESSAGES.belowMin(label, min);
+    else if (Number(raw) > max) errors[key] = LIMIT_MESSAGES.aboveMax(label, maxText);
   };
   const { maxExposure, minSpread, maxLoss } = TRADING_LIMITS;
   check('maxExposure', 'Max exposure', f.maxExposure, maxExposure.min, maxExposure.max, grouped(maxExposure.max));
@@ -73,9 +73,9 @@ export function validateTradingForm(f: TradingForm): TradingFormErrors {
     'minSpreadPercent',
     'Min spread',
     f.minSpreadPercent,
-    minSpread.min * 100,
-    minSpread.max * 100,
-    `${minSpread.max * 100}%`,
+    percentOf(minSpread.min),
+    percentOf(minSpread.max),
+    percentText(minSpread.max),
   );
   check('maxLoss', 'Max loss', f.maxLoss, maxLoss.min, maxLoss.max, grouped(maxLoss.max));
   return errors;

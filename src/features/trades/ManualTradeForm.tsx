@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { SYMBOLS, type SymbolId } from '../../../contract/domain';
-import { messageOf } from '../../services/http';
+import { messageOf } from '../../hooks/errors';
 import { showTradeToast } from '../toasts/tradeToast';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';

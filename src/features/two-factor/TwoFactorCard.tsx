@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import type { TwoFactorSetupResponse, TwoFactorStatus } from '../../../contract/guard';
 import { useServices } from '../../hooks/services';
-import { messageOf } from '../../services/http';
+import { messageOf } from '../../hooks/errors';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';

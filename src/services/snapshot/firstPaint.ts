@@ -1,13 +1,15 @@
 import { map, merge, type Observable } from 'rxjs';
 import type { SnapshotResponse } from '../../../contract/api';
+import { SERVER_EVENTS } from '../../../contract/events';
 import type { Http } from '../http';
 
 /**
  * GET /snapshot shared by the domain services: everything the signed-in layout and the Dashboard paint first, in one
  * call instead of one a domain. The services that start together (they subscribe in the same render) share one
  * request: a call made while one is in flight joins it, and an answer is reused for `reuseMs` after it arrived, for
- * the panels whose code loads a moment later. A reconnect drops it (deltas may have been missed in the gap), so the
- * streams' resync after a reconnect is again one shared call.
+ * the panels whose code loads a moment later, unless `invalidate$` dropped it. A reconnect drops it (deltas may have
+ * been missed in the gap), so the streams' resync after a reconnect is again one shared call, and so does every event
+ * that changes what it holds.
  */
 export interface SnapshotSource {
   get(userId: string): Promise<SnapshotResponse>;
@@ -29,10 +31,24 @@ export interface SnapshotSourceDeps {
 }
 
 /**
- * Streams that start together share the request in flight; an answer already given is not handed to a stream that
- * starts later: it predates events that stream never saw (a trade opened meanwhile would vanish from the positions).
+ * Streams that start together share the request in flight, and a screen whose code loads a moment after the layout's
+ * streams started takes the same answer, so a cold start asks once. An answer is handed to a stream that starts later
+ * only while nothing it holds has changed: `invalidate$` drops it at every event that changes what it holds (a trade
+ * opened or updated, a balance, the figures, the engine or kill-switch state), or it would predate an event the later
+ * stream never saw (a trade opened meanwhile would vanish from the positions). Prices and opportunities are replaced by
+ * the next tick anyway; this bound keeps an answer from serving a screen opened long after.
  */
-export const SNAPSHOT_REUSE_MS = 0;
+export const SNAPSHOT_REUSE_MS = 10_000;
+
+/** The server events after which a kept snapshot no longer holds: each changes a figure it carries. */
+export const SNAPSHOT_CHANGING_EVENTS: ReadonlySet<string> = new Set([
+  SERVER_EVENTS.newTrade,
+  SERVER_EVENTS.tradeUpdated,
+  SERVER_EVENTS.balanceUpdated,
+  SERVER_EVENTS.statsUpdated,
+  SERVER_EVENTS.notice,
+  SERVER_EVENTS.tradingHalt,
+]);
 
 export function createSnapshotSource(deps: SnapshotSourceDeps): SnapshotSource {
   const now = deps.now ?? Date.now;

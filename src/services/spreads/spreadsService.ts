@@ -25,8 +25,9 @@ import { eventsOf, perUser, replay, type DomainDeps } from '../streams/domainDep
 import { mergeSpreadPoints } from './spreadSeries';
 
 // The spread history of the last day per symbol, kept in IndexedDB so charts have it offline: filled from
-// GET /exchanges/spreads when signed in and after every reconnect (from where the cache ends), and grown by the live
-// priceUpdates, sampled at one a second as the server records them.
+// GET /exchanges/spreads while a chart is drawn and after every reconnect meanwhile (from where the cache ends), and
+// grown by the live priceUpdates, sampled at one a second as the server records them. Screens without a chart do not
+// fetch it (a day of both pairs is about 140 KB compressed).
 
 export interface SpreadsDeps extends DomainDeps {
   /** Live samples are written to the cache in batches this often. */
@@ -36,7 +37,7 @@ export interface SpreadsDeps extends DomainDeps {
 }
 
 export interface SpreadsService {
-  /** Keeps the cache filled while someone is signed in; emits each batch it wrote. The app layout keeps it running. */
+  /** Keeps the cache filled while subscribed (a chart's history$ subscribes it); emits each batch it wrote. */
   sync$: Observable<SpreadSample[]>;
   /** A symbol's last day, oldest first: the cached points at once (offline too), then as the cache grows. */
   history$(symbol: SymbolId): Observable<SpreadPoint[]>;

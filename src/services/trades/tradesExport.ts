@@ -22,24 +22,6 @@ export interface ExportResult {
   coverage?: LocalCoverage;
 }
 
-export const EMPTY_RANGE_MESSAGE = 'The start date must be on or before the end date';
-
-/**
- * Calendar days picked in the user's time zone as the export's instants: from the start of `fromDay` to the end of
- * `toDay` (the next day's midnight, exclusive). Throws on a range that ends before it starts.
- */
-export function dayRange(fromDay: string, toDay: string): Pick<ExportFilter, 'from' | 'to'> {
-  const start = (day: string) => new Date(`${day}T00:00:00`);
-  const from = fromDay ? start(fromDay) : undefined;
-  let to: Date | undefined;
-  if (toDay) {
-    to = start(toDay);
-    to.setDate(to.getDate() + 1);
-  }
-  if (from && to && from >= to) throw new Error(EMPTY_RANGE_MESSAGE);
-  return { from: from?.toISOString(), to: to?.toISOString() };
-}
-
 export interface TradesExportDeps {
   http: Http;
   cacheFor: (userId: string) => UserCache;

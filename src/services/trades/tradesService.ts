@@ -1,5 +1,5 @@
 import { from, map, merge, type Observable } from 'rxjs';
-import { SNAPSHOT_RECENT_LIMIT, type TradesResponse } from '../../../contract/api';
+import { SNAPSHOT_RECENT_LIMIT, type TradeChangesResponse, type TradesResponse } from '../../../contract/api';
 import type { Trade } from '../../../contract/entities';
 import { SERVER_EVENTS } from '../../../contract/events';
 import { reduceTrades, type TradesEvent } from '../reconcile';
@@ -122,6 +122,10 @@ export function createTradesService(deps: TradesDeps): TradesService {
     fetchPage: async (p, limit) => {
       const r = await http.get<TradesResponse>('/trades', { page: p, limit: Math.min(limit, HISTORY_PAGE) });
       return { trades: r.trades, pagination: r.pagination };
+    },
+    fetchChanges: async (after, limit) => {
+      const r = await http.get<TradeChangesResponse>('/trades/changes', { ...(after !== null && { after }), limit });
+      return { trades: r.trades, cursor: r.cursor, more: r.more, total: r.total };
     },
   });
 

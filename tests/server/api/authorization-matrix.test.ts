@@ -107,6 +107,7 @@ const ROWS: Row[] = [
   },
   { method: 'GET', route: '/api/trades/stats/summary', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/trades/stats/risk', expect: OK_FOR_SIGNED_IN },
+  { method: 'GET', route: '/api/trades/changes', expect: OK_FOR_SIGNED_IN },
   // Only the owner sees the trade; anyone else (an admin too) is told it does not exist.
   {
     method: 'GET',

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKTEST_EQUITY_POINTS, type BacktestResponse } from '../../../contract/backtest';
 import { SYMBOLS } from '../../../contract/domain';
 import type { SpreadSample } from '../../../contract/spreads';
+import { insertSpreadBooks } from '../../../server/db/repositories/spread-books';
 import { insertSpreadSamples, rollUpSpreadSamples } from '../../../server/db/repositories/spread-history';
 import { runBacktest } from '../../../server/engine/replay/backtest';
 import { toColumns } from '../../../server/engine/replay/history';
@@ -54,8 +55,30 @@ describe.each(backends)('backtest API on %s', (backend) => {
     t = await createTestApp(backend);
     user = await t.createUser();
     // The last hour at one second, and an hour three days ago that the roll-up turned into minutes.
-    await insertSpreadSamples(t.db, [...recordedHour(3, NOW), ...recordedHour(4, NOW - 3 * DAY)]);
+    await insertSpreadSamples(t.db, [
+      ...recordedHour(3, NOW),
+      ...recordedHour(4, NOW - 3 * DAY),
+      ...recordedHour(5, NOW - 2 * DAY),
+    ]);
     await rollUpSpreadSamples(t.db, new Date(NOW - DAY));
+    // Two days ago the engine's books were kept for BTC from half past on (as from an upgrade at that moment).
+    await insertSpreadBooks(
+      t.db,
+      recordedHour(5, NOW - 2 * DAY)
+        .filter((x) => x.symbol === 'BTC/USDT' && x.t >= NOW - 2 * DAY - HOUR / 2)
+        .map((x) => ({
+          symbol: x.symbol,
+          t: x.t,
+          seq: 0,
+          binanceBid: x.binance - 0.01,
+          binanceAsk: x.binance + 0.01,
+          binanceTs: x.t,
+          derivBid: x.deriv * 0.9998,
+          derivAsk: x.deriv * 1.0002,
+          derivTs: x.t - 300,
+          dense: false,
+        })),
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -65,7 +88,13 @@ describe.each(backends)('backtest API on %s', (backend) => {
     const res = await post(body());
     expect(res.statusCode, res.body).toBe(200);
     const { backtest } = res.json() as BacktestResponse;
-    expect(backtest.replayed).toEqual({ secondSamples: 7200, minuteSamples: 0, symbols: [...SYMBOLS] });
+    expect(backtest.replayed).toEqual({
+      source: 'mids',
+      bookTicks: 0,
+      secondSamples: 7200,
+      minuteSamples: 0,
+      symbols: [...SYMBOLS],
+    });
     expect(backtest.figures.trades).toBeGreaterThan(3);
     expect(backtest.figures.exposureUsed).toBeGreaterThan(0);
     expect(backtest.figures.exposureUsed).toBeLessThanOrEqual(limits.maxExposure);
@@ -94,12 +123,42 @@ describe.each(backends)('backtest API on %s', (backend) => {
 
   it('replays one symbol alone, and says when it had only minute averages', async () => {
     const btc = (await post(body({ symbol: 'BTC/USDT' }))).json() as BacktestResponse;
-    expect(btc.backtest.replayed).toEqual({ secondSamples: 3600, minuteSamples: 0, symbols: ['BTC/USDT'] });
+    expect(btc.backtest.replayed).toEqual({
+      source: 'mids',
+      bookTicks: 0,
+      secondSamples: 3600,
+      minuteSamples: 0,
+      symbols: ['BTC/USDT'],
+    });
     const old = await post(
       body({ from: new Date(NOW - 3 * DAY - HOUR).toISOString(), to: new Date(NOW - 3 * DAY).toISOString() }),
     );
     expect(old.statusCode, old.body).toBe(200);
     expect((old.json() as BacktestResponse).backtest.replayed).toMatchObject({ secondSamples: 0, minuteSamples: 120 });
+  });
+
+  it("replays the engine's books where they were kept, and mids only before them", async () => {
+    const range = { from: new Date(NOW - 2 * DAY - HOUR).toISOString(), to: new Date(NOW - 2 * DAY).toISOString() };
+    const both = await post(body(range));
+    expect(both.statusCode, both.body).toBe(200);
+    // BTC: minutes of its first half hour, then 1,800 books; ETH: its hour of minutes.
+    expect((both.json() as BacktestResponse).backtest.replayed).toEqual({
+      source: 'books-and-mids',
+      bookTicks: 1800,
+      secondSamples: 0,
+      minuteSamples: 30 + 60,
+      symbols: [...SYMBOLS],
+    });
+    const late = await post(
+      body({ symbol: 'BTC/USDT', from: new Date(NOW - 2 * DAY - HOUR / 2).toISOString(), to: range.to }),
+    );
+    expect((late.json() as BacktestResponse).backtest.replayed).toEqual({
+      source: 'books',
+      bookTicks: 1800,
+      secondSamples: 0,
+      minuteSamples: 0,
+      symbols: ['BTC/USDT'],
+    });
   });
 
   it('stops at the max loss as the engine would, and tells when', async () => {

@@ -23,6 +23,8 @@ export interface TradeSeed {
   actualProfit?: string;
   /** Creation time; defaults to one second apart in insertion order, the last newest. */
   createdAt?: Date;
+  /** Its last change; the database's now() unless given. */
+  updatedAt?: Date;
   /** When it finished; half a second after its creation for a finished trade unless given. */
   closedAt?: Date | null;
 }
@@ -47,6 +49,7 @@ export async function insertTrades(
     arbitrageSpread: seed.arbitrageSpread ?? '0.003',
     actualProfit: seed.actualProfit ?? '0',
     createdAt: seed.createdAt ?? new Date(base + i * 1000),
+    ...(seed.updatedAt && { updatedAt: seed.updatedAt }),
     closedAt:
       seed.closedAt !== undefined
         ? seed.closedAt

@@ -154,6 +154,10 @@ describe('compiling the server', () => {
     expect(staticImports).not.toContain('pg');
     expect(staticImports).not.toContain('drizzle-orm/node-postgres');
     expect(staticImports).not.toContain('qrcode');
+    // Nor the Redis client and adapter (only with REDIS_URL) and web-push (only to send): server/lazy-package.ts.
+    expect(staticImports).not.toContain('ioredis');
+    expect(staticImports).not.toContain('@socket.io/redis-adapter');
+    expect(staticImports).not.toContain('web-push');
     // …but it is in the build, for a live market.
     expect(
       readdirSync(join(out, 'chunks')).some((name) =>

@@ -2,7 +2,22 @@
 // default text; a schema's own message (the spec's texts) still wins.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { readFileSync } from 'node:fs';
+import {
+  ChangePasswordBody,
+  CreateUserBody,
+  ProfileBody,
+  RegisterBody,
+  TradingSettingsBody,
+} from '../../../contract/api';
 import { fieldLabel, userWords } from '../../../contract/field-messages';
+import { bodyFromForm, FORM_DEFAULTS, validateTradingForm } from '../../../src/features/settings/tradingForm';
+import {
+  validateNewUser,
+  validatePasswordChange,
+  validateProfile,
+  validateRegistration,
+} from '../../../src/lib/validation';
 import { ZOD_DEFAULT_TEXT } from '../api/fuzz-arbitraries';
 import { createTestApp, type SignedIn, type TestApp } from '../helpers/app';
 
@@ -104,5 +119,82 @@ describe('validation answers over the API', () => {
       { msg: 'Username is required', path: 'username' },
       { msg: 'Email is required', path: 'email' },
     ]);
+  });
+});
+
+// The forms check before sending with the texts the schemas answer with (both read contract/messages.ts): for input
+// both refuse, the form's message for a field is the server's for that field.
+describe('the forms and the schemas say the same thing', () => {
+  /** The schema's first message for each field it refuses. */
+  const serverSays = (schema: z.ZodType, input: unknown): Record<string, string> => {
+    const said: Record<string, string> = {};
+    for (const issue of schema.safeParse(input, { error: userWords }).error?.issues ?? []) {
+      const field = String(issue.path[0] ?? '');
+      said[field] ??= issue.message;
+    }
+    return said;
+  };
+
+  const profile = { username: 'trader', email: 'a@b.co', firstName: '', lastName: '', phone: '', bio: '' };
+  it.each([
+    { username: '' },
+    { username: 'ab' },
+    { email: '' },
+    { email: 'a@b' },
+    { firstName: 'a', lastName: 'b' },
+    { phone: '0123456789' },
+    { bio: 'x'.repeat(501) },
+  ])('profile %j', (patch) => {
+    const input = { ...profile, ...patch };
+    expect(validateProfile(input)).toEqual(serverSays(ProfileBody, input));
+  });
+
+  it.each([
+    { currentPassword: '', newPassword: 'new-password' },
+    { currentPassword: 'old-password', newPassword: '' },
+    { currentPassword: 'old-password', newPassword: 'short' },
+    { currentPassword: 'same-password', newPassword: 'same-password' },
+  ])('change password %j', (input) => {
+    // The confirmation is the form's own field: it never travels.
+    const { confirmPassword: _, ...sent } = validatePasswordChange({ ...input, confirmPassword: input.newPassword });
+    expect(sent).toEqual(serverSays(ChangePasswordBody, input));
+  });
+
+  it.each([
+    { username: 'ab', email: 'a@b.co', password: 'long-enough' },
+    { username: 'trader', email: 'a@b', password: 'long-enough' },
+    { username: 'trader', email: 'a@b.co', password: 'short' },
+  ])('registration %j', (input) => {
+    expect(validateRegistration(input)).toEqual(serverSays(RegisterBody, input));
+  });
+
+  it.each([
+    { username: 'newbie', email: '', password: 'secret' },
+    { username: 'newbie', email: 'n@b', password: 'secret' },
+    { username: 'newbie', email: 'n@b.co', password: '12345' },
+  ])('add user %j', (input) => {
+    expect(validateNewUser({ ...input, role: 'user' })).toEqual(serverSays(CreateUserBody, { ...input, role: 'user' }));
+  });
+
+  it.each([
+    { maxExposure: '-1' },
+    { maxExposure: '1000000001' },
+    { minSpreadPercent: '-0.1' },
+    { minSpreadPercent: '10.5' },
+    { maxLoss: '-5' },
+    { maxLoss: '1000000001' },
+  ])('trading settings %j', (patch) => {
+    const form = { ...FORM_DEFAULTS, ...patch };
+    const said = serverSays(TradingSettingsBody, bodyFromForm(form));
+    const formField = { maxExposure: 'maxExposure', minSpread: 'minSpreadPercent', maxLoss: 'maxLoss' } as const;
+    const asForm = Object.fromEntries(
+      Object.entries(said).map(([field, text]) => [formField[field as keyof typeof formField], text]),
+    );
+    expect(validateTradingForm(form)).toEqual(asForm);
+  });
+
+  it('keeps zod out of the module the client imports', () => {
+    const source = readFileSync(new URL('../../../contract/messages.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/^\s*(import|export)\b.*\bfrom\b/m);
   });
 });

@@ -14,6 +14,11 @@ export interface HistoryMeta {
   serverTotal: number;
   /** Epoch ms of the last complete sync. */
   syncedAt: number;
+  /**
+   * Where the copy stands in the server's change feed (GET /trades/changes); the next sync asks only for what changed
+   * after it. Absent (or null: the user had no trades) until a sync by pages has run.
+   */
+  cursor?: string | null;
 }
 
 export async function readHistoryMeta(cache: UserCache): Promise<HistoryMeta | null> {

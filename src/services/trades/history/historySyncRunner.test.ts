@@ -25,7 +25,16 @@ function setup(online = true) {
   caches.push(cache);
   /** A runner over this setup's session, network and cache, fetching pages with `fetchPage`. */
   const runWith = (fetchPage: typeof api.fetchPage, settleMs?: number) =>
-    runHistorySync({ session$, online$, reconnected$, events$, cacheFor: () => cache, fetchPage, settleMs });
+    runHistorySync({
+      session$,
+      online$,
+      reconnected$,
+      events$,
+      cacheFor: () => cache,
+      fetchPage,
+      fetchChanges: api.fetchChanges,
+      settleMs,
+    });
   const sync$ = runWith(api.fetchPage, 10);
   const synced = (n: number) =>
     firstValueFrom(
@@ -64,6 +73,7 @@ describe('runHistorySync', () => {
         events$: t.events$,
         cacheFor: () => t.cache,
         fetchPage: t.api.fetchPage,
+        fetchChanges: t.api.fetchChanges,
         firstSyncAfter: () => firstPaint,
       });
       const first = firstValueFrom(sync$);

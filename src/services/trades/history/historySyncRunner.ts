@@ -27,7 +27,7 @@ import type { UserCache } from '../../../cache/db';
 import type { ServerEvent } from '../../realtime/socketLink';
 import { eventsOf } from '../../streams/domainDeps';
 import { tradeWriterFor } from '../tradeWriter';
-import { syncTradeHistory, type HistorySyncResult } from './historySync';
+import { syncTradeHistory, type HistorySyncDeps, type HistorySyncResult } from './historySync';
 
 export interface HistorySyncRunnerDeps {
   session$: Observable<{ userId: string; token: string } | null>;
@@ -37,6 +37,7 @@ export interface HistorySyncRunnerDeps {
   events$: Observable<ServerEvent>;
   cacheFor: (userId: string) => UserCache;
   fetchPage: (page: number, limit: number) => Promise<{ trades: Trade[]; pagination: Pagination }>;
+  fetchChanges: HistorySyncDeps['fetchChanges'];
   /** The first sync of a session starts once this settles (either way): the first paint's load goes first. */
   firstSyncAfter?: (userId: string) => Promise<unknown>;
   /** Quiet time after live trade events before the next incremental sync. */
@@ -79,7 +80,7 @@ export function runHistorySync(deps: HistorySyncRunnerDeps): Observable<HistoryS
         withLatestFrom(online$),
         filter(([, online]) => online),
         exhaustMap(() =>
-          from(syncTradeHistory({ cache, fetchPage: deps.fetchPage })).pipe(
+          from(syncTradeHistory({ cache, fetchPage: deps.fetchPage, fetchChanges: deps.fetchChanges })).pipe(
             map((result): HistorySyncEvent => ({ type: 'synced', result })),
             catchError((error: unknown) => of<HistorySyncEvent>({ type: 'failed', error })),
           ),

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tradeCsvLine, tradesCsvHeader } from '../../../../contract/csv';
 import { clearUserCaches, createUserCache, type UserCache } from '../../../cache/db';
 import { makeTrades } from '../../../../tests/client/testTrades';
-import { dayRange, EMPTY_RANGE_MESSAGE } from '../tradesExport';
+import { dayRange, EMPTY_RANGE_MESSAGE } from '../../../lib/dayRange';
 import { localTradesCsv } from './localExport';
 
 let cache: UserCache;

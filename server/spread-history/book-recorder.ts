@@ -1,0 +1,108 @@
+// Records the books the engine decided on (book-sampler.ts says which ticks) into spread_books, for backtests that
+// replay what the engine saw. The tick path only samples and appends to a list; rows are written in batches, one
+// write at a time, off that path. Only the engine leader records (the engine emits ticks only while it trades). The
+// same instance thins the once-a-second rows after a day and deletes what is older than the retention.
+import type { Observable, Subscription } from 'rxjs';
+import { SPREAD_RAW_KEEP_MS } from '../../contract/spreads';
+import type { Db } from '../db/client';
+import {
+  deleteSpreadBooksBefore,
+  insertSpreadBooks,
+  thinSpreadBooks,
+  type SpreadBook,
+} from '../db/repositories/spread-books';
+import type { DecidedTick } from '../engine';
+import type { EngineLogger } from '../engine/ports';
+import { BookSampler, nearDecision, type DecisionLevels } from './book-sampler';
+
+export interface BookRecorderOptions {
+  db: Db;
+  /** The engine's decided ticks (engine.ticks$). */
+  ticks$: Observable<DecidedTick>;
+  /** The engine's decisions (engine.decisions): thresholds and trades in flight. */
+  levels: DecisionLevels;
+  /** The lowest threshold of a user with the default fee (contract/costs.ts costFloor). */
+  floor: number;
+  isLeader: () => boolean;
+  /** Days kept (SPREAD_HISTORY_DAYS). */
+  retentionDays: number;
+  logger: Pick<EngineLogger, 'warn'>;
+  flushMs?: number;
+  maxBatch?: number;
+  maintenanceMs?: number;
+  /** Rows beyond this are dropped, oldest first, while the database cannot keep up. */
+  maxPending?: number;
+  now?: () => number;
+  write?: (db: Db, rows: readonly SpreadBook[]) => Promise<void>;
+}
+
+export interface BookRecorder {
+  flush(): Promise<void>;
+  maintain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startBookRecorder(options: BookRecorderOptions): BookRecorder {
+  const { db, isLeader, logger, levels, floor } = options;
+  const maxBatch = options.maxBatch ?? 2000;
+  const maxPending = options.maxPending ?? 50_000;
+  const now = options.now ?? Date.now;
+  const write = options.write ?? insertSpreadBooks;
+  const sampler = new BookSampler();
+  let pending: SpreadBook[] = [];
+  let writes: Promise<void> = Promise.resolve();
+
+  const writePending = (): Promise<void> => {
+    if (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      writes = writes.then(() =>
+        write(db, batch).catch((error: unknown) =>
+          logger.warn({ err: error, rows: batch.length }, 'could not record spread books; dropped them'),
+        ),
+      );
+    }
+    return writes;
+  };
+
+  const take = ({ tick, at }: DecidedTick) => {
+    if (!isLeader()) return;
+    const row = sampler.take(tick, at, nearDecision(tick, levels, floor));
+    if (!row) return;
+    pending.push(row);
+    if (pending.length > maxPending) pending.splice(0, pending.length - maxPending);
+    if (pending.length >= maxBatch) void writePending();
+  };
+
+  const maintainNow = async (): Promise<void> => {
+    if (!isLeader()) return;
+    await writePending();
+    try {
+      await thinSpreadBooks(db, new Date(now() - SPREAD_RAW_KEEP_MS));
+      await deleteSpreadBooksBefore(db, new Date(now() - options.retentionDays * 24 * 3600 * 1000));
+    } catch (error) {
+      logger.warn({ err: error }, 'spread books maintenance failed; will try again');
+    }
+  };
+  let maintenance: Promise<void> = Promise.resolve();
+  const maintain = (): Promise<void> => (maintenance = maintenance.then(maintainNow));
+
+  const subscription: Subscription = options.ticks$.subscribe(take);
+  const flushTimer = setInterval(() => void writePending(), options.flushMs ?? 5000);
+  const maintenanceTimer = setInterval(() => void maintain(), options.maintenanceMs ?? 5 * 60_000);
+  flushTimer.unref();
+  maintenanceTimer.unref();
+  void maintain();
+
+  return {
+    flush: writePending,
+    maintain,
+    stop: async () => {
+      subscription.unsubscribe();
+      clearInterval(flushTimer);
+      clearInterval(maintenanceTimer);
+      await writePending();
+      await maintenance;
+    },
+  };
+}
