@@ -6,7 +6,7 @@ import {
   type TelegramStatusResponse,
 } from '../../../contract/telegram';
 import { useServices } from '../../hooks/services';
-import { messageOf } from '../../services/http';
+import { messageOf } from '../../hooks/errors';
 import { formatDate } from '../../lib/format';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
