@@ -35,6 +35,7 @@ export interface FakeTelegram {
   calls: Array<{ method: string; params: Record<string, unknown> }>;
   /** Every message as it is now, in the order sent. */
   messages: SentMessage[];
+  /** The user writes in the chat; the update's id. */
   userSends(chat: FakeChat, text: string): number;
   userPresses(chat: FakeChat, messageId: number, data: string): string;
   /** The next call of `method` answers 429 with this retry_after. */
@@ -316,7 +317,7 @@ export async function startFakeTelegram(options: { username?: string } = {}): Pr
       chats.set(chat.id, chat);
       const command = /^\/\w+(@\w+)?/.exec(text);
       const messageId = nextMessageId++;
-      push({
+      return push({
         message: {
           message_id: messageId,
           from: userOf(chat),
@@ -331,7 +332,6 @@ export async function startFakeTelegram(options: { username?: string } = {}): Pr
           ...(command && { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] }),
         },
       });
-      return messageId;
     },
     userPresses(chat, messageId, data) {
       const m = messages.find((x) => x.chatId === chat.id && x.messageId === messageId);
