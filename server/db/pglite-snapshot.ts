@@ -19,7 +19,6 @@ import { pipeline as pipelineStreams, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
-import { create as packTar, extract as unpackTar } from 'tar';
 import { makePrivateDir } from '../security/data-dir';
 import { pgliteStartParams } from './pglite-memory';
 
@@ -53,6 +52,8 @@ async function removeStaleCopies(stagingRoot: string): Promise<void> {
  * stream closes, read to its end or not.
  */
 export async function snapshotPglite(client: PGlite, pgdata: string, stagingRoot: string): Promise<Readable> {
+  // node-tar is loaded by the first backup, not by every start of the server.
+  const { create: packTar } = await import('tar');
   makePrivateDir(stagingRoot);
   await removeStaleCopies(stagingRoot);
   const staging = join(await mkdtemp(join(stagingRoot, `${STAGING_PREFIX}${process.pid}-`)), 'db');
@@ -126,6 +127,7 @@ async function firstBytes(file: string, count: number): Promise<Buffer> {
  */
 export async function openSnapshot(file: string, dir: string): Promise<PGlite> {
   if (!(await firstBytes(file, 2)).equals(GZIP_MAGIC)) throw new SnapshotFileError(file, 'it is not gzip-compressed');
+  const { extract: unpackTar } = await import('tar');
   makePrivateDir(dir);
   try {
     try {

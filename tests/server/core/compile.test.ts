@@ -158,6 +158,8 @@ describe('compiling the server', () => {
     expect(staticImports).not.toContain('ioredis');
     expect(staticImports).not.toContain('@socket.io/redis-adapter');
     expect(staticImports).not.toContain('web-push');
+    // Nor node-tar (backups and restores only).
+    expect(staticImports).not.toContain('tar');
     // …but it is in the build, for a live market.
     expect(
       readdirSync(join(out, 'chunks')).some((name) =>
