@@ -26,6 +26,7 @@ import type {
 import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
 import { isoDateTimeText, text } from './text';
 import type { TradingHaltState, TwoFactorStatus } from './guard';
+import type { ExposureFunding } from './funding';
 import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
 
 export const API_PREFIX = '/api';
@@ -277,6 +278,8 @@ export interface UserResponse {
   success: true;
   user: PublicUser;
   message?: string;
+  /** Saving trading settings: present when the balances fund less than maxExposure (contract/funding.ts). */
+  funding?: ExposureFunding;
 }
 export interface UsersResponse {
   success: true;
