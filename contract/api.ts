@@ -17,6 +17,7 @@ import type {
 import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
 import { isoDateTimeText, text } from './text';
 import type { TradingHaltState, TwoFactorStatus } from './guard';
+import type { ExposureFunding } from './funding';
 import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
 import { EMAIL_PATTERN, LIMIT_MESSAGES, MESSAGES, PHONE_PATTERN } from './messages';
 import { percentText } from './percent';
@@ -280,6 +281,8 @@ export interface UserResponse {
   success: true;
   user: PublicUser;
   message?: string;
+  /** Saving trading settings: present when the balances fund less than maxExposure (contract/funding.ts). */
+  funding?: ExposureFunding;
 }
 export interface UsersResponse {
   success: true;

@@ -87,6 +87,29 @@ describe('Settings screen', () => {
     expect(screen.getAllByText('Max loss must be at most 1,000,000,000').length).toBeGreaterThan(0);
   });
 
+  it('trading tab: after a save, says what the balances fund when it is less than the max exposure', async () => {
+    const ui = userEvent.setup();
+    const user = testUser();
+    const funding = { maxExposure: 50_000, funded: 9_990, perTradeAsked: 12_500, perTrade: 9_990 };
+    renderApp('/settings', {
+      user,
+      handler: (m, p, body) =>
+        m === 'PUT' && p === `/api/users/${user._id}`
+          ? { body: { success: true, user: { ...user, ...(body as object) }, funding } }
+          : undefined,
+    });
+    await ui.click(await screen.findByRole('tab', { name: 'Trading' }));
+    const exposure = screen.getByLabelText('Max Exposure (USDT)');
+    await ui.clear(exposure);
+    await ui.type(exposure, '50000');
+    await ui.click(screen.getByRole('button', { name: 'Save Settings' }));
+    expect(
+      await screen.findByText(
+        'Your balances fund about 9,990 USDT of open trades, less than your max exposure of 50,000 USDT: the engine will trade 9,990 USDT a trade, not the 12,500 your limits ask for.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('says what Max Loss means, and why trading stopped when the engine paused it', async () => {
     const ui = userEvent.setup();
     renderApp('/settings', {

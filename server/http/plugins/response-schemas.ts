@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DERIV_ACCOUNT_TYPES, DERIV_APIS } from '../../../contract/deriv';
 import { ROLES } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
+import type { ExposureFunding } from '../../../contract/funding';
 
 export const DerivLinkSchema = z
   .object({
@@ -70,7 +71,20 @@ export const ChallengeAnswer = z.object({
   challenge: z.string(),
   message: z.string(),
 });
-export const UserAnswer = z.object({ success: ok, user: PublicUserSchema, message: z.string().optional() });
+const FundingSchema = z.object({
+  maxExposure: z.number(),
+  funded: z.number().describe('USDT of open trades the balances fund now, fees and commission included'),
+  perTradeAsked: z.number().describe('The size of an automated trade the limits ask for'),
+  perTrade: z.number().describe('The size the engine will trade at while the balances stay as they are'),
+}) satisfies z.ZodType<ExposureFunding>;
+export const UserAnswer = z.object({
+  success: ok,
+  user: PublicUserSchema,
+  message: z.string().optional(),
+  funding: FundingSchema.optional().describe(
+    'Saving trading settings: present when the balances fund less than maxExposure',
+  ),
+});
 export const UsersAnswer = z.object({ success: ok, users: z.array(PublicUserSchema) });
 export const MessageAnswer = z.object({ success: ok, message: z.string() });
 export const RegistrationAnswer = z.object({

@@ -8,6 +8,7 @@ import { findCredentials, saveCredentials } from '../../db/repositories/credenti
 import { findUserById } from '../../db/repositories/users';
 import { badRequest, forbidden, notFound } from '../plugins/http-error';
 import { derivChoiceRefusal } from './deriv-choice';
+import { exposureFunding } from './funding';
 import { loadPublicUser } from './load-public-user';
 import { UserAnswer } from '../plugins/response-schemas';
 import { audit } from '../../audit/audit';
@@ -49,9 +50,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       await audit(app, request, 'trading_settings_saved', {
         details: { ...body, ...(saved.refused && { tradingEnabled: false, refused: saved.refused }) },
       });
+      const funding = await exposureFunding(app, id, saved.user.maxExposure);
       return {
         success: true,
         user: await loadPublicUser(app.db, saved.user),
+        ...(funding && { funding }),
         message: saved.refused
           ? `Trading settings updated; automated trading stays off. ${saved.refused}.`
           : 'Trading settings updated successfully',

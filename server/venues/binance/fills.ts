@@ -47,6 +47,9 @@ export function commissionInBase(symbol: SymbolId, fills: RawFill[]): Decimal {
  * The fill of an order. An opening buy holds what it received: the executed quantity less the commission taken in
  * the coin, while the commission's value is its fee. So the fee is counted once: the close sells exactly what is
  * held, and the profit (closing proceeds − cost − fees) does not charge the missing coins a second time.
+ * What it received is rarely on the lot step (the commission is a fraction of it), and a sell can only be a whole
+ * number of steps: the position is what the close can sell, rounded down to `stepSize`. The rest (less than one
+ * step) stays on the account as the user's coin; it is not part of the trade, so its cost is never booked as a loss.
  */
 export function toLegFill(
   symbol: SymbolId,
@@ -54,6 +57,7 @@ export function toLegFill(
   fills: RawFill[],
   takerRate: string,
   role: 'open' | 'close',
+  stepSize?: string | null,
 ): LegFill {
   const executed = new Decimal(order.executedQty);
   if (executed.lte(0)) {
@@ -64,7 +68,8 @@ export function toLegFill(
     throw new VenueError('binance', 'rejected', `Binance did not fill order ${order.clientOrderId}: ${why}`);
   }
   const price = new Decimal(order.cummulativeQuoteQty).dividedBy(executed).toDecimalPlaces(8, Decimal.ROUND_HALF_UP);
-  const held = role === 'open' && order.side === 'BUY' ? executed.minus(commissionInBase(symbol, fills)) : executed;
+  const received = executed.minus(commissionInBase(symbol, fills));
+  const held = role === 'open' && order.side === 'BUY' ? onStep(received, stepSize) : executed;
   return {
     clientOrderId: order.clientOrderId,
     venueOrderId: String(order.orderId),
@@ -73,4 +78,11 @@ export function toLegFill(
     fee: commissionInUsdt(symbol, fills, takerRate).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toFixed(),
     at: order.transactTime ?? order.updateTime ?? order.time ?? Date.now(),
   };
+}
+
+/** A quantity rounded down to a whole number of lot steps (unchanged without a step). */
+function onStep(quantity: Decimal, stepSize: string | null | undefined): Decimal {
+  if (!stepSize) return quantity;
+  const step = new Decimal(stepSize);
+  return step.gt(0) ? quantity.dividedToIntegerBy(step).times(step) : quantity;
 }

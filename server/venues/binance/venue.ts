@@ -197,7 +197,7 @@ export class BinanceVenue implements Venue {
       const trades = await client.fetchOrderTrades(String(raw.orderId), symbol);
       const fills = trades.map((t) => t.info as RawFill);
       const takerRate = await this.takerFeeRate(account).catch(() => DEFAULT_TAKER_FEE);
-      return toLegFill(symbol, raw, fills, takerRate, role);
+      return toLegFill(symbol, raw, fills, takerRate, role, lotStep(client, symbol));
     } catch (error) {
       throw toVenueError(error, 'read');
     }
@@ -239,7 +239,7 @@ export class BinanceVenue implements Venue {
     try {
       const order = await place(client);
       const raw = order.info as RawOrder & { fills?: RawFill[] };
-      return toLegFill(symbol, raw, raw.fills ?? [], takerRate, role);
+      return toLegFill(symbol, raw, raw.fills ?? [], takerRate, role, lotStep(client, symbol));
     } catch (error) {
       const mapped = toVenueError(error, 'order');
       if (mapped.kind !== 'unknown-outcome' && !isDuplicateOrder(error)) throw mapped;
@@ -306,6 +306,12 @@ export class BinanceVenue implements Venue {
     });
     return ready;
   }
+}
+
+/** LOT_SIZE's step as ccxt parses it from exchangeInfo (its amount precision is the step size). */
+function lotStep(client: BinanceExchange, symbol: SymbolId): string | null {
+  const step = client.market(symbol).precision.amount;
+  return step === undefined || step === null ? null : new Decimal(step).toFixed();
 }
 
 interface AccountInfo {

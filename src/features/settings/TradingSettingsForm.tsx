@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import type { PublicUser } from '../../../contract/entities';
+import { fundingWarning } from '../../../contract/funding';
 import { Button } from '../../ui/Button';
 import { Checkbox, TextField } from '../../ui/Field';
 import { fieldErrorsOf, messageOf } from '../../hooks/errors';
@@ -23,6 +24,8 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
   const [form, setForm] = useState<TradingForm>(() => formFromUser(user));
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<TradingFormErrors>({});
+  // After a save: what the balances fund when it is less than the max exposure saved (the size the engine will use).
+  const [funding, setFunding] = useState<string | null>(null);
   // The engine may turn trading off by itself (a pause or a halt): the checkbox follows.
   useEffect(() => setForm((f) => ({ ...f, tradingEnabled: user.tradingEnabled })), [user.tradingEnabled]);
   // An error clears as the user edits its field.
@@ -41,6 +44,7 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
     try {
       const res = await actions.saveTradingSettings(user._id, body);
       auth.updateUser(res.user);
+      setFunding(res.funding ? fundingWarning(res.funding) : null);
     } catch (err) {
       // The server's refusal names its field: shown under that field as well as in the toast.
       const fieldOf: Record<string, keyof TradingFormErrors> = {
@@ -121,6 +125,11 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
         <p className={styles.paused} role="status" data-testid="settings-engine-status">
           {status.sentence}{' '}
           {status.kind === 'halted-admin' ? status.remedy : 'Save with automated trading enabled to resume.'}
+        </p>
+      )}
+      {funding && (
+        <p className={styles.paused} role="status">
+          {funding}
         </p>
       )}
       <Checkbox

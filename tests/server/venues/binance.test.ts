@@ -91,8 +91,9 @@ describe('Binance connector against the fake venue', () => {
     const fill = await venue.openLeg(account(), order);
     expect(fill.clientOrderId).toBe('trade1-b');
     expect(fill.price).toBe('80000.01');
-    // 0.01249 bought; the position holds it less the 0.00001249 BTC commission Binance kept.
-    expect(fill.quantity).toBe('0.01247751');
+    // 0.01249 bought; the position holds it less the 0.00001249 BTC commission Binance kept, in whole lot steps of
+    // 0.00001 (what a sell can close); the 0.00000751 left over stays on the account, outside the trade.
+    expect(fill.quantity).toBe('0.01247');
     // Commission 0.1 % of the coins bought, valued at the fill price.
     expect(Number(fill.fee)).toBeCloseTo(0.01249 * 0.001 * 80000.01, 6);
     const again = await venue.openLeg(account(), order);
