@@ -140,7 +140,7 @@ async function runSize(users: number) {
       const reason = (e.trade.reason ?? 'unknown').replace(/: it would fill at .*/, '').replace(/[0-9.]+/g, 'N');
       failed.set(reason, (failed.get(reason) ?? 0) + 1);
     }
-    if (e.type === 'opportunity_outcome' && (e.outcome.outcome as string) === 'engine_busy') skippedBusy += 1;
+    if (e.type === 'opportunity_outcome' && e.outcome.outcome === 'engine_busy') skippedBusy += 1;
   });
 
   const pgCpu = await postgresCpuMeter(PG_URL, DB_NAME);

@@ -3,7 +3,7 @@
 // tick is decided in one pass and the property tests (and a replay) can drive it with recorded or generated market
 // paths and no real time.
 import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId, type TradeOrigin } from '../../contract/domain';
-import { recordFailure, recordSkip, recordSuccess, resetBreaker } from './circuit-breaker';
+import { recordBusy, recordFailure, recordSkip, recordSuccess, resetBreaker } from './circuit-breaker';
 import { CloseTriggers } from './close-triggers';
 import type { CancelResult, Command, CoreDeps, ManualResult, StopKind, TradeEnd } from './commands';
 import { openThreshold } from './costs';
@@ -343,7 +343,12 @@ export class TradingCore {
     const book = this.users.get(trade.userId);
     if (!book) return [];
     const commands: Command[] = [];
-    this.pushOutcome(commands, book.limits.userId, trade.symbol, spread, 'engine_busy', ENGINE_BUSY, this.deps.now());
+    const now = this.deps.now();
+    this.pushOutcome(commands, book.limits.userId, trade.symbol, spread, 'engine_busy', ENGINE_BUSY, now);
+    // Not decided again on every tick while the engine is behind (that would feed the load it sheds): the next
+    // decision waits for Deriv's next quote.
+    const block = recordBusy(book.breaker, trade.symbol, now + this.deps.params.derivQuoteEveryMs, ENGINE_BUSY);
+    this.waiting.backOff(book.limits.userId, block.until);
     this.reindex(book);
     this.forgetIfIdle(book);
     return commands;

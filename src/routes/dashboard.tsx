@@ -69,7 +69,7 @@ export function DashboardScreen() {
           />
         </div>
         <div className={layout.areaRisk}>
-          <RiskStrip risk={risk.value} prices={prices.value} />
+          <RiskStrip risk={risk.value} prices={prices.value} outcomes={outcomes.value} />
           <StopAndFlatten />
         </div>
         <div className={layout.areaSpread}>
