@@ -106,7 +106,11 @@ async function runSize(users: number) {
   const logger: EngineLogger = {
     info: () => undefined,
     warn: () => undefined,
-    error: (obj, msg) => void (errors.length < 5 && errors.push(String(msg ?? JSON.stringify(obj)))),
+    error: (obj, msg) => {
+      const err = (obj as { err?: unknown }).err;
+      const detail = err instanceof Error ? `: ${err.message.slice(0, 200)}` : '';
+      if (errors.length < 5) errors.push(`${String(msg ?? '')}${detail}`);
+    },
   };
   const running = await createEngine({
     config,
