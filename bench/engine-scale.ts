@@ -106,7 +106,11 @@ async function runSize(users: number) {
   const logger: EngineLogger = {
     info: () => undefined,
     warn: () => undefined,
-    error: (obj, msg) => void (errors.length < 5 && errors.push(String(msg ?? JSON.stringify(obj)))),
+    error: (obj, msg) => {
+      const err = (obj as { err?: unknown }).err;
+      const detail = err instanceof Error ? `: ${err.message.slice(0, 200)}` : '';
+      if (errors.length < 5) errors.push(`${String(msg ?? '')}${detail}`);
+    },
   };
   const running = await createEngine({
     config,
@@ -140,7 +144,7 @@ async function runSize(users: number) {
       const reason = (e.trade.reason ?? 'unknown').replace(/: it would fill at .*/, '').replace(/[0-9.]+/g, 'N');
       failed.set(reason, (failed.get(reason) ?? 0) + 1);
     }
-    if (e.type === 'opportunity_outcome' && (e.outcome.outcome as string) === 'engine_busy') skippedBusy += 1;
+    if (e.type === 'opportunity_outcome' && e.outcome.outcome === 'engine_busy') skippedBusy += 1;
   });
 
   const pgCpu = await postgresCpuMeter(PG_URL, DB_NAME);

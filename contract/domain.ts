@@ -54,6 +54,9 @@ export const OPPORTUNITY_OUTCOMES = [
 ] as const;
 export type OpportunityOutcomeKind = (typeof OPPORTUNITY_OUTCOMES)[number];
 
+/** How long after a decision was dropped as 'engine_busy' the engine is said to be shedding work (the risk strip). */
+export const ENGINE_BUSY_RECENT_MS = 30_000;
+
 export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -36,8 +36,9 @@ export class WriteBatcher {
     private readonly db: Db,
     options: WriteBatcherOptions = {},
   ) {
-    this.maxBatch = options.maxBatch ?? 200;
-    this.maxInFlight = options.maxInFlight ?? 4;
+    // Small enough that a batch commits within a few milliseconds, few enough that reads still find a connection.
+    this.maxBatch = options.maxBatch ?? 50;
+    this.maxInFlight = options.maxInFlight ?? 2;
   }
 
   /** Runs `work` in a transaction shared with other jobs; resolves with its result once that transaction committed. */

@@ -6,7 +6,7 @@ import type { TradingParams } from './costs';
 
 export interface Block {
   until: number;
-  outcome: 'backing_off' | 'pretrade_failed';
+  outcome: 'backing_off' | 'pretrade_failed' | 'engine_busy';
   reason: string;
 }
 
@@ -58,6 +58,15 @@ export function recordSkip(
   reason: string,
 ): Block {
   const block: Block = { until: now + params.skipCooldownMs, outcome: 'pretrade_failed', reason };
+  breaker.blocked.set(symbol, block);
+  return block;
+}
+
+/** A decision dropped because the engine was behind: the symbol waits until `until`, nothing counts as failed. */
+export function recordBusy(breaker: Breaker, symbol: SymbolId, until: number, reason: string): Block {
+  const held = breaker.blocked.get(symbol);
+  if (held && held.until >= until) return held;
+  const block: Block = { until, outcome: 'engine_busy', reason };
   breaker.blocked.set(symbol, block);
   return block;
 }

@@ -3,7 +3,7 @@
 // executor, which drives them through their legs; the positions the venues may close by themselves (stop-outs) are
 // watched. The outcomes flow back into the core, which never awaits. Every piece of work between a decision and the
 // executor is tracked, so idle() can wait for it.
-import type { VenueId } from '../../contract/domain';
+import { ENGINE_BUSY_RECENT_MS, type VenueId } from '../../contract/domain';
 import { CLOSE_REASONS } from '../../contract/trade-life';
 import type { OpportunityOutcome, Trade } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
@@ -49,9 +49,6 @@ export interface ExecutionDeps {
  * because it could not leave before its deadline (`busy`, nothing placed).
  */
 export type OpenResult = { trade: Trade | null } | { refused: string } | { busy: true };
-
-/** How long after the last dropped decision the engine still says it is shedding work. */
-const SHEDDING_SHOWN_MS = 30_000;
 
 export class Execution {
   readonly executor: TradeExecutor;
@@ -141,7 +138,7 @@ export class Execution {
 
   /** Whether the engine dropped a decision for want of time lately (the risk strip says so). */
   get shedding(): boolean {
-    return this.deps.now() - this.lastShedAt < SHEDDING_SHOWN_MS;
+    return this.deps.now() - this.lastShedAt < ENGINE_BUSY_RECENT_MS;
   }
 
   /** Pre-trade checks, then the write-ahead insert and the orders; a trade that cannot be placed is never opened. */

@@ -4,7 +4,7 @@
 // paths and no real time.
 import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId, type TradeOrigin } from '../../contract/domain';
 import { CLOSE_REASONS } from '../../contract/trade-life';
-import { recordFailure, recordSkip, recordSuccess, resetBreaker, restoreBreaker } from './circuit-breaker';
+import { recordBusy, recordFailure, recordSkip, recordSuccess, resetBreaker, restoreBreaker } from './circuit-breaker';
 import { CloseTriggers } from './close-triggers';
 import type { CancelResult, Command, CoreDeps, ManualResult, StopKind, TradeEnd } from './commands';
 import { openThreshold } from './costs';
@@ -366,7 +366,12 @@ export class TradingCore {
     const book = this.users.get(trade.userId);
     if (!book) return [];
     const commands: Command[] = [];
-    this.pushOutcome(commands, book.limits.userId, trade.symbol, spread, 'engine_busy', ENGINE_BUSY, this.deps.now());
+    const now = this.deps.now();
+    this.pushOutcome(commands, book.limits.userId, trade.symbol, spread, 'engine_busy', ENGINE_BUSY, now);
+    // Not decided again on every tick while the engine is behind (that would feed the load it sheds): the next
+    // decision waits for Deriv's next quote.
+    const block = recordBusy(book.breaker, trade.symbol, now + this.deps.params.derivQuoteEveryMs, ENGINE_BUSY);
+    this.waiting.backOff(book.limits.userId, block.until);
     this.reindex(book);
     this.forgetIfIdle(book);
     return commands;

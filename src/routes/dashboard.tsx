@@ -51,7 +51,7 @@ export function DashboardScreen() {
           />
         </div>
         <div className={layout.areaRisk}>
-          <RiskStrip risk={risk.value} status={status} prices={prices.value} />
+          <RiskStrip risk={risk.value} status={status} prices={prices.value} outcomes={outcomes.value} />
           <StopAndFlatten />
         </div>
         <div className={layout.areaSpread}>

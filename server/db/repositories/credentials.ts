@@ -5,6 +5,7 @@ import { NO_DERIV_LINK, type DerivAccountInfo, type DerivApi, type DerivLink } f
 import type { VenueAccount, VenueFacts } from '../../venues/types';
 import { decryptSecret, encryptSecret } from '../../security/encryption';
 import { lastFour } from '../../security/masking';
+import { ReadBatcher } from '../batch';
 import type { Db } from '../client';
 import { venueCredentials, type VenueCredentialsRow } from '../schema';
 
@@ -126,11 +127,17 @@ export function decryptCredentials(key: Buffer, userId: string, row: VenueCreden
 
 /**
  * A user's decrypted credentials, read each time (a saved change applies to the next order), with a place for the
- * connectors to write down what they found out about them. For the engine and the connection test only.
+ * connectors to write down what they found out about them. For the engine and the connection test only. The reads of
+ * many users arriving together (a burst of trades on one tick) are one query (server/db/batch.ts).
  */
 export function venueAccountLoader(db: Db, key: Buffer): (userId: string) => Promise<VenueAccount> {
+  const rows = new ReadBatcher<string, VenueCredentialsRow | null>(
+    (ids) => findCredentialsFor(db, ids),
+    (id) => id,
+    null,
+  );
   return async (userId) => {
-    const row = await findCredentials(db, userId);
+    const row = await rows.load(userId);
     const account = decryptCredentials(key, userId, row);
     if (!row?.derivTokenEnc) return account;
     return { ...account, remember: (facts: VenueFacts) => saveDerivFacts(db, row, facts.deriv) };

@@ -18,6 +18,7 @@ import {
   type PaperExecution,
 } from '../../venues/sim/execution';
 import { simBinanceRules, simDerivRules } from '../../venues/sim/venue';
+import { BookDepth, closingSide, consumingDepth, notionalAt } from '../../venues/sim/depth';
 import { DEFAULT_TRADING_PARAMS, type TradingParams } from '../costs';
 import { money, type Money } from '../decimal';
 import { EMPTY_WINDOW, foldRealised, type RealisedWindow } from '../drawdown';
@@ -106,6 +107,7 @@ class Replay {
   private ids = 0;
   private readonly params: TradingParams;
   private readonly costs: ExecutionCosts;
+  private readonly depths = new Map<VenueId, BookDepth>();
   private readonly core: TradingCore;
   private readonly latest = new Map<string, Quote>();
   private readonly states = new Map<string, TradeState>();
@@ -297,6 +299,13 @@ class Replay {
     );
   }
 
+  /** Each venue's book depth, consumed as the simulated venue's is (server/venues/sim/depth.ts). */
+  private depthOf(venue: VenueId): BookDepth {
+    let depth = this.depths.get(venue);
+    if (!depth) this.depths.set(venue, (depth = new BookDepth()));
+    return depth;
+  }
+
   private perform(state: TradeState, order: PendingOrder): TradeEvent {
     const { leg } = order;
     const quote = this.latest.get(venueKey(leg.venue, state.symbol));
@@ -307,11 +316,10 @@ class Replay {
         const protection = decision
           ? { price: String(leg.side === 'buy' ? decision.ask : decision.bid), maxSlippage: this.params.maxSlippage }
           : undefined;
-        const execution = paperOpen(
-          leg.venue,
-          { side: leg.side, symbol: state.symbol, notional: new Decimal(state.notional), protection },
-          quote,
-          this.costs,
+        const notional = new Decimal(state.notional);
+        const at = { symbol: state.symbol, side: leg.side, quoteTs: quote.ts, notional: notional.toNumber() };
+        const execution = consumingDepth(this.depthOf(leg.venue), this.costs, at, (costs) =>
+          paperOpen(leg.venue, { side: leg.side, symbol: state.symbol, notional, protection }, quote, costs),
         );
         return { type: 'leg-opened', venue: leg.venue, fill: this.record(leg.venue, leg.clientOrderId, execution) };
       }
@@ -319,11 +327,10 @@ class Replay {
         quantity: new Decimal(leg.open?.quantity ?? 0),
         openingPrice: leg.open ? new Decimal(leg.open.price) : undefined,
       };
-      const execution = paperClose(
-        leg.venue,
-        { openSide: leg.side, symbol: state.symbol, ...opened },
-        quote,
-        this.costs,
+      const side = closingSide(leg.side);
+      const at = { symbol: state.symbol, side, quoteTs: quote.ts, notional: notionalAt(opened.quantity, quote) };
+      const execution = consumingDepth(this.depthOf(leg.venue), this.costs, at, (costs) =>
+        paperClose(leg.venue, { openSide: leg.side, symbol: state.symbol, ...opened }, quote, costs),
       );
       return {
         type: 'leg-closed',

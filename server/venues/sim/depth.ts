@@ -9,6 +9,7 @@
 // resting liquidity near the touch; Deriv, which prices its contracts off its own feed, is modelled the same way.
 // Consumption is recorded when the order is priced (before its fill is written), so concurrent orders see each other.
 import type { SymbolId } from '../../../contract/domain';
+import type { ExecutionCosts } from './execution';
 
 export interface DepthModel {
   /** Notional (USDT) that moves the price by one `impactPerDepth`. */
@@ -43,3 +44,29 @@ export class BookDepth {
     if (seen && seen.ts === quoteTs) seen.usdt = Math.max(0, seen.usdt - notional);
   }
 }
+
+/**
+ * Prices an order with the depth the orders before it on the same quote consumed: `execute` gets the costs with the
+ * impact added to the slippage; an order it refuses gives its depth back. The simulated venues and the replay both
+ * fill through here.
+ */
+export function consumingDepth<T>(
+  depth: BookDepth,
+  costs: ExecutionCosts,
+  order: { symbol: SymbolId; side: 'buy' | 'sell'; quoteTs: number; notional: number },
+  execute: (costs: ExecutionCosts) => T,
+): T {
+  const impact = depth.take(order.symbol, order.side, order.quoteTs, order.notional);
+  try {
+    return execute({ ...costs, slippage: costs.slippage + impact });
+  } catch (error) {
+    depth.giveBack(order.symbol, order.side, order.quoteTs, order.notional);
+    throw error;
+  }
+}
+
+/** The notional of a quantity at a quote's mid (closing orders state a quantity). */
+export const notionalAt = (quantity: { toNumber(): number }, quote: { bid: number; ask: number }): number =>
+  quantity.toNumber() * ((quote.bid + quote.ask) / 2);
+
+export const closingSide = (openSide: 'buy' | 'sell'): 'buy' | 'sell' => (openSide === 'buy' ? 'sell' : 'buy');

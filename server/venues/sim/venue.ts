@@ -14,7 +14,7 @@ import {
   type VenueAccount,
 } from '../types';
 import { DEFAULT_EXECUTION_COSTS, paperClose, paperOpen, type ExecutionCosts, type PaperExecution } from './execution';
-import { BookDepth, type DepthModel } from './depth';
+import { BookDepth, closingSide, consumingDepth, notionalAt, type DepthModel } from './depth';
 import type { SimMarket } from './market';
 
 export interface SimVenueOptions {
@@ -101,7 +101,7 @@ export class SimVenue implements Venue {
         order.symbol,
         closingSide(order.side),
         quote.ts,
-        notionalOf(quantity, quote),
+        notionalAt(quantity, quote),
         (c) => paperClose(this.id, { openSide: order.side, symbol: order.symbol, quantity }, quote, c),
       );
       return this.record(
@@ -120,7 +120,7 @@ export class SimVenue implements Venue {
       order.symbol,
       closingSide(order.side),
       quote.ts,
-      notionalOf(quantity, quote),
+      notionalAt(quantity, quote),
       (c) => paperClose(this.id, { openSide: order.side, symbol: order.symbol, quantity, openingPrice }, quote, c),
     );
     return this.record(account, order.symbol, order.clientOrderId, opening.venueOrderId, execution);
@@ -166,7 +166,6 @@ export class SimVenue implements Venue {
     return this.book.recordFill(account.userId, this.id, symbol, fill, execution.deltas);
   }
 
-  /** Prices an order with the depth the orders before it on the same quote consumed (depth.ts). */
   private consuming(
     symbol: SymbolId,
     side: 'buy' | 'sell',
@@ -174,13 +173,7 @@ export class SimVenue implements Venue {
     notional: number,
     execute: (costs: ExecutionCosts) => PaperExecution,
   ): PaperExecution {
-    const impact = this.depth.take(symbol, side, quoteTs, notional);
-    try {
-      return execute({ ...this.costs, slippage: this.costs.slippage + impact });
-    } catch (error) {
-      this.depth.giveBack(symbol, side, quoteTs, notional);
-      throw error;
-    }
+    return consumingDepth(this.depth, this.costs, { symbol, side, quoteTs, notional }, execute);
   }
 
   private async latency(): Promise<void> {
@@ -218,9 +211,6 @@ export function simDerivRules(costs: ExecutionCosts): TradeRules {
     feeRate: new Decimal(costs.derivCommissionOfStake).dividedBy(costs.derivMultiplier).toFixed(),
   };
 }
-
-const closingSide = (openSide: 'buy' | 'sell'): 'buy' | 'sell' => (openSide === 'buy' ? 'sell' : 'buy');
-const notionalOf = (quantity: Decimal, quote: Quote): number => quantity.toNumber() * ((quote.bid + quote.ask) / 2);
 
 function parsePositive(venue: VenueId, value: string, what: string): Decimal {
   let parsed: Decimal;

@@ -1,5 +1,5 @@
-import { SYMBOLS, VENUES, VENUE_NAMES } from '../../../contract/domain';
-import type { Prices, RiskSummary, SymbolPrice } from '../../../contract/entities';
+import { ENGINE_BUSY_RECENT_MS, SYMBOLS, VENUES, VENUE_NAMES } from '../../../contract/domain';
+import type { OpportunityOutcome, Prices, RiskSummary, SymbolPrice } from '../../../contract/entities';
 import type { EngineStatus } from '../../../contract/trading-state';
 import { formatAge, formatUsd } from '../../lib/format';
 import * as styles from './cockpit.css';
@@ -33,18 +33,30 @@ function venueAge(prices: Prices, venue: (typeof VENUES)[number]): number | null
   return ages.length ? Math.max(...ages) : null;
 }
 
-/** The Dashboard's risk strip: drawdown against maxLoss, exposure against maxExposure, engine state, price ages. */
+/** Whether the engine dropped one of the user's decisions lately because it could not send it in time. */
+export const sheddingSince = (outcomes: readonly OpportunityOutcome[], now: number): boolean =>
+  outcomes.some((o) => o.outcome === 'engine_busy' && now - Date.parse(o.at) < ENGINE_BUSY_RECENT_MS);
+
+/**
+ * The Dashboard's risk strip: drawdown against maxLoss, exposure against maxExposure, engine state (and whether it is
+ * shedding work: decisions dropped because they could not be sent while their prices were fresh), price ages.
+ */
 export function RiskStrip({
   risk,
   status,
   prices,
+  outcomes = [],
+  now = Date.now(),
 }: {
   risk: RiskSummary | null;
   /** The engine's state in the contract's words (global halt included); null until known. */
   status: EngineStatus | null;
   prices: Prices;
+  outcomes?: readonly OpportunityOutcome[];
+  now?: number;
 }) {
   const stale = SYMBOLS.some((s) => prices[s]?.stale);
+  const shedding = sheddingSince(outcomes, now);
   return (
     <section className={styles.strip} aria-label="Risk" data-testid="risk-strip">
       <div className={styles.stripItem} data-testid="risk-drawdown">
@@ -68,6 +80,11 @@ export function RiskStrip({
         </span>
         {status && status.kind !== 'running' && <span className={styles.stripSub}>{status.sentence}</span>}
         {status?.remedy && <span className={styles.stripSub}>{status.remedy}</span>}
+        {shedding && (
+          <span className={styles.stripSub} data-testid="risk-shedding" role="status">
+            Engine busy: some opportunities skipped, nothing sent late
+          </span>
+        )}
       </div>
       <div className={styles.stripItem} data-testid="risk-price-age">
         <span className={styles.stripLabel}>Price age{stale ? ' · stale' : ''}</span>

@@ -69,8 +69,12 @@ describe('a decision past its deadline', () => {
     expect(e.logs.some((l) => l.obj.event === 'engine_busy')).toBe(true);
     expect(e.engine.shedding).toBe(true);
 
-    // In line again: the next fresh decision trades.
+    // Not decided again before Deriv's next quote (shedding must not feed the load), then in line again.
     hold = false;
+    e.quote('BTC/USDT', 60_000, 0.009, clock);
+    await e.engine.idle();
+    expect(e.store.states.size).toBe(0);
+    clock += DEFAULT_TRADING_PARAMS.derivQuoteEveryMs;
     e.quote('BTC/USDT', 60_000, 0.009, clock);
     await e.waitFor(tradeEvent('pending', 'alice'));
     await e.engine.idle();
