@@ -49,6 +49,8 @@ export const OPPORTUNITY_OUTCOMES = [
   'quotes_apart',
   'pretrade_failed',
   'backing_off',
+  /** The engine could not send the first order while the decision's quotes were fresh: dropped, nothing sent. */
+  'engine_busy',
 ] as const;
 export type OpportunityOutcomeKind = (typeof OPPORTUNITY_OUTCOMES)[number];
 

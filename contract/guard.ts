@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'two_factor_reset',
   'two_factor_recovery_used',
   'backup_downloaded',
+  'telegram_linked',
+  'telegram_unlinked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -64,6 +66,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   two_factor_reset: 'Two-factor reset by an admin',
   two_factor_recovery_used: 'Recovery code used',
   backup_downloaded: 'Database backup downloaded',
+  telegram_linked: 'Telegram chat linked',
+  telegram_unlinked: 'Telegram chat unlinked',
 };
 
 /** Days of audit rows kept when AUDIT_RETENTION_DAYS is not set. */

@@ -26,3 +26,14 @@ export function engineStateOf(stop: TradingStop | null): EngineState {
   if (stop === 'max-loss') return 'halted';
   return 'off';
 }
+
+/** The engine's state as every screen, notification and bot answer names it. */
+export const ENGINE_STATE_LABELS: Record<EngineState, string> = {
+  running: 'Running',
+  off: 'Off',
+  paused: 'Paused',
+  halted: 'Halted',
+};
+
+/** The global kill switch as screens and the bot name it. */
+export const HALTED_BY_ADMIN_LABEL = 'Halted by an admin';

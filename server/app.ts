@@ -45,6 +45,8 @@ import { snapshotRoutes } from './http/snapshot';
 import { notificationRoutes } from './http/notifications';
 import { createPushService, loadVapidKeys, type EgressOptions, type PushService } from './notifications';
 import { auditRoutes } from './http/audit';
+import { telegramRoutes } from './http/telegram';
+import { createTelegram, withTelegram, type TelegramService, type TelegramTuning } from './telegram';
 import { killSwitchRoutes } from './http/kill-switch';
 import { twoFactorRoutes } from './http/two-factor';
 import { TradingControl } from './trading';
@@ -91,6 +93,8 @@ export interface BuildAppOptions {
   backups?: BackupSource | null;
   /** This process's row in the instance registry (server/process/instance-registry.ts); omitted in tests. */
   instanceId?: string;
+  /** How the Telegram bot waits and polls (tests: no real waiting); used only with TELEGRAM_BOT_TOKEN. */
+  telegram?: TelegramTuning;
 }
 
 /** Emitted after sessions were revoked, so live sockets of that user can be re-checked at once. */
@@ -106,6 +110,8 @@ declare module 'fastify' {
     haltChanges$: Subject<TradingHaltState>;
     /** Prometheus metrics of this process (server/ops/metrics). */
     metrics: OpsMetrics;
+    /** The Telegram bot (server/telegram); null without TELEGRAM_BOT_TOKEN. The process starts it. */
+    telegram: TelegramService | null;
   }
 }
 
@@ -154,10 +160,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('engine', options.engine ?? null);
   app.decorate('trading', new TradingControl({ db, market: config.market, engine: options.engine ?? null }));
   app.decorate('loadVenueAccount', venueAccountLoader(db, secrets.encryptionKey));
-  app.decorate(
-    'push',
-    options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, egress: options.pushEgress }),
-  );
+  const devicePush =
+    options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, egress: options.pushEgress });
+  // With a bot, every notification also goes to the user's linked chat (server/telegram/notifier.ts).
+  const telegram = config.telegramBotToken
+    ? createTelegram({
+        app,
+        token: config.telegramBotToken,
+        apiUrl: config.telegramApiUrl,
+        devicePush,
+        ...options.telegram,
+      })
+    : null;
+  app.decorate('telegram', telegram);
+  app.decorate('push', telegram ? withTelegram(devicePush, telegram.notifier, app.log) : devicePush);
 
   // Operations (server/ops): /healthz, /readyz, /metrics, and the HTTP duration hook that sees every request.
   const metrics = options.metrics ?? createMetrics();
@@ -194,6 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   );
   app.addHook('onClose', async () => {
+    await telegram?.stop();
     await counters.close();
     app.revocations$.complete();
     app.haltChanges$.complete();
@@ -214,6 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(snapshotRoutes, { prefix: '/api' });
   await app.register(backtestRoutes, { prefix: '/api' });
   await app.register(notificationRoutes, { prefix: '/api' });
+  await app.register(telegramRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
   await app.register(killSwitchRoutes, { prefix: '/api' });
   await app.register(twoFactorRoutes, { prefix: '/api' });

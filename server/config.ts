@@ -77,6 +77,10 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Bearer token Prometheus sends for GET /metrics; the endpoint is not served when unset. */
   metricsToken: string | undefined;
+  /** The Telegram bot's token from @BotFather; no bot without it. Never logged. */
+  telegramBotToken: string | undefined;
+  /** The Bot API's base (tests: a fake on loopback). */
+  telegramApiUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -250,6 +254,15 @@ const EnvSchema = z.object({
       'METRICS_TOKEN must be 16 to 256 printable characters without spaces (e.g. openssl rand -hex 32)',
     )
     .optional(),
+  TELEGRAM_BOT_TOKEN: z
+    .string()
+    .trim()
+    .regex(
+      /^\d{5,20}:[A-Za-z0-9_-]{30,80}$/,
+      'TELEGRAM_BOT_TOKEN must be the token @BotFather gave the bot (123456:ABC…)',
+    )
+    .optional(),
+  TELEGRAM_API_URL: url('TELEGRAM_API_URL', ['http:', 'https:']).default('https://api.telegram.org'),
 });
 
 /** Empty strings count as unset, so `FOO=` in a shell or an env file falls back to the default. */
@@ -327,5 +340,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminRequire2fa: e.ADMIN_REQUIRE_2FA,
     trustProxy: parseTrustProxy(e.TRUST_PROXY) ?? false,
     metricsToken: e.METRICS_TOKEN,
+    telegramBotToken: e.TELEGRAM_BOT_TOKEN,
+    telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
   };
 }

@@ -48,3 +48,34 @@ export async function audit(
     request.log.error({ err: error, action }, 'could not record an audit event');
   }
 }
+
+/**
+ * An action that did not come over HTTP (a Telegram command): no address; `via` stands where the user agent would.
+ * A lost record is logged, as above.
+ */
+export async function auditVia(
+  db: Db,
+  log: { error(obj: object, msg: string): void },
+  via: string,
+  action: AuditAction,
+  entry: { actorId: string | null; subjectId?: string | null; details?: Record<string, unknown> },
+): Promise<void> {
+  const subjectId = entry.subjectId !== undefined ? entry.subjectId : entry.actorId;
+  try {
+    const names = await usernamesOf(db, [
+      ...new Set([entry.actorId, subjectId].filter((id): id is string => id !== null)),
+    ]);
+    await insertAuditEvent(db, {
+      action,
+      actorId: entry.actorId,
+      actorName: (entry.actorId && names.get(entry.actorId)) || '',
+      subjectId,
+      subjectName: (subjectId && names.get(subjectId)) || '',
+      ip: '',
+      userAgent: via,
+      details: entry.details ?? {},
+    });
+  } catch (error) {
+    log.error({ err: error, action }, 'could not record an audit event');
+  }
+}

@@ -17,9 +17,11 @@ export interface Breaker {
   perSymbol: Map<SymbolId, number>;
   /** Symbols not to be tried before a time. */
   blocked: Map<SymbolId, Block>;
+  /** Whether the counts were read back from the stored outcomes (once per user and process). */
+  restored: boolean;
 }
 
-export const newBreaker = (): Breaker => ({ failures: 0, perSymbol: new Map(), blocked: new Map() });
+export const newBreaker = (): Breaker => ({ failures: 0, perSymbol: new Map(), blocked: new Map(), restored: false });
 
 type BreakerParams = Pick<TradingParams, 'backoffBaseMs' | 'backoffMaxMs' | 'pauseAfterFailures' | 'skipCooldownMs'>;
 
@@ -64,6 +66,36 @@ export function recordSuccess(breaker: Breaker, symbol: SymbolId): void {
   breaker.failures = 0;
   breaker.perSymbol.delete(symbol);
   breaker.blocked.delete(symbol);
+}
+
+/**
+ * The breaker as the stored outcomes left it (a restart): the failed trades in a row, oldest first, give the count,
+ * each symbol's count, and the back-off of each symbol's last failure where it has not run out. Replaces the counts
+ * (the stored outcomes include every failure this process saw); a pre-trade cooldown is kept.
+ */
+export function restoreBreaker(
+  breaker: Breaker,
+  failed: readonly { symbol: SymbolId; at: number; reason: string }[],
+  now: number,
+  params: BreakerParams,
+): { blocks: Block[]; pause: boolean } {
+  breaker.restored = true;
+  breaker.failures = failed.length;
+  breaker.perSymbol.clear();
+  const last = new Map<SymbolId, { at: number; reason: string }>();
+  for (const f of failed) {
+    breaker.perSymbol.set(f.symbol, (breaker.perSymbol.get(f.symbol) ?? 0) + 1);
+    last.set(f.symbol, f);
+  }
+  const blocks: Block[] = [];
+  for (const [symbol, f] of last) {
+    const until = f.at + backoffMs(params, breaker.perSymbol.get(symbol) ?? 1);
+    if (until <= now || (breaker.blocked.get(symbol)?.until ?? 0) >= until) continue;
+    const block: Block = { until, outcome: 'backing_off', reason: `backing off after a failed trade: ${f.reason}` };
+    breaker.blocked.set(symbol, block);
+    blocks.push(block);
+  }
+  return { blocks, pause: failed.length >= params.pauseAfterFailures };
 }
 
 /** Trading resumed by the user: every count and wait starts afresh. */

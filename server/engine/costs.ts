@@ -32,6 +32,10 @@ export interface TradingParams {
   quoteMaxSkewMs: number;
   /** Price protection: how far an opening fill may be from the decision's quote, a fraction. */
   maxSlippage: number;
+  /** How often Deriv quotes: a decision's first order leaves before Deriv's next tick (deadline.ts). */
+  derivQuoteEveryMs: number;
+  /** Time an order needs to reach a venue: the first order leaves at least this long before that tick. */
+  orderLeadMs: number;
   /** Circuit breaker: the first back-off after a failed trade on a symbol, doubling with each further failure... */
   backoffBaseMs: number;
   /** ...up to this. */
@@ -57,6 +61,8 @@ export const DEFAULT_TRADING_PARAMS: TradingParams = {
   // BTC/ETH's 60–75 % annual volatility the price drifts about 0.5 bp in 200 ms, far inside the 35 bp open threshold.
   quoteMaxSkewMs: 200,
   maxSlippage: 0.001,
+  derivQuoteEveryMs: 1_000,
+  orderLeadMs: 100,
   backoffBaseMs: 5_000,
   backoffMaxMs: 300_000,
   pauseAfterFailures: 3,

@@ -11,11 +11,13 @@ import type { Venue } from '../venues/types';
 import { DEFAULT_TRADING_PARAMS, type TradingParams } from './costs';
 import { money } from './decimal';
 import type { EngineEvent } from './events';
+import { ENGINE_BUSY_MANUAL } from './deadline';
 import { Execution } from './execution';
 import { messageOf } from './executor';
 import { GlobalHalt } from './global-halt';
 import { newTradeIds } from './ids';
 import { alwaysLeader, type Leadership } from './leader';
+import { NO_ENGINE_METRICS, type EngineMetrics } from './metrics-port';
 import type {
   AccountLoader,
   EngineLogger,
@@ -29,6 +31,7 @@ import type {
 import { SILENT_LOGGER } from './ports';
 import { PriceFeed } from './price-feed';
 import type { PriceTick } from './prices';
+import type { LaneLimits } from './venue-lanes';
 import { adoptInto, recoverTrades } from './recovery';
 import { shardOf, ShardSet } from './shards';
 import { tradeDtoOf } from './storage/trade-rows';
@@ -56,6 +59,10 @@ export interface EngineDeps {
   userSyncMs?: number;
   /** How often time limits, back-offs, stuck closes and stale prices are checked when no tick arrives. */
   housekeepingMs?: number;
+  /** The process's metrics (server/ops/metrics); nothing is counted when omitted. */
+  metrics?: EngineMetrics;
+  /** Orders on their way at once per venue and per venue account (venue-lanes.ts); the defaults when omitted. */
+  lanes?: LaneLimits;
 }
 
 export type CommandResult = { ok: true; trade: Trade } | { ok: false; status: 400 | 404 | 409 | 503; message: string };
@@ -128,11 +135,17 @@ export class ArbitrageEngine implements PriceBook {
       now,
       emit,
       logger,
+      metrics: deps.metrics ?? NO_ENGINE_METRICS,
     });
   }
 
   get venues(): Record<VenueId, Venue> {
     return this.deps.venues;
+  }
+
+  /** True while decisions were dropped lately because they could not be sent in time (the engine is overloaded). */
+  get shedding(): boolean {
+    return this.trading && this.execution.shedding;
   }
 
   /** True while this instance holds the leadership (or any shard) and trades. */
@@ -373,6 +386,7 @@ export class ArbitrageEngine implements PriceBook {
     const opened = await this.execution.open(result.command.trade);
     if ('refused' in opened)
       return { ok: false, status: 409, message: `The trade cannot be placed: ${opened.refused}` };
+    if ('busy' in opened) return { ok: false, status: 503, message: ENGINE_BUSY_MANUAL };
     return opened.trade
       ? { ok: true, trade: opened.trade }
       : { ok: false, status: 503, message: 'The trade could not be recorded; nothing was placed. Try again.' };

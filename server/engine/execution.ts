@@ -9,19 +9,22 @@ import { SERVER_EVENTS } from '../../contract/events';
 import type { EngineStop } from '../../contract/trading-state';
 import type { PositionClosed, Venue } from '../venues/types';
 import type { TradingParams } from './costs';
+import { ENGINE_BUSY, inTime } from './deadline';
 import { money } from './decimal';
 import type { EngineEvent } from './events';
 import { messageOf, TradeExecutor } from './executor';
 import { FigureRefresh } from './figure-refresh';
 import type { GlobalHalt } from './global-halt';
 import { outcomeOf } from './opportunity-outcomes';
+import type { EngineMetrics } from './metrics-port';
 import type { AccountLoader, EngineLogger, FigureSources, RecoverableStore, UserDirectory } from './ports';
 import { PositionWatch } from './position-watch';
 import type { PriceFeed } from './price-feed';
-import { preTradeCheck, type PreTradeResult } from './pretrade';
+import { sizeAndCheck, type SizedResult } from './pretrade';
 import type { NewTrade, TradeState } from './trade-state';
 import type { Command, TradingCore } from './trading-core';
 import { VenueFigureCache } from './venue-figures';
+import type { LaneLimits } from './venue-lanes';
 
 export interface ExecutionDeps {
   venues: Record<VenueId, Venue>;
@@ -36,10 +39,18 @@ export interface ExecutionDeps {
   now(): number;
   emit(event: EngineEvent): void;
   logger(): EngineLogger;
+  metrics: EngineMetrics;
+  lanes?: LaneLimits;
 }
 
-/** What opening a decided trade came to: recorded (null when the insert failed, nothing placed), or refused. */
-export type OpenResult = { trade: Trade | null } | { refused: string };
+/**
+ * What opening a decided trade came to: recorded (null when the insert failed, nothing placed), refused, or dropped
+ * because it could not leave before its deadline (`busy`, nothing placed).
+ */
+export type OpenResult = { trade: Trade | null } | { refused: string } | { busy: true };
+
+/** How long after the last dropped decision the engine still says it is shedding work. */
+const SHEDDING_SHOWN_MS = 30_000;
 
 export class Execution {
   readonly executor: TradeExecutor;
@@ -50,6 +61,10 @@ export class Execution {
   private readonly deciding = new Set<Promise<unknown>>();
   /** Waiting for a user's trades to end (an admin closing them before removing the account). */
   private readonly endWaiters = new Map<string, Array<() => void>>();
+  /** Bursts of opens seen: which user goes first rotates with it. */
+  private bursts = 0;
+  /** When a decision was last dropped for want of time (engine_busy). */
+  private lastShedAt = -Infinity;
 
   constructor(private readonly deps: ExecutionDeps) {
     const { venues, account } = deps;
@@ -77,6 +92,7 @@ export class Execution {
       now,
       logger: deps.logger,
       maxSlippage: deps.params.maxSlippage,
+      lanes: deps.lanes,
       onPersisted: (state, trade, created) =>
         deps.emit({ type: created ? SERVER_EVENTS.newTrade : SERVER_EVENTS.tradeUpdated, userId: state.userId, trade }),
       onOpened: (state) => {
@@ -97,10 +113,12 @@ export class Execution {
   /** Carries out the core's commands; the returned promises settle when the database reads among them are done. */
   execute(commands: Command[]): Promise<void>[] {
     const reads: Promise<void>[] = [];
-    for (const command of commands) {
+    let opens = 0;
+    for (const command of fairOrder(commands, this.bursts)) {
       switch (command.kind) {
         case 'open':
           this.track(this.open(command.trade));
+          opens += 1;
           break;
         case 'close':
           this.executor.requestClose(command.tradeId, command.reason, command.cancel);
@@ -116,12 +134,22 @@ export class Execution {
           break;
       }
     }
+    if (opens > 1) this.bursts += 1;
     return reads;
   }
 
+  /** Whether the engine dropped a decision for want of time lately (the risk strip says so). */
+  get shedding(): boolean {
+    return this.deps.now() - this.lastShedAt < SHEDDING_SHOWN_MS;
+  }
+
   /** Pre-trade checks, then the write-ahead insert and the orders; a trade that cannot be placed is never opened. */
-  async open(trade: NewTrade): Promise<OpenResult> {
+  async open(decided: NewTrade): Promise<OpenResult> {
+    let trade = decided;
     const { core, logger } = this.deps;
+    // The decision's deadline is checked before the reads, before the insert, and by the executor before the first
+    // order: a decision that cannot make it is dropped, never sent late (deadline.ts).
+    if (!this.inTime(trade)) return this.drop(trade);
     // Read again at the last moment: a halt saved through another instance stops this trade too.
     if (await this.deps.halt.read()) {
       this.execute(core.onSkipped(trade.tradeId, 'trading is halted by an admin', trade.openSpread, false));
@@ -137,6 +165,22 @@ export class Execution {
       this.execute(core.onSkipped(tradeId, check.reason, trade.openSpread, trade.origin === 'auto'));
       return { refused: check.reason };
     }
+    if (!check.notional.eq(trade.notional)) {
+      // The balances fund less than the decided size: the trade opens at what they fund.
+      logger().info(
+        {
+          event: 'sized_down',
+          tradeId: trade.tradeId,
+          userId: trade.userId,
+          from: trade.notional,
+          to: check.notional.toFixed(),
+        },
+        'trade sized to what the balances fund',
+      );
+      trade = { ...trade, notional: check.notional.toFixed() };
+      core.resized(trade.tradeId, check.notional);
+    }
+    if (!this.inTime(trade)) return this.drop(trade);
     const dto = await this.insertAndPlace(trade);
     if (dto) {
       const taken = `${trade.origin} trade of ${trade.notional} USDT`;
@@ -195,16 +239,35 @@ export class Execution {
     return n;
   }
 
-  private async preTrade(trade: NewTrade): Promise<PreTradeResult> {
+  private inTime(trade: NewTrade): boolean {
+    return inTime(trade.decision?.sendBy, this.deps.now());
+  }
+
+  /** A decision that missed its deadline before anything was written: released, told, counted. */
+  private drop(trade: NewTrade): OpenResult {
+    this.shed(trade.userId, trade.tradeId, trade.symbol);
+    this.execute(this.deps.core.onBusy(trade.tradeId, trade.openSpread));
+    return { busy: true };
+  }
+
+  private shed(userId: string, tradeId: string, symbol: NewTrade['symbol']): void {
+    this.lastShedAt = this.deps.now();
+    this.deps.metrics.decided(symbol, 'engine_busy');
+    this.deps.logger().warn({ event: 'engine_busy', tradeId, userId, symbol }, `trade not placed: ${ENGINE_BUSY}`);
+  }
+
+  private async preTrade(trade: NewTrade): Promise<SizedResult> {
     const binance = trade.decision?.binance ?? this.deps.prices.latestTick(trade.symbol)?.binance;
     if (!binance) return { ok: false, reason: 'no Binance price to size the order', mirror: false };
     try {
       const figures = await this.figureCache.figures(trade.userId, trade.symbol);
       const binancePrice = trade.direction === 'deriv-rich' ? binance.ask : binance.bid;
-      return preTradeCheck(
+      return sizeAndCheck(
         { symbol: trade.symbol, direction: trade.direction, notional: money(trade.notional), binancePrice },
         figures.binance,
         figures.deriv,
+        // an automated trade is sized to what the balances fund; a manual one keeps the size the user asked for
+        trade.origin === 'auto' ? { minNotional: this.deps.params.minNotional } : null,
       );
     } catch (error) {
       const reason = `the venues' balances and limits could not be read: ${messageOf(error)}`;
@@ -227,7 +290,8 @@ export class Execution {
     const { core } = this.deps;
     try {
       const window = await this.deps.users.realisedWindow(userId);
-      this.execute(core.realisedRead(userId, seq, { current: money(window.current), peak: money(window.peak) }));
+      const realised = { current: money(window.current), peak: money(window.peak) };
+      this.execute(core.realisedRead(userId, seq, realised, window.failedInARow));
     } catch (error) {
       this.deps
         .logger()
@@ -239,6 +303,12 @@ export class Execution {
 
   private ended(state: TradeState): void {
     this.positions.unwatch(state.tradeId);
+    if (state.reason === ENGINE_BUSY && state.legs.every((l) => !l.open)) {
+      // Dropped by the executor before its first order: the write-ahead row ends cancelled, the user is told why.
+      this.shed(state.userId, state.tradeId, state.symbol);
+      const outcome = outcomeOf(state.symbol, state.openSpread, 'engine_busy', ENGINE_BUSY, this.deps.now());
+      this.emitOutcome(state.userId, outcome);
+    }
     const status = state.stage === 'completed' || state.stage === 'failed' ? state.stage : 'cancelled';
     const profit = money(state.actualProfit);
     this.execute(this.deps.core.onEnded(state.tradeId, { status, profit, reason: state.reason }));
@@ -314,4 +384,18 @@ export class Execution {
   private emitOutcome(userId: string, outcome: OpportunityOutcome): void {
     this.deps.emit({ type: SERVER_EVENTS.opportunityOutcome, userId, outcome });
   }
+}
+
+/**
+ * The commands of one call with its opens rotated: on a burst a different user goes first each time (a stride of the
+ * golden ratio spreads the starting points), so no user is always last in line for the venues. Other commands keep
+ * their place.
+ */
+export function fairOrder(commands: Command[], burst: number): Command[] {
+  const opens = commands.filter((c) => c.kind === 'open');
+  if (opens.length < 2) return commands;
+  const start = Math.floor(((burst * 0.6180339887) % 1) * opens.length);
+  const rotated = [...opens.slice(start), ...opens.slice(0, start)];
+  let next = 0;
+  return commands.map((c) => (c.kind === 'open' ? (rotated[next++] as Command) : c));
 }

@@ -12,18 +12,21 @@ import {
   type Venue,
   type VenueAccount,
 } from '../venues/types';
+import { ENGINE_BUSY, inTime } from './deadline';
 import { TradeGoneError, type EngineLogger, type TradeStore } from './ports';
 import {
   applyTradeEvent,
   closeOrderId,
   createTrade,
   isTerminal,
+  nothingSent,
   pendingOrders,
   type NewTrade,
   type PendingOrder,
   type TradeEvent,
   type TradeState,
 } from './trade-state';
+import { VenueLanes, type LaneLimits } from './venue-lanes';
 
 export interface ExecutorDeps {
   venues: Record<VenueId, Venue>;
@@ -48,6 +51,8 @@ export interface ExecutorDeps {
   retryDelayMs?: (attempt: number) => number;
   /** Retries of a failed close before the trade is left for the periodic sweep. */
   maxCloseAttempts?: number;
+  /** Orders on their way at once, per venue and per venue account (venue-lanes.ts). */
+  lanes?: LaneLimits;
 }
 
 interface Run {
@@ -61,10 +66,15 @@ interface Run {
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The user's venue account as read for one round of orders, or why it could not be read. */
+type AccountRead = { found: VenueAccount } | { error: unknown };
 export class TradeExecutor {
   private readonly runs = new Map<string, Run>();
+  private readonly lanes: VenueLanes;
 
-  constructor(private readonly deps: ExecutorDeps) {}
+  constructor(private readonly deps: ExecutorDeps) {
+    this.lanes = new VenueLanes(deps.lanes);
+  }
 
   /** Trades not yet terminal, by trade id. */
   get active(): ReadonlyMap<string, Run> {
@@ -158,7 +168,12 @@ export class TradeExecutor {
         const orders = pendingOrders(run.state);
         if (orders.length === 0) return true;
         const before = run.state;
-        const events = await Promise.all(orders.map((order) => this.perform(run, order)));
+        const events = await this.send(run, orders);
+        if (!events) {
+          // Too late for the decision's quotes: dropped before any order (saved, then ended by drive()).
+          await this.persist(run);
+          return true;
+        }
         for (const event of events) run.state = applyTradeEvent(run.state, event, this.deps.now());
         run.dirty = true;
         this.logStep(before, run.state, events);
@@ -194,6 +209,33 @@ export class TradeExecutor {
     }
   }
 
+  /**
+   * Sends one round of orders once their venues have a free slot. The first round of an opening trade is checked
+   * against the decision's deadline at that moment: too late, nothing is sent (null) and the trade ends cancelled.
+   */
+  private async send(run: Run, orders: PendingOrder[]): Promise<TradeEvent[] | null> {
+    const release = await this.lanes.acquire(
+      orders.map((o) => o.leg.venue),
+      run.state.userId,
+    );
+    try {
+      // The account is read before the deadline is checked, so nothing is awaited between the check and the orders.
+      const account = await this.deps.account(run.state.userId).then(
+        (found): AccountRead => ({ found }),
+        (error: unknown): AccountRead => ({ error }),
+      );
+      const now = this.deps.now();
+      if (nothingSent(run.state) && !inTime(run.state.decision?.sendBy, now.getTime())) {
+        run.state = applyTradeEvent(run.state, { type: 'not-sent', reason: ENGINE_BUSY }, now);
+        run.dirty = true;
+        return null;
+      }
+      return await Promise.all(orders.map((order) => this.perform(run, order, account)));
+    } finally {
+      release();
+    }
+  }
+
   private persist(run: Run): Promise<void> {
     const turn = run.saving.then(async () => {
       const state = run.state;
@@ -224,19 +266,17 @@ export class TradeExecutor {
     }
   }
 
-  private async perform(run: Run, order: PendingOrder): Promise<TradeEvent> {
+  private async perform(run: Run, order: PendingOrder, read: AccountRead): Promise<TradeEvent> {
     const state = run.state;
     const { leg } = order;
     const venue = this.deps.venues[leg.venue];
-    let account: VenueAccount;
-    try {
-      account = await this.deps.account(state.userId);
-    } catch (error) {
-      const reason = refusalReason(leg.venue, leg.side, state.symbol, error);
+    if (!('found' in read)) {
+      const reason = refusalReason(leg.venue, leg.side, state.symbol, read.error);
       return order.kind === 'open'
         ? { type: 'leg-open-failed', venue: leg.venue, reason }
         : { type: 'leg-close-failed', venue: leg.venue, reason };
     }
+    const account = read.found;
     const known = (role: 'open' | 'close') => (): KnownOrder => {
       const current = run.state.legs.find((l) => l.venue === leg.venue);
       return { venueOrderId: current?.venueOrderId ?? null, placement: current?.placement ?? null, role };

@@ -7,6 +7,8 @@ import type { TradingCore } from './trading-core';
 export class GlobalHalt {
   /** Whether the stored switch has been read (or set by the API) since this process started. */
   private known = false;
+  /** The read on its way: the trades of a burst share it rather than each asking the database. */
+  private reading: Promise<boolean> | null = null;
 
   constructor(
     private readonly core: TradingCore,
@@ -22,7 +24,14 @@ export class GlobalHalt {
    * Applies the stored switch. A failed read keeps the last known state, except at the first read after start, where
    * not knowing means halted: money is not put at risk on a guess.
    */
-  async read(): Promise<boolean> {
+  read(): Promise<boolean> {
+    // A read joined is at most one database round trip older than one of its own: a halt saved meanwhile stops the
+    // next trade (and a halt set through this instance is applied at once by set()).
+    this.reading ??= this.readOnce().finally(() => (this.reading = null));
+    return this.reading;
+  }
+
+  private async readOnce(): Promise<boolean> {
     if (!this.source) return false;
     try {
       const halted = await this.source();

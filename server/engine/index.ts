@@ -16,8 +16,10 @@ import type { Venue } from '../venues/types';
 import { ArbitrageEngine } from './engine';
 import { userStats } from './figures';
 import { advisoryLockLeadership, alwaysLeader, type Leadership } from './leader';
+import type { EngineMetrics } from './metrics-port';
 import { shardLocks } from './shard-locks';
 import type { AccountLoader, EngineLogger } from './ports';
+import { SimMarketKeeper } from './storage/sim-market-keeper';
 import { DbTradeStore } from './storage/trade-store';
 import { DbUserDirectory } from './storage/user-directory';
 
@@ -61,20 +63,27 @@ export interface EngineSetup {
   recordStop: (userId: string, stop: EngineStop, reason: string) => Promise<void>;
   /** The venues as the engine trades on them; the built ones when omitted (a test slows one down). */
   tradeOn?: (venues: Venues) => Record<VenueId, Venue>;
+  /** The process's metrics port (decisions by outcome, engine_busy among them). */
+  metrics?: EngineMetrics;
 }
 
 export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   const { config, db } = setup;
+  // The simulated market continues the path it was on before a restart (the seed draws only the moves from there).
+  const saved = config.market === 'sim' ? await SimMarketKeeper.saved(db) : null;
   const venues = await createVenues(config, {
     paperBook: new DbPaperBook(db),
     seed: config.simSeed,
-    sim: { params: setup.simParams },
+    sim: { params: setup.simParams, resume: saved?.state },
   });
+  const keeper = venues.simMarket && new SimMarketKeeper(db, venues.simMarket);
+  keeper?.builtFrom(saved?.savedAt ?? null);
   const engine = new ArbitrageEngine({
     venues: setup.tradeOn?.(venues) ?? { binance: venues.binance, deriv: venues.deriv },
     store: new DbTradeStore(db),
     users: new DbUserDirectory(db, setup.recordStop),
     account: setup.account,
+    metrics: setup.metrics,
     halted: () => isTradingHalted(db),
     flattens: { pending: () => pendingFlattens(db), done: (userId) => flattenDone(db, userId) },
     params: {
@@ -93,7 +102,10 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   return {
     engine,
     venues,
-    start: (logger, hooks = {}) => engine.start({ logger, leadership: leadershipOf(config, logger, hooks) }),
+    start: (logger, hooks = {}) => {
+      const leadership = leadershipOf(config, logger, hooks);
+      return engine.start({ logger, leadership: keeper ? keeper.around(leadership, logger) : leadership });
+    },
     stop: async () => {
       await engine.stop();
       await venues.close();

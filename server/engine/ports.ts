@@ -57,6 +57,19 @@ export interface TradingSettings {
 export interface StoredWindow {
   current: string;
   peak: string;
+  /**
+   * The failed trades in a row since trading was enabled (after the newest completed one), oldest first: the
+   * circuit breaker's count and back-off, restored by a new process. Absent where nothing is stored (a replay).
+   */
+  failedInARow?: StoredFailure[];
+}
+
+/** A failed trade as the circuit breaker counts it. */
+export interface StoredFailure {
+  symbol: SymbolId;
+  /** When it ended, ms since epoch. */
+  at: number;
+  reason: string;
 }
 
 export interface UserDirectory {

@@ -89,6 +89,53 @@ export function checkDeriv(order: PreTradeOrder, figures: VenueFigures): PreTrad
   return { ok: true };
 }
 
+/**
+ * The largest notional, up to the order's, that both legs can fund now — Binance's USDT with its fee (or, for the
+ * mirror, the coin held), Deriv's stake with its commission — within the largest order and stake the venues take,
+ * in whole cents.
+ */
+export function fundableNotional(order: PreTradeOrder, binance: VenueFigures, deriv: VenueFigures): Money {
+  let most = order.notional;
+  const b = binance.rules;
+  if (b.maxNotional !== null) most = Money.min(most, b.maxNotional);
+  if (order.direction === 'deriv-rich') {
+    most = Money.min(most, money(binance.balances.USDT).dividedBy(money(1).plus(b.feeRate)));
+  } else {
+    most = Money.min(most, money(binance.balances[coinOf(order.symbol)]).times(order.binancePrice));
+  }
+  const d = deriv.rules;
+  if (d.multiplier !== null) {
+    const perNotional = money(1).dividedBy(d.multiplier).plus(d.feeRate);
+    most = Money.min(most, money(deriv.balances.USDT).dividedBy(perNotional));
+    if (d.maxStake !== null) most = Money.min(most, money(d.maxStake).times(d.multiplier));
+  }
+  return Money.max(0, most).toDecimalPlaces(2, Money.ROUND_DOWN);
+}
+
+export type SizedResult = { ok: true; notional: Money } | Extract<PreTradeResult, { ok: false }>;
+
+/**
+ * An automated trade is sized to what the balances fund (never below `minNotional`), then checked; a manual one is
+ * checked at the size asked. When even the smallest trade cannot be funded, the refusal is the one for the size
+ * decided, which says what is missing.
+ */
+export function sizeAndCheck(
+  order: PreTradeOrder,
+  binance: VenueFigures,
+  deriv: VenueFigures,
+  fit: { minNotional: Money } | null,
+): SizedResult {
+  if (fit) {
+    const fundable = fundableNotional(order, binance, deriv);
+    if (fundable.lt(order.notional) && fundable.gte(fit.minNotional)) {
+      const smaller = preTradeCheck({ ...order, notional: fundable }, binance, deriv);
+      if (smaller.ok) return { ok: true, notional: fundable };
+    }
+  }
+  const check = preTradeCheck(order, binance, deriv);
+  return check.ok ? { ok: true, notional: order.notional } : check;
+}
+
 /** Both legs: Binance first (a mirror without coin is a skip, not a failure), then Deriv. */
 export function preTradeCheck(order: PreTradeOrder, binance: VenueFigures, deriv: VenueFigures): PreTradeResult {
   const first = checkBinance(order, binance);

@@ -48,6 +48,8 @@ export interface TradeState {
 export interface DecisionQuotes {
   binance: { bid: number; ask: number };
   deriv: { bid: number; ask: number };
+  /** The last moment (ms since epoch) the first order may leave: after it the quotes are no longer fair (deadline.ts). */
+  sendBy?: number;
 }
 
 export type TradeEvent =
@@ -57,6 +59,8 @@ export type TradeEvent =
   | { type: 'leg-closed'; venue: LegVenue; fill: LegFill }
   /** A close order that did not go through; the leg stays 'closing' and is tried again. */
   | { type: 'leg-close-failed'; venue: LegVenue; reason: string }
+  /** The first order could not leave before the decision's deadline: nothing was sent, the trade ends cancelled. */
+  | { type: 'not-sent'; reason: string }
   /** Written down while an opening order is on its way (OrderNote): how to find it, then its venue id. */
   | { type: 'leg-noted'; venue: LegVenue; note: OrderNote }
   /** The venue closed a leg by itself (a stop-out): the other leg is closed at once. */
@@ -135,6 +139,11 @@ const storedFill = (fill: LegFill): StoredFill => ({
   at: new Date(fill.at).toISOString(),
 });
 
+/** Still opening and no order of it on its way or answered: it can be dropped without asking any venue. */
+export const nothingSent = (state: TradeState): boolean =>
+  state.stage === 'opening' &&
+  state.legs.every((l) => l.status === 'opening' && !l.open && !l.venueOrderId && !l.placement);
+
 function withLeg(state: TradeState, venue: LegVenue, change: (leg: StoredLeg) => StoredLeg): TradeState {
   return { ...state, legs: state.legs.map((leg) => (leg.venue === venue ? change(leg) : leg)) };
 }
@@ -159,6 +168,11 @@ export function applyTradeEvent(state: TradeState, event: TradeEvent, now: Date)
       if (!leg || leg.status !== 'opening') return state;
       const next = withLeg(state, event.venue, (l) => ({ ...l, status: 'failed' }));
       return settle({ ...next, reason: next.reason ?? event.reason }, now);
+    }
+    case 'not-sent': {
+      if (!nothingSent(state)) return state;
+      const legs = state.legs.map((l) => ({ ...l, status: 'failed' as const }));
+      return finish({ ...state, legs, reason: event.reason }, 'cancelled', now);
     }
     case 'close-requested': {
       if (state.stage === 'opening') {

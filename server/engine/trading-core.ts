@@ -3,13 +3,15 @@
 // tick is decided in one pass and the property tests (and a replay) can drive it with recorded or generated market
 // paths and no real time.
 import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId, type TradeOrigin } from '../../contract/domain';
-import { recordFailure, recordSkip, recordSuccess, resetBreaker } from './circuit-breaker';
+import { recordFailure, recordSkip, recordSuccess, resetBreaker, restoreBreaker } from './circuit-breaker';
 import { CloseTriggers } from './close-triggers';
 import type { CancelResult, Command, CoreDeps, ManualResult, StopKind, TradeEnd } from './commands';
 import { openThreshold } from './costs';
+import { ENGINE_BUSY, sendDeadline } from './deadline';
 import { money, type Money } from './decimal';
 import { haltReason, maxLossReached, type RealisedWindow } from './drawdown';
 import { OutcomeReporter } from './opportunity-outcomes';
+import type { StoredFailure } from './ports';
 import type { Direction, PriceTick } from './prices';
 import { checkQuotes } from './quote-check';
 import {
@@ -322,6 +324,16 @@ export class TradingCore {
     return commands;
   }
 
+  /** A decided trade opens smaller, at what the balances fund: its exposure is what it now holds. */
+  resized(tradeId: string, notional: Money): void {
+    const trade = this.trades.get(tradeId);
+    const book = trade && this.users.get(trade.userId);
+    if (!trade || !book) return;
+    book.committed = book.committed.minus(trade.notional).plus(notional);
+    trade.notional = notional;
+    this.reindex(book);
+  }
+
   /**
    * A pre-trade check refused a decided trade before anything was written or sent: nothing opened. An automated one
    * waits a while before the symbol is tried again; a manual one was the user's to ask.
@@ -343,8 +355,28 @@ export class TradingCore {
     return commands;
   }
 
-  /** The realised window read for `read-realised` number `seq`. May halt the user. */
-  realisedRead(userId: string, seq: number, window: RealisedWindow): Command[] {
+  /**
+   * A decided trade missed its deadline before any order left (the engine was busy): nothing opened, no back-off, and
+   * the user is back in line for the next tick's fresh decision.
+   */
+  onBusy(tradeId: string, spread: number): Command[] {
+    const trade = this.release(tradeId);
+    if (!trade) return [];
+    const book = this.users.get(trade.userId);
+    if (!book) return [];
+    const commands: Command[] = [];
+    this.pushOutcome(commands, book.limits.userId, trade.symbol, spread, 'engine_busy', ENGINE_BUSY, this.deps.now());
+    this.reindex(book);
+    this.forgetIfIdle(book);
+    return commands;
+  }
+
+  /**
+   * The realised window read for `read-realised` number `seq`. May halt the user. The first read that is the newest
+   * issued also restores the circuit breaker from the stored failures (no trade ended since it was asked, so they
+   * include every failure counted here): a restart neither forgets failures in a row nor a back-off.
+   */
+  realisedRead(userId: string, seq: number, window: RealisedWindow, failedInARow?: StoredFailure[]): Command[] {
     const book = this.users.get(userId);
     if (!book) return [];
     book.readsPending = Math.max(0, book.readsPending - 1);
@@ -353,8 +385,18 @@ export class TradingCore {
       book.realisedSeq = seq;
     }
     const commands = this.haltIfReached(book);
+    if (failedInARow && !book.breaker.restored && seq === book.readsIssued)
+      commands.push(...this.restoreBreaker(book, failedInARow));
     this.reindex(book);
     return commands;
+  }
+
+  private restoreBreaker(book: UserBook, failedInARow: StoredFailure[]): Command[] {
+    const { blocks, pause } = restoreBreaker(book.breaker, failedInARow, this.deps.now(), this.deps.params);
+    for (const block of blocks) this.waiting.backOff(book.limits.userId, block.until);
+    const last = failedInARow.at(-1);
+    if (!pause || !last || book.limits.stopped !== null) return [];
+    return this.stop(book, 'paused', `${last.reason} (${book.breaker.failures} failed trades in a row)`);
   }
 
   /** A read of the realised window failed: asked again, and the user does not open until it arrives. */
@@ -382,7 +424,9 @@ export class TradingCore {
     origin: TradeOrigin,
   ): Extract<Command, { kind: 'open' }> {
     const ids = this.deps.newIds();
-    const decided = decideTrade(book, tick, notional, origin, ids, this.deps.now(), this.deps.params.maxHoldMs);
+    const { params } = this.deps;
+    const sendBy = tick.binance && tick.deriv ? sendDeadline(tick.binance, tick.deriv, params) : undefined;
+    const decided = decideTrade(book, tick, notional, origin, ids, this.deps.now(), params.maxHoldMs, sendBy);
     this.track(book, decided.tracked);
     this.reindex(book);
     return { kind: 'open', trade: decided.trade };

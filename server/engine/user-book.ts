@@ -182,6 +182,8 @@ export function decideTrade(
   ids: { id: string; tradeId: string },
   now: number,
   maxHoldMs: number,
+  /** When the first order must have left (deadline.ts); none for a decision without both quotes. */
+  sendBy?: number,
 ): { tracked: TrackedTrade; trade: NewTrade } {
   const spread = tick.spread as number;
   const direction = directionOf(spread);
@@ -201,6 +203,7 @@ export function decideTrade(
       ? {
           binance: { bid: tick.binance.bid, ask: tick.binance.ask },
           deriv: { bid: tick.deriv.bid, ask: tick.deriv.ask },
+          sendBy,
         }
       : undefined;
   const trade: NewTrade = {

@@ -5,7 +5,14 @@
 //   await app.push.broadcast(killSwitchMessage({ scope: 'global', closed, failed, by: 'an admin' })); // global halt
 //
 // Each is one request on one instance, so it is sent once; engine events are sent by the engine's leader only.
-export { killSwitchMessage, noticeMessage, testMessage, tradeMessage, type KillSwitchOutcome } from './messages';
+export {
+  flattenSummary,
+  killSwitchMessage,
+  noticeMessage,
+  testMessage,
+  tradeMessage,
+  type KillSwitchOutcome,
+} from './messages';
 export { createPushService, ENDPOINT_REFUSALS, type PushService, type SendReport } from './push-service';
 export { isPublicAddress, type EgressOptions, type ResolveHost } from './egress';
 export { startPushBridge } from './engine-bridge';

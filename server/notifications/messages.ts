@@ -91,3 +91,18 @@ export function testMessage(at = new Date()): PushMessage {
     at: at.toISOString(),
   };
 }
+
+/** The answer to a Stop & flatten, in the app and in Telegram alike. */
+export function flattenSummary(outcome: {
+  handedOff: boolean;
+  open: number;
+  closed: number;
+  stillClosing: number;
+}): string {
+  const { open, closed, stillClosing } = outcome;
+  if (open === 0) return 'Automated trading stopped. You had no open trades.';
+  if (outcome.handedOff)
+    return `Automated trading stopped. The engine instance is closing your ${open} open trade${open === 1 ? '' : 's'} now.`;
+  if (stillClosing === 0) return `Automated trading stopped and ${closed} open trade${closed === 1 ? '' : 's'} closed.`;
+  return `Automated trading stopped. ${closed} trade${closed === 1 ? '' : 's'} closed; ${stillClosing} still closing.`;
+}

@@ -121,6 +121,7 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
         db: database.db,
         account: loadVenueAccount,
         recordStop: engineStopRecorder(database.db),
+        metrics: metrics.engine,
         simParams: SIM_PROFILE_PARAMS[config.simProfile],
         ...market,
         tradeOn: (venues) =>
@@ -250,6 +251,10 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
         void shutdown('engine shard locks lost', 1);
       },
     });
+  // The Telegram bot (TELEGRAM_BOT_TOKEN): its token checked with getMe; it polls here only while this instance leads
+  // the engine (with engine shards: holds shard 0). Not awaited: an unreachable Telegram delays nothing else (it is
+  // retried with backoff).
+  void app.telegram?.start({ poll: trading !== null, isLeader: () => trading?.engine.leadsShared ?? false });
   // The generated password again, as the last start-up line: the log lines since its first print (and the client
   // build's) must not scroll it away before the operator copies it.
   const repeatNotice = () => {

@@ -3,7 +3,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { BackoffOptions } from './backoff';
 import { DerivVenue } from './deriv/venue';
 import { InMemoryPaperBook } from './sim/paper-book';
-import { SimMarket } from './sim/market';
+import { SimMarket, type SavedSimMarket } from './sim/market';
 import type { SimParams } from './sim/params';
 import { SimVenue } from './sim/venue';
 import type { PaperBook, Venue } from './types';
@@ -26,7 +26,7 @@ export interface VenuesOptions {
   /** Where paper orders and balances live in the simulated market; in memory when not given. */
   paperBook?: PaperBook;
   seed?: number;
-  sim?: { params?: SimParams; latencyMs?: number; scheduler?: SchedulerLike };
+  sim?: { params?: SimParams; latencyMs?: number; scheduler?: SchedulerLike; resume?: SavedSimMarket };
   live?: { backoff?: BackoffOptions; onStreamError?: (venue: 'binance', error: unknown) => void };
 }
 
@@ -43,7 +43,12 @@ export async function createVenues(config: VenuesConfig, options: VenuesOptions 
 }
 
 function simulatedVenues(options: VenuesOptions): Venues {
-  const market = new SimMarket({ seed: options.seed, params: options.sim?.params, scheduler: options.sim?.scheduler });
+  const market = new SimMarket({
+    seed: options.seed,
+    params: options.sim?.params,
+    scheduler: options.sim?.scheduler,
+    resume: options.sim?.resume,
+  });
   const paperBook = options.paperBook ?? new InMemoryPaperBook();
   const venueOptions = { market, paperBook, latencyMs: options.sim?.latencyMs };
   const binance = new SimVenue('binance', venueOptions);

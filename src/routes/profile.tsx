@@ -5,6 +5,7 @@ import { useAuth, useServices } from '../hooks/services';
 import * as common from '../ui/page.css';
 import { RecentActivity } from '../features/audit/RecentActivity';
 import { TwoFactorCard } from '../features/two-factor/TwoFactorCard';
+import { TelegramCard } from '../features/telegram/TelegramCard';
 import { ChangePasswordModal } from '../features/profile/ChangePasswordModal';
 import { ErrorListToast } from '../features/profile/ErrorListToast';
 import * as styles from '../features/profile/profile.css';
@@ -202,6 +203,7 @@ function ProfileView({ user }: { user: PublicUser }) {
         </form>
       </Card>
       <TwoFactorCard />
+      <TelegramCard />
       <RecentActivity />
       {pwOpen && <ChangePasswordModal onClose={() => setPwOpen(false)} />}
     </div>

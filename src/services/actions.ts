@@ -26,6 +26,7 @@ import type {
   TwoFactorSetupResponse,
   TwoFactorStatusResponse,
 } from '../../contract/guard';
+import type { TelegramLinkBody, TelegramLinkResponse, TelegramStatusResponse } from '../../contract/telegram';
 import type { Http } from './http';
 
 /** The write calls of spec section 7, one function each; screens own the toasts. */
@@ -58,6 +59,9 @@ export function createActions(http: Http) {
     haltTrading: (reason: string) => http.post<HaltResponse>('/admin/trading/halt', reason ? { reason } : {}),
     resumeTrading: () => http.post<HaltResponse>('/admin/trading/resume'),
     twoFactorStatus: () => http.get<TwoFactorStatusResponse>('/auth/2fa'),
+    telegramStatus: () => http.get<TelegramStatusResponse>('/notifications/telegram'),
+    telegramLinkCode: (body: TelegramLinkBody) => http.post<TelegramLinkResponse>('/notifications/telegram/link', body),
+    unlinkTelegram: () => http.del<MessageResponse>('/notifications/telegram'),
     setupTwoFactor: () => http.post<TwoFactorSetupResponse>('/auth/2fa/setup'),
     enableTwoFactor: (code: string) => http.post<TwoFactorEnabledResponse>('/auth/2fa/enable', { code }),
     disableTwoFactor: (code: string) => http.post<MessageResponse>('/auth/2fa/disable', { code }),

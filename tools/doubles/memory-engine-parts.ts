@@ -8,6 +8,7 @@ import { EMPTY_WINDOW, foldRealised } from '../../server/engine/drawdown';
 import type {
   FigureSources,
   RecoverableStore,
+  StoredFailure,
   StoredWindow,
   TradingSettings,
   UserDirectory,
@@ -79,7 +80,17 @@ export class MemoryUsers implements UserDirectory {
       .filter((t) => t.userId === userId && isTerminal(t.stage) && t.closedAt !== null && t.closedAt >= since)
       .sort((a, b) => (a.closedAt as Date).getTime() - (b.closedAt as Date).getTime() || a.id.localeCompare(b.id));
     const window = finished.reduce((w, t) => foldRealised(w, money(t.actualProfit)), EMPTY_WINDOW);
-    return { current: window.current.toFixed(), peak: window.peak.toFixed() };
+    // as the database reads them: the failed trades after the newest completed one (cancelled ones are passed over)
+    const failedInARow: StoredFailure[] = [];
+    for (const t of finished.filter((f) => f.stage !== 'cancelled').reverse()) {
+      if (t.stage !== 'failed') break;
+      failedInARow.unshift({
+        symbol: t.symbol,
+        at: (t.closedAt as Date).getTime(),
+        reason: t.reason ?? 'a leg could not be placed',
+      });
+    }
+    return { current: window.current.toFixed(), peak: window.peak.toFixed(), failedInARow };
   }
   async stopTrading(userId: string, stop: EngineStop, reason: string) {
     this.stops.push({ userId, reason });

@@ -13,4 +13,6 @@ export * from './two-factor';
 export * from './flatten-requests';
 export * from './trade-figures';
 export * from './spread-books';
+export * from './sim-market';
+export * from './telegram';
 export * from './engine-instances';

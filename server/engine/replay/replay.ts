@@ -22,7 +22,7 @@ import { DEFAULT_TRADING_PARAMS, type TradingParams } from '../costs';
 import { money, type Money } from '../decimal';
 import { EMPTY_WINDOW, foldRealised, type RealisedWindow } from '../drawdown';
 import { refusalReason } from '../executor';
-import { preTradeCheck } from '../pretrade';
+import { sizeAndCheck, type SizedResult } from '../pretrade';
 import { toPriceTick } from '../prices';
 import {
   applyTradeEvent,
@@ -192,25 +192,25 @@ class Replay {
     this.carryOut(commands, checked);
   }
 
-  private carryOut(commands: Command[], checked = new Map<string, string | null>()): void {
+  private carryOut(commands: Command[], checked = new Map<string, SizedResult>()): void {
     for (const command of commands) {
       switch (command.kind) {
         case 'open': {
-          const refused = checked.has(command.trade.tradeId)
-            ? checked.get(command.trade.tradeId)
-            : this.preTrade(command.trade);
-          if (refused) {
+          const check = checked.get(command.trade.tradeId) ?? this.preTrade(command.trade);
+          if (!check.ok) {
             this.outcome.refused += 1;
             this.carryOut(
               this.core.onSkipped(
                 command.trade.tradeId,
-                refused,
+                check.reason,
                 command.trade.openSpread,
                 command.trade.origin === 'auto',
               ),
             );
           } else {
-            const state = createTrade(command.trade);
+            // sized to what the balances fund, as the engine's execution does
+            if (!check.notional.eq(command.trade.notional)) this.core.resized(command.trade.tradeId, check.notional);
+            const state = createTrade({ ...command.trade, notional: check.notional.toFixed() });
             this.states.set(state.tradeId, state);
             this.notePeak();
             this.drive(state);
@@ -242,13 +242,13 @@ class Replay {
     }
   }
 
-  /** The engine's pre-trade check on the paper venues' rules and the balances as they stand; the refusal, or null. */
-  private preTrade(trade: NewTrade): string | null {
+  /** The engine's sizing and pre-trade check on the paper venues' rules and the balances as they stand. */
+  private preTrade(trade: NewTrade): SizedResult {
     const binance = trade.decision?.binance ?? this.latest.get(venueKey('binance', trade.symbol));
-    if (!binance) return 'no Binance price to size the order';
+    if (!binance) return { ok: false, reason: 'no Binance price to size the order', mirror: false };
     const text = (venue: VenueId) =>
       Object.fromEntries(CURRENCIES.map((c) => [c, this.balances[venue][c].toFixed()])) as Record<Currency, string>;
-    const check = preTradeCheck(
+    return sizeAndCheck(
       {
         symbol: trade.symbol,
         direction: trade.direction,
@@ -257,8 +257,8 @@ class Replay {
       },
       { rules: simBinanceRules(trade.symbol, this.costs), balances: text('binance') },
       { rules: simDerivRules(this.costs), balances: text('deriv') },
+      trade.origin === 'auto' ? { minNotional: this.params.minNotional } : null,
     );
-    return check.ok ? null : check.reason;
   }
 
   /** The executor's loop for one trade: place what the state machine asks for, feed the fills back, until it waits. */

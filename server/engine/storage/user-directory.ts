@@ -1,6 +1,7 @@
 // The engine's view of users' trading settings and realised figures, on the database.
 import type { Db } from '../../db/client';
 import type { EngineStop } from '../../../contract/trading-state';
+import { failedInARow } from '../../db/repositories/trade-outcomes';
 import { findTradingSettings, listTradingSettings, realisedWindow } from '../../db/repositories/users';
 import type { StoredWindow, TradingSettings, UserDirectory } from '../ports';
 
@@ -22,8 +23,16 @@ export class DbUserDirectory implements UserDirectory {
     return listTradingSettings(this.db);
   }
 
-  realisedWindow(userId: string): Promise<StoredWindow> {
-    return realisedWindow(this.db, userId);
+  async realisedWindow(userId: string): Promise<StoredWindow> {
+    const [window, failed] = await Promise.all([realisedWindow(this.db, userId), failedInARow(this.db, userId)]);
+    return {
+      ...window,
+      failedInARow: failed.map((f) => ({
+        symbol: f.symbol,
+        at: f.closedAt.getTime(),
+        reason: f.reason ?? 'a leg could not be placed',
+      })),
+    };
   }
 
   stopTrading(userId: string, stop: EngineStop, reason: string): Promise<void> {

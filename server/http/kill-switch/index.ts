@@ -10,7 +10,7 @@ import type { Trade } from '../../../contract/entities';
 import { findUserById } from '../../db/repositories/users';
 import { audit } from '../../audit/audit';
 import type { PushMessage } from '../../../contract/notifications';
-import { killSwitchMessage } from '../../notifications';
+import { flattenSummary, killSwitchMessage } from '../../notifications';
 
 /** How long Stop & flatten waits for the trades to close before answering (they keep closing afterwards). */
 export const FLATTEN_WAIT_MS = 15_000;
@@ -23,7 +23,6 @@ const resultOf = (t: Trade): FlattenResult => ({
   actualProfit: t.actualProfit,
   reason: t.reason,
 });
-const plural = (n: number) => `${n} open trade${n === 1 ? '' : 's'}`;
 
 export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
   // The kill switch's push goes out after the answer: a slow push service must not hold the trader's confirmation.
@@ -53,10 +52,7 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
         reply.code(202);
         return {
           success: true,
-          message:
-            open.length === 0
-              ? 'Automated trading stopped. You had no open trades.'
-              : `Automated trading stopped. The engine instance is closing your ${plural(open.length)} now.`,
+          message: flattenSummary({ handedOff: true, open: open.length, closed: 0, stillClosing: open.length }),
           closed: 0,
           stillClosing: open.length,
           trades: open.map(resultOf),
@@ -65,12 +61,7 @@ export const killSwitchRoutes: FastifyPluginAsyncZod = async (app) => {
       const { closed, stillClosing, trades } = outcome;
       await audit(app, request, 'stop_and_flatten', { details: { open: open.length, closed, stillClosing } });
       toUser(userId, killSwitchMessage({ scope: 'user', closed, failed: stillClosing, by: 'you' }));
-      const message =
-        trades.length === 0
-          ? 'Automated trading stopped. You had no open trades.'
-          : stillClosing === 0
-            ? `Automated trading stopped and ${closed} open trade${closed === 1 ? '' : 's'} closed.`
-            : `Automated trading stopped. ${closed} trade${closed === 1 ? '' : 's'} closed; ${stillClosing} still closing.`;
+      const message = flattenSummary({ handedOff: false, open: trades.length, closed, stillClosing });
       return { success: true, message, closed, stillClosing, trades: trades.map(resultOf) };
     },
   );

@@ -132,6 +132,9 @@ export function registerErrorHandling(app: FastifyInstance, clientFallback?: Cli
       return reply.code(400).send(validationAnswer(error));
     }
     const code = 'code' in error ? String(error.code) : '';
+    // A path no route takes is unknown whatever its body: the body parser's complaint (read before the not-found
+    // handler runs) would answer a 400 where the path deserves its 404.
+    if (request.is404 && code.startsWith('FST_ERR_CTP_')) return reply.code(404).send(notFoundAnswer(request));
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     const reworded = FASTIFY_MESSAGES[code];
     if (reworded)
@@ -153,9 +156,11 @@ export function registerErrorHandling(app: FastifyInstance, clientFallback?: Cli
     const isApi = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
     if (clientFallback && !isApi && (request.method === 'GET' || request.method === 'HEAD'))
       return clientFallback(request, reply);
-    return reply.code(404).send({
-      success: false,
-      message: `Not found: ${request.method} ${request.url.split('?')[0]}`,
-    } satisfies ErrorResponse);
+    return reply.code(404).send(notFoundAnswer(request));
   });
 }
+
+const notFoundAnswer = (request: FastifyRequest): ErrorResponse => ({
+  success: false,
+  message: `Not found: ${request.method} ${request.url.split('?')[0]}`,
+});

@@ -4,13 +4,26 @@ import type { Observable } from 'rxjs';
 import { asyncScheduler, interval, ReplaySubject, type SchedulerLike, type Subscription } from 'rxjs';
 import { SYMBOLS, VENUES, type SymbolId, type VenueId } from '../../../contract/domain';
 import type { Quote } from '../types';
-import { createSimState, stepSim, type SimState, type SimTick } from './model';
+import {
+  createSimState,
+  restoreSymbol,
+  stepSim,
+  symbolSnapshot,
+  type SimState,
+  type SimTick,
+  type SymbolState,
+} from './model';
 import { DEFAULT_SIM_PARAMS, type SimParams } from './params';
+
+/** What the market saved per symbol, so that a restart continues its price path instead of drawing a new one. */
+export type SavedSimMarket = Partial<Record<SymbolId, SymbolState>>;
 
 export interface SimMarketOptions {
   seed?: number;
   params?: SimParams;
   scheduler?: SchedulerLike;
+  /** A saved state to continue from; the seed then draws only the moves from here on. */
+  resume?: SavedSimMarket;
 }
 
 const key = (venue: VenueId, symbol: SymbolId): string => `${venue}|${symbol}`;
@@ -30,6 +43,7 @@ export class SimMarket {
     this.params = options.params ?? DEFAULT_SIM_PARAMS;
     this.scheduler = options.scheduler ?? asyncScheduler;
     this.state = createSimState(this.seed, this.params);
+    if (options.resume) this.restore(options.resume);
     for (const venue of VENUES)
       for (const symbol of SYMBOLS) this.subjects.set(key(venue, symbol), new ReplaySubject<Quote>(1));
     // Quote at once, so the first subscriber and the first order never wait for the clock.
@@ -61,6 +75,36 @@ export class SimMarket {
     }
     this.tickSubject.next(tick);
     return tick;
+  }
+
+  /** Every symbol's state now, for saving. */
+  snapshot(): Record<SymbolId, SymbolState> {
+    return { 'BTC/USDT': symbolSnapshot(this.state, 'BTC/USDT'), 'ETH/USDT': symbolSnapshot(this.state, 'ETH/USDT') };
+  }
+
+  /**
+   * Continues from a saved state (another instance's, after a failover) and publishes its last quotes at once, so
+   * the next price anyone sees continues the saved path.
+   */
+  resume(saved: SavedSimMarket): void {
+    this.restore(saved);
+    const ts = this.scheduler.now();
+    for (const symbol of SYMBOLS) {
+      if (!saved[symbol]) continue;
+      for (const venue of VENUES) {
+        const { bid, ask } = this.state.symbols[symbol].venues[venue].quote;
+        const quote: Quote = { venue, symbol, bid, ask, ts };
+        this.latestQuotes.set(key(venue, symbol), quote);
+        this.subjects.get(key(venue, symbol))?.next(quote);
+      }
+    }
+  }
+
+  private restore(saved: SavedSimMarket): void {
+    for (const symbol of SYMBOLS) {
+      const symbolState = saved[symbol];
+      if (symbolState) restoreSymbol(this.state, symbol, symbolState);
+    }
   }
 
   /** Hot stream of one venue's quotes for a symbol; replays the latest to a new subscriber. */

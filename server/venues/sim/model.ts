@@ -39,13 +39,13 @@ export interface SimTick {
   started: DislocationEvent[];
 }
 
-interface VenueState {
+export interface VenueState {
   /** The venue's view of the latent price: delayed, and smoothed for an index feed. */
   seen: number;
   quote: BidAsk;
 }
 
-interface SymbolState {
+export interface SymbolState {
   latent: number;
   /** Recent latent prices, newest last, long enough for the laggiest venue. */
   history: number[];
@@ -84,6 +84,23 @@ export function createSimState(seed: number, params: SimParams): SimState {
     };
   };
   return { rng, tick: -1, symbols: { 'BTC/USDT': symbolState('BTC/USDT'), 'ETH/USDT': symbolState('ETH/USDT') } };
+}
+
+/** A copy of one symbol's state: what a restart needs to continue its price path (sim_market table). */
+export function symbolSnapshot(state: SimState, symbol: SymbolId): SymbolState {
+  return structuredClone(state.symbols[symbol]);
+}
+
+/**
+ * Continues a symbol from a saved state: its latent price, the lagged history the venues follow, basis, dislocation
+ * and each venue's last quote. The history is fitted to the current parameters' longest lag (a changed profile).
+ */
+export function restoreSymbol(state: SimState, symbol: SymbolId, saved: SymbolState): void {
+  const target = state.symbols[symbol];
+  const length = target.history.length;
+  const history = saved.history.slice(-length);
+  while (history.length < length) history.unshift(history[0] ?? saved.latent);
+  state.symbols[symbol] = { ...structuredClone(saved), history };
 }
 
 const round = (value: number, decimals: number): number => {

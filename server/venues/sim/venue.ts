@@ -14,6 +14,7 @@ import {
   type VenueAccount,
 } from '../types';
 import { DEFAULT_EXECUTION_COSTS, paperClose, paperOpen, type ExecutionCosts, type PaperExecution } from './execution';
+import { BookDepth, type DepthModel } from './depth';
 import type { SimMarket } from './market';
 
 export interface SimVenueOptions {
@@ -23,6 +24,8 @@ export interface SimVenueOptions {
   /** Delay between placing an order and its fill, as on a real venue; the fill takes the quote at the end of it. */
   latencyMs?: number;
   costs?: Partial<ExecutionCosts>;
+  /** How orders meeting the same quote move its price together (depth.ts); the defaults when omitted. */
+  depth?: DepthModel;
 }
 
 /** Paper venue order ids carry the opening client order id, so a close can find its opening fill after a restart. */
@@ -33,6 +36,7 @@ export class SimVenue implements Venue {
   private readonly book: PaperBook;
   private readonly latencyMs: number;
   readonly costs: ExecutionCosts;
+  private readonly depth: BookDepth;
 
   constructor(
     readonly id: VenueId,
@@ -42,6 +46,7 @@ export class SimVenue implements Venue {
     this.book = options.paperBook;
     this.latencyMs = options.latencyMs ?? 30;
     this.costs = { ...DEFAULT_EXECUTION_COSTS, ...options.costs };
+    this.depth = new BookDepth(options.depth);
   }
 
   quotes(symbol: SymbolId): Observable<Quote> {
@@ -68,11 +73,13 @@ export class SimVenue implements Venue {
     if (first) return first;
     await this.latency();
     const quote = this.market.latest(this.id, order.symbol);
-    const execution = paperOpen(
-      this.id,
-      { side: order.side, symbol: order.symbol, notional, protection: order.protection },
-      quote,
-      this.costs,
+    const execution = this.consuming(order.symbol, order.side, quote.ts, notional.toNumber(), (costs) =>
+      paperOpen(
+        this.id,
+        { side: order.side, symbol: order.symbol, notional, protection: order.protection },
+        quote,
+        costs,
+      ),
     );
     return this.record(
       account,
@@ -90,11 +97,12 @@ export class SimVenue implements Venue {
     if (this.id === 'binance') {
       await this.latency();
       const quote = this.market.latest(this.id, order.symbol);
-      const execution = paperClose(
-        this.id,
-        { openSide: order.side, symbol: order.symbol, quantity },
-        quote,
-        this.costs,
+      const execution = this.consuming(
+        order.symbol,
+        closingSide(order.side),
+        quote.ts,
+        notionalOf(quantity, quote),
+        (c) => paperClose(this.id, { openSide: order.side, symbol: order.symbol, quantity }, quote, c),
       );
       return this.record(
         account,
@@ -107,11 +115,13 @@ export class SimVenue implements Venue {
     const opening = await this.openingFill(account, order);
     await this.latency();
     const quote = this.market.latest(this.id, order.symbol);
-    const execution = paperClose(
-      this.id,
-      { openSide: order.side, symbol: order.symbol, quantity, openingPrice: new Decimal(opening.price) },
-      quote,
-      this.costs,
+    const openingPrice = new Decimal(opening.price);
+    const execution = this.consuming(
+      order.symbol,
+      closingSide(order.side),
+      quote.ts,
+      notionalOf(quantity, quote),
+      (c) => paperClose(this.id, { openSide: order.side, symbol: order.symbol, quantity, openingPrice }, quote, c),
     );
     return this.record(account, order.symbol, order.clientOrderId, opening.venueOrderId, execution);
   }
@@ -156,6 +166,23 @@ export class SimVenue implements Venue {
     return this.book.recordFill(account.userId, this.id, symbol, fill, execution.deltas);
   }
 
+  /** Prices an order with the depth the orders before it on the same quote consumed (depth.ts). */
+  private consuming(
+    symbol: SymbolId,
+    side: 'buy' | 'sell',
+    quoteTs: number,
+    notional: number,
+    execute: (costs: ExecutionCosts) => PaperExecution,
+  ): PaperExecution {
+    const impact = this.depth.take(symbol, side, quoteTs, notional);
+    try {
+      return execute({ ...this.costs, slippage: this.costs.slippage + impact });
+    } catch (error) {
+      this.depth.giveBack(symbol, side, quoteTs, notional);
+      throw error;
+    }
+  }
+
   private async latency(): Promise<void> {
     if (this.latencyMs > 0) await firstValueFrom(timer(this.latencyMs));
   }
@@ -191,6 +218,9 @@ export function simDerivRules(costs: ExecutionCosts): TradeRules {
     feeRate: new Decimal(costs.derivCommissionOfStake).dividedBy(costs.derivMultiplier).toFixed(),
   };
 }
+
+const closingSide = (openSide: 'buy' | 'sell'): 'buy' | 'sell' => (openSide === 'buy' ? 'sell' : 'buy');
+const notionalOf = (quantity: Decimal, quote: Quote): number => quantity.toNumber() * ((quote.bid + quote.ask) / 2);
 
 function parsePositive(venue: VenueId, value: string, what: string): Decimal {
   let parsed: Decimal;

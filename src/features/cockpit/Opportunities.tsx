@@ -19,6 +19,7 @@ const OUTCOME_TEXT: Record<OpportunityOutcomeKind, string> = {
   quotes_apart: 'Quotes apart in time',
   pretrade_failed: 'Pre-trade check failed',
   backing_off: 'Backing off',
+  engine_busy: 'Skipped: engine busy',
 };
 const toneOf = (o: OpportunityOutcomeKind): Tone =>
   o === 'taken' ? 'profit' : o === 'below_min_spread' ? 'neutral' : 'warning';

@@ -1,14 +1,10 @@
 import { SYMBOLS, VENUES, VENUE_NAMES } from '../../../contract/domain';
 import type { Prices, RiskSummary, SymbolPrice } from '../../../contract/entities';
+import { ENGINE_STATE_LABELS } from '../../../contract/trading-state';
 import { formatAge, formatUsd } from '../../lib/format';
 import * as styles from './cockpit.css';
 
-const STATE_TEXT: Record<RiskSummary['state'], string> = {
-  running: 'Running',
-  off: 'Off',
-  paused: 'Paused',
-  halted: 'Halted',
-};
+const STATE_TEXT = ENGINE_STATE_LABELS;
 
 /** Tone of a used/limit ratio: amber from 75 %, red at the limit. */
 const toneOf = (used: number, limit: number) =>

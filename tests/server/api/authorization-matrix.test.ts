@@ -199,6 +199,15 @@ const ROWS: Row[] = [
   },
   // Signed in, past authorization: no device left (the row above removed it), so nothing to send to.
   { method: 'POST', route: '/api/notifications/test', expect: { anonymous: 401, owner: 409, other: 409, admin: 409 } },
+  { method: 'GET', route: '/api/notifications/telegram', expect: OK_FOR_SIGNED_IN },
+  // Signed in, past authorization: this suite's server has no bot (tests/server/telegram covers one that has).
+  {
+    method: 'POST',
+    route: '/api/notifications/telegram/link',
+    body: () => ({ timeZone: 'UTC' }),
+    expect: { anonymous: 401, owner: 409, other: 409, admin: 409 },
+  },
+  { method: 'DELETE', route: '/api/notifications/telegram', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/admin/audit', query: () => '?action=sign_in&page=1', expect: ADMIN_ONLY(200) },
   // The suite's app keeps no embedded database to back up (tests/server/ops/admin-backup.test.ts downloads one).
   { method: 'GET', route: '/api/admin/backup', expect: ADMIN_ONLY(409) },

@@ -2,8 +2,11 @@
 // trade open — and each new process on the same database reconciles with the (paper) venues and finishes the trade.
 // Afterwards every leg's client order id is in paper_orders exactly once per side (open, close), no filled leg is
 // lost or left open, and the balances equal the seed plus what the recorded fills moved.
+// Then the server is killed again and again with trades open, each process under another SIM_SEED: the simulated
+// market continues its price path from what was saved (not the seed), and the recorded profit of every trade adds up
+// to what the paper balances moved.
 import Decimal from 'decimal.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CURRENCIES, VENUES, type Currency, type SymbolId } from '../../../contract/domain';
 import { openDatabase, type Database } from '../../../server/db/client';
 import { balances } from '../../../server/db/schema/balances';
@@ -172,4 +175,104 @@ describe.each(backends)('crash recovery of the real server on %s', (backend) => 
       await database.close();
     }
   }, 240_000);
+
+  it('continues the price path across repeated kills, and recorded profit equals the paper balances moved', async () => {
+    const KILLS = 3;
+    // a database of its own, so only these kills' trades are in it
+    const run = processRun('arb-crash-path-');
+    onTestFinished(() => run.cleanup());
+    const startServer: typeof startProcess = async (...a) => (run.server = server = await startProcess(...a));
+    const base: Record<string, string> = {
+      ...(await run.env(backend)),
+      MARKET: 'sim',
+      TRADE_MAX_HOLD_MS: '4000',
+      ADMIN_EMAIL: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+    };
+    const dislocating = { dislocating: true };
+    type Listed = { _id: string; tradeId: string; status: string; legs: { status: string }[] };
+    const signIn = async () =>
+      (await api(server!.url, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
+    const listTrades = async (token: string, query = '') =>
+      (await api(server!.url, 'GET', `/api/trades?limit=100${query}`, token)).json.trades as Listed[];
+    /** Binance's mid per symbol as the server quotes it, once it has one for both. */
+    const mids = (token: string) =>
+      poll('prices', async () => {
+        const res = await api(server!.url, 'GET', '/api/exchanges/prices', token);
+        const prices = res.json.prices as Record<SymbolId, { binance: number | null } | undefined> | undefined;
+        const btc = prices?.['BTC/USDT']?.binance;
+        const eth = prices?.['ETH/USDT']?.binance;
+        return btc && eth ? { 'BTC/USDT': btc, 'ETH/USDT': eth } : null;
+      });
+
+    const seen = new Set<string>();
+    let before: Record<SymbolId, number> | null = null;
+    const jumps: number[] = [];
+    for (let kill = 0; kill <= KILLS; kill += 1) {
+      // Every process draws its moves from another seed: only what was saved can carry the path on.
+      server = await startServer({ ...base, SIM_SEED: String(7_001 + kill * 7_919) }, dislocating);
+      const token = await signIn();
+      const first = await mids(token);
+      if (before) {
+        for (const symbol of ['BTC/USDT', 'ETH/USDT'] as const) {
+          const jump = Math.abs(first[symbol] / before[symbol] - 1);
+          jumps.push(jump);
+          // About a second of movement at most (the last save before the kill), where a new path starts anywhere
+          // in the symbol's price range.
+          expect(jump, `${symbol} ${before[symbol]} before the kill, ${first[symbol]} after`).toBeLessThan(0.002);
+        }
+      }
+      if (kill === KILLS) break;
+      await api(server.url, 'POST', '/api/exchanges/trading/add-user', token);
+      const open = await poll('an open trade', async () =>
+        (await listTrades(token, '&status=pending')).find(
+          (t) => !seen.has(t._id) && t.legs.length > 0 && t.legs.every((l) => l.status === 'open'),
+        ),
+      );
+      seen.add(open._id);
+      before = await mids(token);
+      server.child.kill('SIGKILL');
+      expect(await server.exited).toBe('SIGKILL');
+    }
+    // The last process closes what is open and trades no more.
+    const token = await signIn();
+    await api(server!.url, 'POST', '/api/exchanges/trading/remove-user', token);
+    await poll('every trade to finish', async () => (await listTrades(token)).every((t) => t.status !== 'pending'));
+    server!.child.kill('SIGTERM');
+    await server!.exited;
+
+    const database: Database = await openDatabase({ dataDir: run.dataDir, databaseUrl: base.DATABASE_URL });
+    try {
+      const tradeRows = await database.db.select().from(trades);
+      const balanceRows = await database.db.select().from(balances);
+      const users = new Set(tradeRows.map((t) => t.userId));
+      for (const userId of users) {
+        const recorded = tradeRows
+          .filter((t) => t.userId === userId)
+          .reduce((sum, t) => sum.plus(t.actualProfit), new Decimal(0));
+        const fills = tradeRows
+          .filter((t) => t.userId === userId)
+          .reduce((n, t) => n + t.legs.filter((l) => l.open).length + t.legs.filter((l) => l.close).length, 0);
+        const mine = balanceRows.filter((b) => b.userId === userId);
+        const moved = (venue: 'binance' | 'deriv', currency: Currency) =>
+          new Decimal(mine.find((b) => b.venue === venue && b.currency === currency)?.amount ?? 0).minus(
+            PAPER_SEED[venue][currency],
+          );
+        const usdtMoved = moved('binance', 'USDT').plus(moved('deriv', 'USDT'));
+        console.log(
+          `[crash ${backend}] after ${KILLS} kills: ${tradeRows.length} trades, balances moved ${usdtMoved.toFixed(8)} USDT,` +
+            ` recorded profit ${recorded.toFixed(8)}, difference ${usdtMoved.minus(recorded).toFixed(8)};` +
+            ` price jumps at restart ${jumps.map((j) => `${(j * 100).toFixed(4)} %`).join(', ')}`,
+        );
+        // every coin a trade bought came back: only USDT moved, by exactly the recorded profit (to the venue's
+        // 8-decimal rounding of each amount)
+        expect(moved('binance', 'BTC').toFixed()).toBe('0');
+        expect(moved('binance', 'ETH').toFixed()).toBe('0');
+        expect(usdtMoved.minus(recorded).abs().toNumber()).toBeLessThanOrEqual(0.000000005 * fills);
+      }
+      expect(tradeRows.length).toBeGreaterThanOrEqual(KILLS);
+    } finally {
+      await database.close();
+    }
+  }, 300_000);
 });

@@ -170,7 +170,7 @@ describe('safe with real money (issue 9)', () => {
 
   it('finding 1 (mirror): skips the mirror case when the coin to sell is not held: no trade row, no order', async () => {
     const { e, clock } = await engineAt({
-      binance: { USDT: '10000', BTC: '0', ETH: '0.01' },
+      binance: { USDT: '10000', BTC: '0', ETH: '0.001' }, // 3 USDT of ETH: below the smallest trade
       deriv: { USDT: '10000', BTC: '0', ETH: '0' },
     });
     e.users.set('eve');
