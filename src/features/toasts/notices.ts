@@ -40,7 +40,17 @@ export interface Notice {
 
 export function showNotice(n: Notice): void {
   void loadToasts().then(({ toast }) => {
-    if (n.key && toast.isActive(n.key)) return;
-    toast[n.level](n.message, n.key ? { toastId: n.key } : {});
+    // Same key = one toast at a time: a newer notice with the key replaces the text of the one showing.
+    if (n.key && toast.isActive(n.key)) toast.update(n.key, { render: n.message, type: n.level });
+    else toast[n.level](n.message, n.key ? { toastId: n.key } : {});
   });
+}
+
+/** The one key of a sign-in's error toasts: a later successful sign-in takes them away (dismissNotice). */
+export const SIGN_IN_ERROR_KEY = 'sign-in-error';
+
+/** Takes a keyed toast away, if it is showing (and only loads the toast library if some toast was asked for). */
+export function dismissNotice(key: string): void {
+  if (!wanted) return;
+  void loadToasts().then(({ toast }) => toast.dismiss(key));
 }
