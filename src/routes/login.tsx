@@ -2,7 +2,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import * as styles from './auth.css';
 import { useSession } from '../hooks/services';
-import { dismissNotice, showNotice, SIGN_IN_ERROR_KEY } from '../features/toasts/notices';
+import { showNotice, SIGN_IN_ERROR_KEY } from '../features/toasts/notices';
 import { hasErrors, validateLogin, type Errors, type LoginInput } from '../lib/validation';
 import { markFirstPaint, SIGN_IN_PAINTED } from '../lib/paintMark';
 import { landingPathFor } from '../services/auth/authState';
@@ -53,9 +53,8 @@ export function LoginScreen() {
         else showNotice({ level: 'error', key: SIGN_IN_ERROR_KEY, message: result.message });
         return;
       }
-      // The earlier refusals are no longer true: they leave with the success.
-      dismissNotice(SIGN_IN_ERROR_KEY);
-      showNotice({ level: 'success', message: 'Login successful!' });
+      // The earlier refusal is no longer true: the success takes its place (same key), it does not stand beside it.
+      showNotice({ level: 'success', key: SIGN_IN_ERROR_KEY, message: 'Login successful!' });
       await navigate({ to: search.redirect ?? landingPathFor(result.user) });
     } catch {
       showNotice({

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { PublicUser } from '../../../contract/entities';
 import { useSession } from '../../hooks/services';
-import { dismissNotice, showNotice, SIGN_IN_ERROR_KEY } from '../toasts/notices';
+import { showNotice, SIGN_IN_ERROR_KEY } from '../toasts/notices';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 
@@ -37,8 +37,7 @@ export function SecondStep({
         if (/expired/.test(result.message)) onRestart();
         return;
       }
-      dismissNotice(SIGN_IN_ERROR_KEY);
-      showNotice({ level: 'success', message: 'Login successful!' });
+      showNotice({ level: 'success', key: SIGN_IN_ERROR_KEY, message: 'Login successful!' });
       await onDone(result.user);
     } finally {
       setBusy(false);

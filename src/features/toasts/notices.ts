@@ -46,11 +46,5 @@ export function showNotice(n: Notice): void {
   });
 }
 
-/** The one key of a sign-in's error toasts: a later successful sign-in takes them away (dismissNotice). */
-export const SIGN_IN_ERROR_KEY = 'sign-in-error';
-
-/** Takes a keyed toast away, if it is showing (and only loads the toast library if some toast was asked for). */
-export function dismissNotice(key: string): void {
-  if (!wanted) return;
-  void loadToasts().then(({ toast }) => toast.dismiss(key));
-}
+/** The one key of a sign-in's toasts: a later refusal or the success replaces the one showing, never stands beside it. */
+export const SIGN_IN_ERROR_KEY = 'sign-in';
