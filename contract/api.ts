@@ -18,6 +18,7 @@ import { SPREAD_HISTORY_MAX_DAYS, SPREAD_MAX_RANGE_MS } from './spreads';
 import { isoDateTimeText, text } from './text';
 import type { TradingHaltState, TwoFactorStatus } from './guard';
 import type { ExposureFunding } from './funding';
+import { binanceKeyProblem } from './binance-keys';
 import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
 import { EMAIL_PATTERN, LIMIT_MESSAGES, MESSAGES, PHONE_PATTERN } from './messages';
 import { percentText } from './percent';
@@ -112,12 +113,18 @@ const derivField = (label: string, problem: (value: string) => string | null) =>
       if (message) ctx.addIssue({ code: 'custom', message });
     });
 const derivToken = (label: string) => derivField(label, derivTokenProblem);
+/** A Binance key or secret in a key's shape (contract/binance-keys.ts), the form's words. */
+const binanceKey = (label: string, which: 'API key' | 'secret key') =>
+  secret(label).superRefine((value, ctx) => {
+    const message = binanceKeyProblem(value, which);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
 const derivAppId = (label: string) => derivField(label, derivAppIdProblem);
 /** Omitted = unchanged; '' = remove the saved value. */
 export const ApiKeysBody = z
   .object({
-    binanceApiKey: secret('Binance API key').optional(),
-    binanceSecretKey: secret('Binance secret key').optional(),
+    binanceApiKey: binanceKey('Binance API key', 'API key').optional(),
+    binanceSecretKey: binanceKey('Binance secret key', 'secret key').optional(),
     /** A personal access token (new API, with its app ID) or a legacy API token: one field for either. */
     derivToken: derivToken('Deriv token').optional(),
     derivAppId: derivAppId('Deriv app ID').optional(),
@@ -199,8 +206,8 @@ export const PricesQuery = z.object({ symbol: oneOf(SYMBOLS, 'symbol').optional(
 export const TestConnectionBody = z.object({
   exchange: oneOf(VENUES, 'exchange'),
   /** When omitted, the caller's saved credentials are tested. */
-  apiKey: secret('API key').optional(),
-  secretKey: secret('Secret key').optional(),
+  apiKey: binanceKey('API key', 'API key').optional(),
+  secretKey: binanceKey('Secret key', 'secret key').optional(),
   token: derivToken('Token').optional(),
   appId: derivAppId('App ID').optional(),
 });

@@ -132,4 +132,29 @@ describe('Login screen', () => {
     await ui.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/balances'));
   });
+
+  it('takes an earlier "Invalid email or password" away once a sign-in succeeds (issue 20, finding 10)', async () => {
+    const ui = userEvent.setup();
+    const user = testUser();
+    let attempts = 0;
+    const { router } = renderApp('/login', {
+      handler: (m, p) => {
+        if (m !== 'POST' || p !== '/api/auth/login') return undefined;
+        attempts += 1;
+        return attempts === 1
+          ? { status: 401, body: { success: false, message: 'Invalid email or password' } }
+          : { body: { success: true, user, token: 'tok' } };
+      },
+    });
+    await ui.type(await screen.findByLabelText('Email'), 'trader@example.com');
+    await ui.type(screen.getByLabelText('Password'), 'wrong-pass');
+    await ui.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Invalid email or password')).toBeTruthy();
+    await ui.clear(screen.getByLabelText('Password'));
+    await ui.type(screen.getByLabelText('Password'), 'secret-pass');
+    await ui.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    expect(await screen.findByText('Login successful!')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Invalid email or password')).toBeNull());
+  });
 });

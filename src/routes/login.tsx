@@ -2,7 +2,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import * as styles from './auth.css';
 import { useSession } from '../hooks/services';
-import { showNotice } from '../features/toasts/notices';
+import { showNotice, SIGN_IN_ERROR_KEY } from '../features/toasts/notices';
 import { hasErrors, validateLogin, type Errors, type LoginInput } from '../lib/validation';
 import { markFirstPaint, SIGN_IN_PAINTED } from '../lib/paintMark';
 import { landingPathFor } from '../services/auth/authState';
@@ -43,18 +43,25 @@ export function LoginScreen() {
         return;
       }
       if (!result.ok) {
+        // A new refusal replaces the one showing (same key): one sign-in error at a time, always the latest.
         if (result.unexpected)
           showNotice({
             level: 'error',
+            key: SIGN_IN_ERROR_KEY,
             message: <LoginFailed text="An unexpected error occurred. Please try again." />,
           });
-        else showNotice({ level: 'error', message: result.message });
+        else showNotice({ level: 'error', key: SIGN_IN_ERROR_KEY, message: result.message });
         return;
       }
-      showNotice({ level: 'success', message: 'Login successful!' });
+      // The earlier refusal is no longer true: the success takes its place (same key), it does not stand beside it.
+      showNotice({ level: 'success', key: SIGN_IN_ERROR_KEY, message: 'Login successful!' });
       await navigate({ to: search.redirect ?? landingPathFor(result.user) });
     } catch {
-      showNotice({ level: 'error', message: <LoginFailed text="An unexpected error occurred. Please try again." /> });
+      showNotice({
+        level: 'error',
+        key: SIGN_IN_ERROR_KEY,
+        message: <LoginFailed text="An unexpected error occurred. Please try again." />,
+      });
     } finally {
       setBusy(false);
     }

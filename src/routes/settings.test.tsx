@@ -186,17 +186,58 @@ describe('Settings screen', () => {
           ? { body: { success: true, user: { ...user, hasBinanceApiKey: true, binanceApiKey: '••••abcd' } } }
           : undefined,
     });
-    await ui.type(await screen.findByLabelText('Binance API Key'), 'key-abcd');
+    await ui.type(await screen.findByLabelText('Binance API Key'), 'keyabcd1234');
     await ui.click(screen.getByRole('button', { name: 'Save Keys' }));
     expect(await screen.findByText('API keys updated successfully')).toBeTruthy();
-    expect(calls.find((c) => c.path.endsWith('/api-keys'))?.body).toEqual({ binanceApiKey: 'key-abcd' });
+    expect(calls.find((c) => c.path.endsWith('/api-keys'))?.body).toEqual({ binanceApiKey: 'keyabcd1234' });
   });
 
-  it('Test Connection uses the saved credentials and says which venue answered', async () => {
+  it('API keys: refuses keys that are not in a key shape with the field messages the server gives (finding 4)', async () => {
+    const ui = userEvent.setup();
+    const { calls } = renderApp('/settings', { user: testUser() });
+    await ui.type(await screen.findByLabelText('Binance API Key'), 'abc');
+    await ui.type(screen.getByLabelText('Binance Secret Key'), 'd e f');
+    await ui.click(screen.getByRole('button', { name: 'Save Keys' }));
+    expect(
+      await screen.findByText("The Binance API key is too short: Binance's keys are 64 letters and digits"),
+    ).toBeTruthy();
+    expect(screen.getByText('The Binance secret key has spaces in it: paste it again without them')).toBeTruthy();
+    expect(calls.some((c) => c.path.endsWith('/api-keys'))).toBe(false);
+  });
+
+  it('on the simulated market says keys are optional, offers the Dashboard, and relays what the test checked', async () => {
+    const ui = userEvent.setup();
+    const said =
+      'Simulated market: no connection to Binance is made and no keys are needed. Checked: no Binance API key and secret saved, which is fine here.';
+    renderApp('/settings', {
+      user: testUser(),
+      handler: (m, p) =>
+        p === '/api/exchanges/test-connection'
+          ? { body: { success: true, exchange: 'binance', message: said } }
+          : undefined,
+    });
+    const note = await screen.findByTestId('sim-keys-note');
+    expect(note.textContent).toMatch(/keys are optional here/);
+    expect(within(note).getByRole('link', { name: 'Go to the Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    const [binance] = await screen.findAllByRole('button', { name: 'Test Connection' });
+    await ui.click(binance as HTMLElement);
+    expect(await screen.findByText(said)).toBeTruthy();
+    expect(screen.queryByText('Binance connection successful')).toBeNull();
+  });
+
+  it('Test Connection on the live market uses the saved credentials and says which venue answered', async () => {
     const ui = userEvent.setup();
     const { calls } = renderApp('/settings', {
       user: testUser(),
       handler: (m, p, body) => {
+        if (m === 'GET' && p === '/api/meta')
+          return {
+            body: {
+              success: true,
+              market: { kind: 'live', simProfile: null },
+              halt: { halted: false, reason: '', changedBy: '', changedAt: null },
+            },
+          };
         if (p !== '/api/exchanges/test-connection') return undefined;
         return (body as { exchange: string }).exchange === 'binance'
           ? { body: { success: true, exchange: 'binance', message: 'ok' } }

@@ -2,6 +2,7 @@ import { useState, type KeyboardEvent } from 'react';
 import { useAuth } from '../hooks/services';
 import { BacktestPanel } from '../features/backtest/BacktestPanel';
 import { ApiKeysForm } from '../features/settings/ApiKeysForm';
+import { SimKeysNote } from '../features/settings/SimKeysNote';
 import * as styles from '../features/settings/settings.css';
 import { NotificationsForm } from '../features/settings/NotificationsForm';
 import { TradingSettingsForm } from '../features/settings/TradingSettingsForm';
@@ -51,7 +52,10 @@ export function SettingsScreen() {
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'keys' ? (
-          <ApiKeysForm user={user} />
+          <>
+            <SimKeysNote />
+            <ApiKeysForm user={user} />
+          </>
         ) : tab === 'trading' ? (
           <TradingSettingsForm user={user} />
         ) : tab === 'notifications' ? (

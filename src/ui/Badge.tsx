@@ -3,8 +3,21 @@ import * as styles from './ui.css';
 
 export type Tone = keyof typeof styles.badgeTone;
 
-export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: ReactNode }) {
-  return <span className={`${styles.badge} ${styles.badgeTone[tone]}`}>{children}</span>;
+/** `asWritten`: the text is already in its words (the contract's labels), so it is not capitalised. */
+export function Badge({
+  tone = 'neutral',
+  asWritten = false,
+  children,
+}: {
+  tone?: Tone;
+  asWritten?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <span className={`${styles.badge} ${styles.badgeTone[tone]} ${asWritten ? styles.badgeAsWritten : ''}`}>
+      {children}
+    </span>
+  );
 }
 
 /** Trade status colours (spec section 4): completed green, pending amber, failed red, anything else neutral. */

@@ -94,6 +94,7 @@ export const badge = style({
   textTransform: 'capitalize',
   whiteSpace: 'nowrap',
 });
+export const badgeAsWritten = style({ textTransform: 'none' });
 export const badgeTone = styleVariants({
   profit: { background: vars.color.profitSoft, color: vars.color.profit },
   loss: { background: vars.color.lossSoft, color: vars.color.loss },

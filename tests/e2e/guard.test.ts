@@ -2,6 +2,8 @@
 // at phone and desktop widths.
 import { Secret, TOTP } from 'otpauth';
 import type { Browser } from 'playwright-core';
+import type { TradeStatus } from '../../contract/domain';
+import { tradeLifeOf } from '../../contract/trade-life';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
@@ -76,11 +78,35 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await signIn(page, u.email, u.password);
     await page.goto('/dashboard');
+    // An open trade to flatten: it holds both legs, so it ends "Closed — flattened" with its realised P&L (issue 20).
+    const opened = await api<{ trade?: { _id: string } }>('POST', '/trades', {
+      token: u.token,
+      body: { symbol: 'BTC/USDT', totalAmount: 20 },
+    });
+    expect(opened.status, JSON.stringify(opened.json)).toBe(201);
+    await visible(page.getByTestId('open-positions').getByText('BTC/USDT'));
     // Tap 1: the button; tap 2: Confirm.
     await page.getByTestId('kill-switch').getByRole('button', { name: 'Stop & flatten' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await visible(toast(page, 'Automated trading stopped. You had no open trades.'));
+    // Closed within the wait, or still closing when it ended (the engine finishes it either way).
+    await visible(page.getByRole('dialog').getByText(/Closed — flattened|Closing|stopped/));
     await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    const flattened = await api<{ trade: { status: TradeStatus; actualProfit: number; reason: string } }>(
+      'GET',
+      `/trades/${opened.json.trade?._id}`,
+      { token: u.token },
+    );
+    // Stop & flatten closes it unless the engine closed it first (the simulated spread may converge within a
+    // second): either way it held both legs, so it reads "Closed — …" with how, never "Cancelled".
+    expect(flattened.json.trade.status).toBe('completed');
+    const label = tradeLifeOf({ ...flattened.json.trade, status: 'completed', legs: [] }).label;
+    expect(label).toMatch(/^Closed — (flattened|converged|time limit|stop)$/);
+    const recent = page.getByTestId('recent-trades');
+    await visible(recent.getByText(label));
+    expect(await recent.getByText(/cancelled/i).count()).toBe(0);
+    // The realised result beside it, a loss in red (▼) when the fees outweighed the move, as they usually do.
+    const shown = await textOf(recent.getByTestId('trade-profit'));
+    expect(shown.startsWith(flattened.json.trade.actualProfit < 0 ? '▼' : '▲')).toBe(true);
     await screenshot(page, 'kill-switch');
 
     // The admin halts through the API: the banner arrives over the socket, without a reload.
@@ -92,6 +118,9 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
     try {
       await visible(page.getByTestId('halt-banner'));
       expect(await textOf(page.getByTestId('halt-banner'))).toContain('e2e drill');
+      // Nothing says running under the banner: the risk strip and the greeting name the halt (issue 20, finding 1).
+      await visible(page.getByTestId('risk-engine').getByText('Halted by an admin'));
+      expect(await textOf(page.getByTestId('dashboard-greeting'))).toContain('Trading is halted by an admin');
       const manual = await api<{ message: string }>('POST', '/trades', {
         token: u.token,
         body: { symbol: 'BTC/USDT', totalAmount: 20 },
@@ -103,6 +132,14 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(scrollWidth).toBeLessThanOrEqual(390);
       await screenshot(page, 'halt-banner');
+      const wide = await newPage(browser);
+      await signIn(wide.page, u.email, u.password);
+      await wide.page.goto('/dashboard');
+      await visible(wide.page.getByTestId('risk-engine').getByText('Halted by an admin'));
+      expect(await textOf(wide.page.getByTestId('dashboard-greeting'))).not.toMatch(/running|enabled/i);
+      await visible(wide.page.getByTestId('recent-trades').getByText(label));
+      await screenshot(wide.page, 'halt-desktop');
+      await wide.context.close();
 
       // Only an admin resumes, from User Management.
       const adminPage = await newPage(browser);

@@ -17,6 +17,7 @@ import { userBalances } from '../../engine/figures';
 import { VenueError, type VenueAccount } from '../../venues/types';
 import { API_ONLY_MESSAGE } from '../plugins/engine-port';
 import { HttpError, badRequest } from '../plugins/http-error';
+import { simulatedTestMessage } from './simulated-test';
 import { spreadRoutes } from './spreads';
 
 /** A venue's refusal as a 4xx the user can act on; an unreachable venue as 503. */
@@ -67,8 +68,8 @@ export const exchangeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request): Promise<TestConnectionResponse> => {
       const { exchange, apiKey, secretKey, token, appId } = request.body;
-      if (!live) return { success: true, exchange, message: `${exchange} connection successful (simulated market)` };
       const saved = await app.loadVenueAccount(request.user.id);
+      if (!live) return { success: true, exchange, message: simulatedTestMessage(exchange, request.body, saved) };
       // Deriv, saved credentials: what Deriv says about them (API, accounts) is written down for Settings and trading.
       const savedDeriv = exchange === 'deriv' && !token && !appId;
       const account: VenueAccount =

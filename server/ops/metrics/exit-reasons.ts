@@ -26,7 +26,7 @@ const BY_TEXT: Array<[RegExp, ExitReason]> = [
   [/stopped the contract out|stop-?out/i, 'stop_out'],
   [/not ordered by the engine/i, 'venue_closed'],
   [/^stop\b/i, 'stop'],
-  [/^cancelled by user/i, 'closed_by_user'],
+  [/^cancelled by user|^closed by you/i, 'closed_by_user'],
   [/^max loss/i, 'max_loss'],
   [/by an admin|^account (deactivated|deleted)|^user deleted/i, 'closed_by_admin'],
 ];

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { PublicUser } from '../../../contract/entities';
 import { useSession } from '../../hooks/services';
-import { showNotice } from '../toasts/notices';
+import { showNotice, SIGN_IN_ERROR_KEY } from '../toasts/notices';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 
@@ -37,7 +37,7 @@ export function SecondStep({
         if (/expired/.test(result.message)) onRestart();
         return;
       }
-      showNotice({ level: 'success', message: 'Login successful!' });
+      showNotice({ level: 'success', key: SIGN_IN_ERROR_KEY, message: 'Login successful!' });
       await onDone(result.user);
     } finally {
       setBusy(false);

@@ -81,7 +81,9 @@ export function StopAndFlatten() {
                 <li key={t._id} className={styles.result}>
                   <span>{t.symbol}</span>
                   <span>
-                    <Badge tone={tone(t.status)}>{t.status === 'pending' ? 'Closing' : tradeLifeOf(t).label}</Badge>{' '}
+                    <Badge tone={tone(t.status)} asWritten>
+                      {t.status === 'pending' ? 'Closing' : tradeLifeOf(t).label}
+                    </Badge>{' '}
                     {t.status === 'pending' ? '' : formatUsd(t.actualProfit)}
                   </span>
                 </li>

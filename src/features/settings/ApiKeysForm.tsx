@@ -6,6 +6,8 @@ import { messageOf } from '../../hooks/errors';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { useServices } from '../../hooks/services';
+import { useMarket } from '../../hooks/data';
+import { binanceKeyProblem } from '../../../contract/binance-keys';
 import { DerivKeysForm } from './DerivKeysForm';
 import * as styles from './settings.css';
 
@@ -18,6 +20,13 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
   const [binanceApiKey, setApiKey] = useState('');
   const [binanceSecretKey, setSecret] = useState('');
   const [busy, setBusy] = useState(false);
+  const { value: market } = useMarket();
+  // The contract's shape rules, the same messages the server's schema gives.
+  const errors = {
+    binanceApiKey: binanceKeyProblem(binanceApiKey.trim(), 'API key') ?? undefined,
+    binanceSecretKey: binanceKeyProblem(binanceSecretKey.trim(), 'secret key') ?? undefined,
+  };
+  const [shown, setShown] = useState(false);
 
   async function save(body: ApiKeysBody) {
     const filled = Object.fromEntries(
@@ -27,6 +36,8 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
       toast.error('Enter the Binance API key and secret key to save');
       return;
     }
+    setShown(true);
+    if (errors.binanceApiKey || errors.binanceSecretKey) return;
     setBusy(true);
     try {
       const res = await actions.saveApiKeys(user._id, filled);
@@ -34,6 +45,7 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
       toast.success('API keys updated successfully');
       setApiKey('');
       setSecret('');
+      setShown(false);
     } catch (err) {
       toast.error(messageOf(err, 'Failed to update API keys'));
     } finally {
@@ -46,8 +58,9 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
   async function test() {
     setTesting(true);
     try {
-      await actions.testConnection({ exchange: 'binance' });
-      toast.success('Binance connection successful');
+      const res = await actions.testConnection({ exchange: 'binance' });
+      // On the simulated market the answer says what was (and was not) checked; the live answer is the spec's.
+      toast.success(market?.kind === 'sim' ? res.message : 'Binance connection successful');
     } catch (err) {
       toast.error(messageOf(err, 'Connection test failed'));
     } finally {
@@ -71,6 +84,7 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
             autoComplete="off"
             value={binanceApiKey}
             onChange={(e) => setApiKey(e.target.value)}
+            error={shown ? errors.binanceApiKey : undefined}
             hint={savedHint(user.hasBinanceApiKey, user.binanceApiKey)}
             placeholder={user.binanceApiKey || 'Enter API key'}
           />
@@ -80,6 +94,7 @@ export function ApiKeysForm({ user }: { user: PublicUser }) {
             autoComplete="off"
             value={binanceSecretKey}
             onChange={(e) => setSecret(e.target.value)}
+            error={shown ? errors.binanceSecretKey : undefined}
             hint={savedHint(user.hasBinanceSecretKey, user.binanceSecretKey)}
             placeholder={user.binanceSecretKey || 'Enter secret key'}
           />

@@ -75,3 +75,19 @@ export const accountRow = style({
   fontSize: '14px',
 });
 export const accountFigures = style({ fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' });
+
+/** The simulated market's note above the keys: what they are for there, and the way to the Dashboard. */
+export const simNote = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: '8px 16px',
+  margin: '0 0 16px',
+  padding: '12px 16px',
+  borderRadius: '8px',
+  fontSize: '14px',
+  background: vars.color.surfaceHover,
+  color: vars.color.text,
+  overflowWrap: 'anywhere',
+});
+export const simNoteLink = style({ fontWeight: 600, whiteSpace: 'nowrap' });

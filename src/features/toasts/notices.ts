@@ -40,7 +40,11 @@ export interface Notice {
 
 export function showNotice(n: Notice): void {
   void loadToasts().then(({ toast }) => {
-    if (n.key && toast.isActive(n.key)) return;
-    toast[n.level](n.message, n.key ? { toastId: n.key } : {});
+    // Same key = one toast at a time: a newer notice with the key replaces the text of the one showing.
+    if (n.key && toast.isActive(n.key)) toast.update(n.key, { render: n.message, type: n.level });
+    else toast[n.level](n.message, n.key ? { toastId: n.key } : {});
   });
 }
+
+/** The one key of a sign-in's toasts: a later refusal or the success replaces the one showing, never stands beside it. */
+export const SIGN_IN_ERROR_KEY = 'sign-in';

@@ -20,7 +20,9 @@ export function StatusBadge({ trade }: { trade: LifeFields }) {
   const life = tradeLifeOf(trade);
   return (
     <span data-testid="trade-life" data-life={life.kind}>
-      <Badge tone={statusTone(TONE_STATUS[life.kind])}>{life.label}</Badge>
+      <Badge tone={statusTone(TONE_STATUS[life.kind])} asWritten>
+        {life.label}
+      </Badge>
     </span>
   );
 }

@@ -206,7 +206,8 @@ describe.each(backends)('read repositories on %s', (kind) => {
     const stats = await userStats(database.db, erin, { mid: (s) => (s === 'BTC/USDT' ? 40_000 : null) });
     expect(stats).toEqual({
       totalTrades: 9,
-      successfulTrades: 5,
+      // "successful" means won: the win rate's numerator (issue 20, finding 3)
+      successfulTrades: 4,
       failedTrades: 2,
       // won: every finished trade above 0 (10.5, 0.1, 0.2 and the cancelled 5)
       totalProfit: 15.8,

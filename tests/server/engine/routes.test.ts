@@ -77,8 +77,18 @@ describe.each(backends)('trading routes on %s', (backend) => {
     expect(res.json()).toEqual({
       success: true,
       exchange: 'deriv',
-      message: 'deriv connection successful (simulated market)',
+      message:
+        'Simulated market: no connection to Deriv is made and no keys are needed. Checked: no Deriv token saved, which is fine here.',
     });
+    // Keys in no key's shape are refused with the form's field message (issue 20, finding 4), on the simulated market too.
+    const bad = await t.request('PUT', `/api/users/${alice.user._id}/api-keys`, {
+      token: alice.token,
+      body: { binanceApiKey: 'abc', binanceSecretKey: 'def' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toContain(
+      "The Binance API key is too short: Binance's keys are 64 letters and digits",
+    );
     expect(
       (await t.request('POST', '/api/exchanges/test-connection', { token: alice.token, body: { exchange: 'kraken' } }))
         .statusCode,

@@ -67,7 +67,7 @@ describe('backup and restore of the embedded database', () => {
     const traderId = (created.json.user as { _id: string })._id;
     const trader = (await api(server.url, 'POST', '/api/auth/login', undefined, TRADER)).json.token as string;
     expect((await api(server.url, 'PUT', `/api/users/${traderId}`, trader, SETTINGS)).status).toBe(200);
-    const keys = { binanceApiKey: 'binance-key-for-backup-test', derivToken: 'deriv-token-for-backup' };
+    const keys = { binanceApiKey: 'binanceKeyForBackupTest', derivToken: 'deriv-token-for-backup' };
     expect((await api(server.url, 'PUT', `/api/users/${traderId}/api-keys`, trader, keys)).status).toBe(200);
 
     // The admin trades; the backup is taken once trades have finished and while another is open.

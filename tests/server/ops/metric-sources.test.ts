@@ -118,6 +118,7 @@ describe('engine events', () => {
     ['completed', 'Deriv sold the contract (not ordered by the engine)', 'venue_closed'],
     ['completed', 'stop & flatten', 'flattened'],
     ['cancelled', 'cancelled by user', 'closed_by_user'],
+    ['completed', 'closed by you', 'closed_by_user'],
     ['cancelled', 'max loss reached', 'max_loss'],
     ['cancelled', 'account deleted by an admin', 'closed_by_admin'],
     ['cancelled', 'account deactivated', 'closed_by_admin'],
