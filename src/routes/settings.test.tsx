@@ -393,7 +393,7 @@ describe('Settings: Deriv', () => {
       to: '2026-03-02T00:00:00.000Z',
       limits: { minSpread: 0.002, maxExposure: 1000, maxLoss: 100 },
       figures: { trades: 0, winRate: 0, wonTrades: 0, decidedTrades: 0, netProfit: 0, maxDrawdown: 0, exposureUsed: 0 },
-      replayed: { secondSamples: 10, minuteSamples: 0, symbols: ['BTC/USDT'] },
+      replayed: { source: 'mids', bookTicks: 0, secondSamples: 10, minuteSamples: 0, symbols: ['BTC/USDT'] },
       stopped: null,
       openAtEnd: 0,
       equity: [],
