@@ -4,6 +4,7 @@
 import type { Trade } from '../../contract/entities';
 import type { RiskSummary, Prices } from '../../contract/entities';
 import { unrealisedPnl } from '../../contract/positions';
+import { tradeLifeOf } from '../../contract/trade-life';
 import { engineStatusOf } from '../../contract/trading-state';
 import { dateTime, escapeHtml, pnl, usdt, type Reader } from './format';
 
@@ -73,13 +74,16 @@ export function helpText(isAdmin: boolean): string {
 /** A Stop & flatten's answer: each trade with its result, as the app's Stop & flatten lists them. */
 export function flattenText(
   reader: Reader,
-  outcome: { message: string; trades: Array<Pick<Trade, 'tradeId' | 'symbol' | 'status' | 'actualProfit' | 'reason'>> },
+  outcome: {
+    message: string;
+    trades: Array<Pick<Trade, 'tradeId' | 'symbol' | 'status' | 'actualProfit' | 'reason' | 'legs'>>;
+  },
 ): string {
   return [
     `<b>${escapeHtml(outcome.message)}</b>`,
     ...outcome.trades.map(
       (t) =>
-        `• ${escapeHtml(t.tradeId)} ${t.symbol}: ${t.status === 'pending' ? 'closing' : t.status}${
+        `• ${escapeHtml(t.tradeId)} ${t.symbol}: ${t.status === 'pending' ? 'closing' : tradeLifeOf(t).label}${
           t.status === 'pending' ? '' : ` ${pnl(reader, t.actualProfit)}`
         }`,
     ),
