@@ -110,10 +110,11 @@ export function createTradesService(deps: TradesDeps): TradesService {
 
   const coverage$ = perUser(deps, null, (cache) => from(localCoverage(cache)));
 
-  // Read again a moment after trades change, once the streams that store them have written them.
+  // Read again whenever trades were stored (pages, live events, the history sync all store through the one writer);
+  // a burst of batches is read once.
   const reportSource$ = perUser(deps, null, (cache) =>
-    merge(tradeEvents$, deps.reconnected$).pipe(
-      debounceTime(1000),
+    tradeWriterFor(cache).stored$.pipe(
+      debounceTime(250),
       startWith(null),
       switchMap(() => from(localReportSource(cache).catch(() => null))),
     ),
