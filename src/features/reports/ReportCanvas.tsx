@@ -14,7 +14,12 @@ export default function ReportCanvas({ rows, colors }: { rows: readonly ReportRo
 
   useEffect(() => {
     if (!box.current) return;
-    const c = createAppChart(box.current, { handleScroll: false, handleScale: false });
+    const c = createAppChart(box.current, {
+      handleScroll: false,
+      handleScale: false,
+      // A bar stays a bar: a week or two of periods never stretches into one block across the card.
+      timeScale: { maxBarSpacing: 48 },
+    });
     chart.current = c;
     series.current = c.addSeries(HistogramSeries, { priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
     return () => {

@@ -3,7 +3,10 @@ import { formatUsd, profitTone } from '../../lib/format';
 import * as ui from '../../ui/ui.css';
 import * as styles from './reports.css';
 
-/** Period (or pair), trades, won, net P&L and fees, with a totals line; five short columns, no sideways scroll. */
+/**
+ * Period (or pair), trades, won, net P&L and fees, with a totals line. On a phone the won count gives way (the chart
+ * and the net P&L say how the period went) so the rest fits 390 px without sideways scroll.
+ */
 export function ReportTable({
   rows,
   total,
@@ -28,7 +31,7 @@ export function ReportTable({
             <th className={ui.th} style={end}>
               Trades
             </th>
-            <th className={ui.th} style={end}>
+            <th className={`${ui.th} ${ui.hideSm}`} style={end}>
               Won
             </th>
             <th className={ui.th} style={end}>
@@ -42,11 +45,11 @@ export function ReportTable({
         <tbody>
           {[...rows, total].map((r) => (
             <tr key={r.key} className={r === total ? styles.total : undefined} data-testid={`${testId}-row`}>
-              <td className={td}>{r === total ? 'Total' : label(r.key)}</td>
+              <td className={`${ui.td} ${styles.keyCell}`}>{r === total ? 'Total' : label(r.key)}</td>
               <td className={td} style={end}>
                 {r.trades}
               </td>
-              <td className={td} style={end}>
+              <td className={`${td} ${ui.hideSm}`} style={end}>
                 {r.won}
               </td>
               <td className={`${td} ${ui.tone[profitTone(r.netProfit)]}`} style={end}>

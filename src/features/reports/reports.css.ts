@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css';
+import { globalStyle, style } from '@vanilla-extract/css';
 import { media, radius, space, vars } from '../../styles/theme.css';
 
 export const controls = style({
@@ -35,6 +35,11 @@ export const placeholder = style([
 ]);
 export const subTitle = style({ fontSize: '14px', fontWeight: 650, margin: `${space.lg} 0 ${space.sm}` });
 export const note = style({ fontSize: '12.5px', color: vars.color.textMuted, margin: `${space.sm} 0 0` });
-/** Report tables are a handful of short numbers: tighter cells keep all five columns inside 390 px. */
+/** Report tables are a handful of short numbers: on a phone tighter cells, and the won count gives way. */
 export const compact = style({ fontSize: '13px' });
+globalStyle(`${compact} th, ${compact} td`, {
+  '@media': { 'screen and (max-width: 767.98px)': { padding: `${space.sm} ${space.xs}` } },
+});
+/** The period or pair: the one column that may wrap. */
+export const keyCell = style({ whiteSpace: 'normal', minWidth: '88px' });
 export const total = style({ fontWeight: 650 });
