@@ -116,6 +116,10 @@ export function foldRealised<N>(n: Arithmetic<N>, window: RealisedWindow<N>, pro
  */
 export const drawdownIn = <N>(n: Arithmetic<N>, window: RealisedWindow<N>): N => n.minus(window.peak, window.current);
 
+/** When a finished trade finished (closedAt, else its last update), ms since epoch; NaN when neither parses. */
+export const finishedAt = (trade: { closedAt: string | null; updatedAt: string }): number =>
+  Date.parse(trade.closedAt ?? trade.updatedAt);
+
 /**
  * The equity curve: cumulative realised P&L over time, net of every fee — the running sum of `actualProfit` over
  * finished trades (the same trades `netProfit` counts), ordered by when they finished (closedAt, else updatedAt).
@@ -126,7 +130,7 @@ export function equityCurve(
 ): EquityPoint[] {
   const finished = trades
     .filter((t) => isFinished(t.status))
-    .map((t) => ({ t: Date.parse(t.closedAt ?? t.updatedAt), profit: t.actualProfit }))
+    .map((t) => ({ t: finishedAt(t), profit: t.actualProfit }))
     .filter((x) => Number.isFinite(x.t))
     .sort((a, b) => a.t - b.t);
   return runningEquity(NUMBERS, finished);

@@ -9,6 +9,7 @@ export * from './backtest';
 export * from './costs';
 export * from './positions';
 export * from './csv';
+export * from './reports';
 export * from './notifications';
 export * from './guard';
 export * from './trading-state';

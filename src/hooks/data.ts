@@ -6,7 +6,7 @@ import type { Balances, MarketInfo, Prices, Stats, Trade } from '../../contract/
 import type { OfflineStatus } from '../services/offline';
 import type { ConnectionState } from '../services/realtime/realtimeService';
 import type { Live } from '../services/streams/liveState';
-import type { LocalCoverage, TradePage, TradePageQuery } from '../services/trades/tradesService';
+import type { LocalCoverage, ReportSource, TradePage, TradePageQuery } from '../services/trades/tradesService';
 import { useFrameLive, useLive } from './live';
 import { useServices } from './services';
 import { cockpitOf } from '../services/cockpit/cockpitServices';
@@ -56,6 +56,10 @@ export function useLocalCoverage(enabled: boolean): LocalCoverage | null | undef
   );
   return useObservableState(coverage$, undefined);
 }
+
+/** The trades P&L reports are computed from (the local copy of the history, online and offline); undefined until read. */
+export const useReportSource = (): ReportSource | null | undefined =>
+  useObservableState(useServices().trades.reportSource$, undefined);
 
 export const useConnectionState = (): ConnectionState => useObservableState(useServices().realtime.state$, 'idle');
 

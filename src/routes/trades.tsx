@@ -2,6 +2,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { PAGE_SIZES, SYMBOLS, TRADE_STATUSES, type SymbolId, type TradeStatus } from '../../contract/domain';
 import { TradesOfflineNote } from '../features/offline/TradesOfflineNote';
+import { ReportsCard } from '../features/reports/ReportsCard';
 import { ExportCsv } from '../features/trades/ExportCsv';
 import { ManualTradeForm } from '../features/trades/ManualTradeForm';
 import { Pagination } from '../features/trades/Pagination';
@@ -119,6 +120,7 @@ export function TradesScreen() {
         )}
         <TradesOfflineNote offline={offline} />
       </Card>
+      <ReportsCard />
       <Card title="Export">
         <ExportCsv status={status} symbol={symbol} offline={offline} />
       </Card>

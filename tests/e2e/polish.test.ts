@@ -85,13 +85,14 @@ describe('phone first and polish', () => {
       const row = page.getByTestId('trade-row').first();
       await visible(row);
       expect(await row.evaluate((el) => getComputedStyle(el).display)).toBe('grid');
-      // Every card shows its profit (or '—' while open), its amount, spread and date inside the screen.
+      // Every card shows its profit (or '—' while open), its amount, spread, fees and date inside the screen.
       for (const card of await page.getByTestId('trade-row').all()) {
         for (const cell of [
           card.getByTestId('trade-profit'),
           card.locator('td').nth(2),
           card.locator('td').nth(3),
-          card.locator('td').nth(5),
+          card.getByTestId('trade-fees'),
+          card.locator('td').nth(6),
         ]) {
           const box = await cell.boundingBox();
           expect(box, await card.innerText()).not.toBeNull();

@@ -4,7 +4,7 @@
 import { createChart, type DeepPartial, type IChartApi, type TimeChartOptions } from 'lightweight-charts';
 import { chartThemeOptions, type ChartColors } from './chartTheme';
 
-export { AreaSeries, createSeriesMarkers, LineSeries, LineStyle, LineType } from 'lightweight-charts';
+export { AreaSeries, createSeriesMarkers, HistogramSeries, LineSeries, LineStyle, LineType } from 'lightweight-charts';
 
 /**
  * A chart filling `host`. `options` adds what this chart alone needs (scales, scrolling); the base (size, font, no

@@ -5,6 +5,7 @@ import { useAuth, useServices } from '../../hooks/services';
 import { useLocalCoverage } from '../../hooks/data';
 import { messageOf } from '../../hooks/errors';
 import { dayRange } from '../../lib/dayRange';
+import { saveFile } from '../../lib/download';
 import type { ExportResult } from '../../services/trades/tradesExport';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -12,17 +13,8 @@ import * as common from '../../ui/page.css';
 import * as ui from '../../ui/ui.css';
 import { coverageText } from '../offline/offlineText';
 
-/** Hands a file to the browser's download (the bearer token rules out a plain link to the API). */
-function save(result: ExportResult) {
-  const url = URL.createObjectURL(result.blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = result.fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+/** The streamed or device-built file, handed to the browser's download. */
+const save = (result: ExportResult) => saveFile(result.blob, result.fileName);
 
 /**
  * "Export CSV" under the trade list: the list's status and pair filters plus a range of days. Online the server

@@ -1,4 +1,5 @@
 import type { Trade } from '../../../contract/entities';
+import { tradeFees } from '../../../contract/reports';
 import { formatTradeDate, formatUsd } from '../../lib/format';
 import { Button } from '../../ui/Button';
 import * as cards from '../../ui/cardTable.css';
@@ -16,7 +17,10 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: 'createdAt', label: 'Date' },
 ];
 
-/** A table on wide screens; below `md` every row is a card (pair, status, amount, spread, profit, date, Close). */
+/**
+ * A table on wide screens; below `md` every row is a card (pair, status, amount, spread, profit, fees, date, Close).
+ * Fees are every fill's fee on both legs (already inside the profit), so the list shows what the venues took.
+ */
 export function TradesTable({
   trades,
   sort,
@@ -54,6 +58,7 @@ export function TradesTable({
                 </th>
               );
             })}
+            <th className={`${ui.th} ${cards.alignEnd} ${cards.hiddenHeader}`}>Fees</th>
             {onClose && (
               <th className={`${ui.th} ${cards.hiddenHeader}`}>
                 <span className={ui.muted}>Actions</span>
@@ -81,6 +86,13 @@ export function TradesTable({
               </td>
               <td className={`${ui.td} ${cards.alignEnd} ${cards.endOnCard} ${styles.cell.profit}`}>
                 <Profit trade={t} />
+              </td>
+              <td
+                className={`${ui.td} ${ui.numeric} ${ui.muted} ${cards.alignEnd} ${cards.startOnCard} ${styles.cell.fees}`}
+                data-label="Fees"
+                data-testid="trade-fees"
+              >
+                {formatUsd(tradeFees(t))}
               </td>
               <td className={`${ui.td} ${ui.numeric} ${ui.muted} ${cards.endOnCard} ${styles.cell.date}`}>
                 {formatTradeDate(t.createdAt)}

@@ -28,10 +28,12 @@ export const currentPage = style({
 });
 
 // The trade card on phones (ui/cardTable.css.ts): pair and profit first, then status and date, amount and spread,
-// and the actions across the bottom.
+// the fees, and the actions across the bottom.
 const PHONE = 'screen and (max-width: 767.98px)';
 export const tradeCardRow = style({
-  '@media': { [PHONE]: { gridTemplateAreas: '"pair profit" "status date" "amount spread" "actions actions"' } },
+  '@media': {
+    [PHONE]: { gridTemplateAreas: '"pair profit" "status date" "amount spread" "fees fees" "actions actions"' },
+  },
 });
 const area = (name: string) => style({ '@media': { [PHONE]: { gridArea: name } } });
 export const cell = {
@@ -41,5 +43,6 @@ export const cell = {
   spread: area('spread'),
   profit: style({ '@media': { [PHONE]: { gridArea: 'profit', fontSize: '16px', fontWeight: 650 } } }),
   date: area('date'),
+  fees: area('fees'),
   actions: area('actions'),
 };

@@ -1,3 +1,4 @@
+import { Subject, type Observable } from 'rxjs';
 import type { Trade } from '../../../contract/entities';
 import type { UserCache } from '../../cache/db';
 
@@ -10,6 +11,8 @@ import type { UserCache } from '../../cache/db';
 export interface TradeWriter {
   /** Resolves once these trades are stored (storage failures are the cache's to swallow, as everywhere). */
   write(trades: readonly Trade[]): Promise<void>;
+  /** Emits after each batch is stored, for readers of the whole copy (the P&L report) to read it again. */
+  stored$: Observable<void>;
 }
 
 /** `store` puts a batch and prunes the oldest beyond the cache's limit (UserCache.putTrades). */
@@ -17,6 +20,7 @@ export function createTradeWriter(store: (trades: readonly Trade[]) => Promise<v
   let queued = new Map<string, Trade>();
   let waiting: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
   let running = false;
+  const stored = new Subject<void>();
 
   async function drain() {
     running = true;
@@ -28,6 +32,7 @@ export function createTradeWriter(store: (trades: readonly Trade[]) => Promise<v
       try {
         await store(batch);
         for (const w of settled) w.resolve();
+        stored.next();
       } catch (err) {
         for (const w of settled) w.reject(err);
       }
@@ -36,6 +41,7 @@ export function createTradeWriter(store: (trades: readonly Trade[]) => Promise<v
   }
 
   return {
+    stored$: stored.asObservable(),
     write(trades) {
       if (trades.length === 0) return Promise.resolve();
       for (const t of trades) queued.set(t._id, t);

@@ -1,4 +1,4 @@
-import { from, map, merge, type Observable } from 'rxjs';
+import { debounceTime, from, map, merge, startWith, switchMap, type Observable } from 'rxjs';
 import { SNAPSHOT_RECENT_LIMIT, type TradeChangesResponse, type TradesResponse } from '../../../contract/api';
 import type { Trade } from '../../../contract/entities';
 import { SERVER_EVENTS } from '../../../contract/events';
@@ -9,6 +9,7 @@ import { cachedTradePage, localCoverage } from './history/cachedTradePage';
 import { HISTORY_PAGE } from './history/historySync';
 import { runHistorySync, type HistorySyncEvent } from './history/historySyncRunner';
 import type { LocalCoverage } from './history/localTrades';
+import { localReportSource, type ReportSource } from './history/localReport';
 import { foldTradePage, pageKey, type TradePage, type TradePageQuery } from './tradePage';
 import { tradeWriterFor } from './tradeWriter';
 
@@ -24,6 +25,8 @@ export interface TradesService {
   page(query: TradePageQuery): Observable<Live<TradePage | null>>;
   /** How far back the signed-in user's local copy reaches, read when subscribed. */
   coverage$: Observable<LocalCoverage | null>;
+  /** The trades P&L reports are computed from (the local copy of the history), read again as trades change. */
+  reportSource$: Observable<ReportSource | null>;
   /** Subscribe once (composition root) to keep the local trade history in step while online. */
   historySync$: Observable<HistorySyncEvent>;
 }
@@ -107,6 +110,16 @@ export function createTradesService(deps: TradesDeps): TradesService {
 
   const coverage$ = perUser(deps, null, (cache) => from(localCoverage(cache)));
 
+  // Read again whenever trades were stored (pages, live events, the history sync all store through the one writer);
+  // a burst of batches is read once.
+  const reportSource$ = perUser(deps, null, (cache) =>
+    tradeWriterFor(cache).stored$.pipe(
+      debounceTime(250),
+      startWith(null),
+      switchMap(() => from(localReportSource(cache).catch(() => null))),
+    ),
+  );
+
   const historySync$ = runHistorySync({
     session$: deps.session$,
     online$: deps.online$,
@@ -129,7 +142,7 @@ export function createTradesService(deps: TradesDeps): TradesService {
     },
   });
 
-  return { recent$, page, coverage$, historySync$ };
+  return { recent$, page, coverage$, reportSource$, historySync$ };
 }
 
-export type { TradePage, TradePageQuery, LocalCoverage };
+export type { TradePage, TradePageQuery, LocalCoverage, ReportSource };
