@@ -1,6 +1,8 @@
 // Phone-ready two-factor enrolment and the phone layouts of Settings and User Management, in real Chromium at 390
 // and 1440 px, light and dark: every Settings tab in sight, no word-per-line "Last login", an uncut search
 // placeholder, Reset 2FA only beside users who have it, and no sideways scrolling.
+import { readFile } from 'node:fs/promises';
+import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, api, createUser, DESKTOP, launch, newPage, PHONE, screenshot, signIn, visible } from './helpers';
@@ -30,7 +32,7 @@ describe.each([
     await browser?.close();
   });
 
-  it('offers Add to authenticator (otpauth://) and a Copy secret button that fills the clipboard', async () => {
+  it('offers Add to authenticator (otpauth://), Copy secret, and Copy and Download .txt for the recovery codes', async () => {
     const u = await createUser();
     const { page, context } = await newPage(browser, viewport);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -46,6 +48,28 @@ describe.each([
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await page.getByTestId('totp-secret').scrollIntoViewIfNeeded();
     await bothSchemes(page, 'two-factor-enrol');
+    await noSidewaysScroll(page);
+
+    // Confirm with a code from the same library the server uses; then the recovery codes copy and download.
+    const code = new TOTP({ secret: Secret.fromBase32(secret ?? ''), digits: 6, period: 30 }).generate();
+    await page.getByLabel('Code from the app').fill(code);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    const list = page.getByTestId('recovery-codes');
+    await visible(list);
+    const codes = (await list.locator('li').allTextContents()).map((c) => c.trim());
+    expect(codes).toHaveLength(10);
+    await page.getByRole('button', { name: 'Copy codes' }).click();
+    await visible(page.getByText('Recovery codes copied'));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(codes.join('\n'));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download .txt' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('arbitrade-recovery-codes.txt');
+    const saved = await readFile((await download.path()) ?? '', 'utf8');
+    for (const c of codes) expect(saved).toContain(`\n${c}\n`);
+    await list.scrollIntoViewIfNeeded();
+    await bothSchemes(page, 'two-factor-codes');
     await noSidewaysScroll(page);
     await context.close();
   });
