@@ -12,10 +12,16 @@ const noSidewaysScroll = async (page: Page) =>
     page.viewportSize()?.width ?? 0,
   );
 
+/** After a colour-scheme switch the buttons' background transitions run; the picture waits for them to end. */
+const settled = (page: Page) =>
+  page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
+
 async function bothSchemes(page: Page, name: string) {
   await page.emulateMedia({ colorScheme: 'light' });
+  await settled(page);
   await screenshot(page, `${name}-light`);
   await page.emulateMedia({ colorScheme: 'dark' });
+  await settled(page);
   await screenshot(page, `${name}-dark`);
   await page.emulateMedia({ colorScheme: 'light' });
 }
