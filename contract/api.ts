@@ -291,9 +291,11 @@ export interface UserResponse {
   /** Saving trading settings: present when the balances fund less than maxExposure (contract/funding.ts). */
   funding?: ExposureFunding;
 }
+/** A user as the admin list shows them: whether two-factor sign-in is on decides if Reset 2FA is offered. */
+export type AdminListedUser = PublicUser & { twoFactorEnabled: boolean };
 export interface UsersResponse {
   success: true;
-  users: PublicUser[];
+  users: AdminListedUser[];
 }
 export interface TradesResponse {
   success: true;

@@ -10,3 +10,6 @@ export const fractionOf = (percent: number): number => Number((percent / 100).to
 
 /** A fraction in words: 0.1 → '10%'. */
 export const percentText = (fraction: number): string => `${percentOf(fraction)}%`;
+
+/** Fields that travel as fractions and are read in percent wherever they are shown (the audit log's details too). */
+export const PERCENT_FIELDS: ReadonlySet<string> = new Set(['minSpread']);

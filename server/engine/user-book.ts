@@ -2,6 +2,7 @@
 // from the database, the circuit breaker, and the trades they hold. The rules that read a book alone live here as
 // pure functions: how large an automated trade is, whether the user may open one now, why not, and why a manual trade
 // is refused.
+import { withArticle } from '../../contract/article';
 import type { OpportunityOutcomeKind, SymbolId, TradeOrigin } from '../../contract/domain';
 import { HALTED_MESSAGE as GLOBAL_HALT_MESSAGE } from '../../contract/guard';
 import type { EngineStop } from '../../contract/trading-state';
@@ -113,7 +114,8 @@ export function whyNot(
   if (!book.limits.autoTrade) return null;
   const block = activeBlock(book.breaker, symbol, now);
   if (block) return { outcome: block.outcome, reason: block.reason };
-  if (book.bySymbol.has(symbol)) return { outcome: 'exposure_full', reason: `a ${symbol} trade is already open` };
+  if (book.bySymbol.has(symbol))
+    return { outcome: 'exposure_full', reason: `${withArticle(symbol)} trade is already open` };
   if (autoNotional(book, params).lt(params.minNotional)) {
     return {
       outcome: 'exposure_full',

@@ -2,9 +2,10 @@
 // tolerance either way (phone clocks drift), and a step once accepted is never accepted again (no replay).
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
+import { PRODUCT_NAME } from '../../contract/product';
 import { RECOVERY_CODE_COUNT, TOTP_DIGITS } from '../../contract/guard';
 
-export const TOTP_ISSUER = 'ArbiTrade';
+export const TOTP_ISSUER = PRODUCT_NAME;
 const PERIOD = 30;
 
 export function newTotpSecret(): string {

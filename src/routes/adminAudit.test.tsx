@@ -41,3 +41,28 @@ describe('audit pagers', () => {
     expect((await screen.findByTestId('pagination-text')).textContent).toBe('Showing 1 to 10 of 35 events');
   });
 });
+
+describe('audit details', () => {
+  it('show percent fields as the app does: minSpread 0.002 reads 0.2%', async () => {
+    renderApp('/admin/audit', {
+      user: testUser({ role: 'admin' }),
+      handler: (_m, p) =>
+        p === '/api/admin/audit'
+          ? {
+              body: {
+                success: true,
+                events: [
+                  {
+                    ...event(1),
+                    action: 'trading_settings_saved',
+                    details: { maxExposure: 500, minSpread: 0.002, maxLoss: 50 },
+                  },
+                ],
+                pagination: { current: 1, pages: 1, total: 1 },
+              },
+            }
+          : undefined,
+    });
+    expect(await screen.findByText('maxExposure: 500 · minSpread: 0.2% · maxLoss: 50')).toBeTruthy();
+  });
+});

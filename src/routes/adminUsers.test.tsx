@@ -7,6 +7,37 @@ const admin = testUser({ _id: '00000000-0000-4000-8000-0000000000aa', username: 
 const other = testUser({ _id: '00000000-0000-4000-8000-0000000000bb', username: 'worker' });
 
 describe('Admin users screen', () => {
+  it('offers Reset 2FA only for users who have two-factor sign-in, and stops offering it after a reset', async () => {
+    const ui = userEvent.setup();
+    let workerHas = true;
+    renderApp('/admin/users', {
+      user: admin,
+      handler: (m, p) => {
+        if (m === 'GET' && p === '/api/admin/users')
+          return {
+            body: {
+              success: true,
+              users: [
+                { ...admin, twoFactorEnabled: false },
+                { ...other, twoFactorEnabled: workerHas },
+              ],
+            },
+          };
+        if (m === 'POST' && p === `/api/admin/users/${other._id}/2fa/reset`) {
+          workerHas = false;
+          return { body: { success: true, message: 'Two-factor sign-in reset' } };
+        }
+        return undefined;
+      },
+    });
+    await ui.click(await screen.findByRole('button', { name: 'Reset 2FA of worker' }));
+    expect(screen.queryByRole('button', { name: 'Reset 2FA of boss' })).toBeNull();
+    await ui.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reset' }));
+    expect(await screen.findByText('Two-factor sign-in reset')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Reset 2FA of worker' })).toBeNull());
+    expect(screen.getByRole('button', { name: 'Deactivate worker' })).toBeTruthy();
+  });
+
   it('non-admins see Access Denied', async () => {
     renderApp('/admin/users', { user: testUser() });
     expect(await screen.findByText('Access Denied')).toBeTruthy();

@@ -3,11 +3,12 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { catchError, debounceTime, from, map, of, switchMap } from 'rxjs';
 import type { Role } from '../../contract/domain';
-import type { PublicUser } from '../../contract/entities';
+import type { AdminListedUser } from '../../contract/api';
 import { AddUserModal } from '../features/admin/AddUserModal';
 import { BackupCard } from '../features/admin/BackupCard';
 import { ConfirmDialog } from '../features/admin/ConfirmDialog';
 import { EngineCard } from '../features/admin/EngineCard';
+import { searchItem } from '../features/admin/admin.css';
 import { UsersTable } from '../features/admin/UsersTable';
 import { GlobalHaltCard } from '../features/kill-switch/GlobalHaltCard';
 import { useAuth, useServices } from '../hooks/services';
@@ -42,11 +43,11 @@ function UserManagement({ selfId }: { selfId: string }) {
   const [role, setRole] = useState<Role | ''>('');
   const [version, setVersion] = useState(0);
   const [adding, setAdding] = useState(false);
-  const [deleting, setDeleting] = useState<PublicUser | null>(null);
+  const [deleting, setDeleting] = useState<AdminListedUser | null>(null);
   /** The server's refusal (the user has open trades): shown in the dialog, which then offers to close them. */
   const [refusal, setRefusal] = useState<string | null>(null);
-  const [resetting, setResetting] = useState<PublicUser | null>(null);
-  const [overrides, setOverrides] = useState<Record<string, PublicUser>>({});
+  const [resetting, setResetting] = useState<AdminListedUser | null>(null);
+  const [overrides, setOverrides] = useState<Record<string, AdminListedUser>>({});
 
   // A failed list load gives an empty list (spec section 8).
   const users$ = useObservable(
@@ -56,7 +57,7 @@ function UserManagement({ selfId }: { selfId: string }) {
         switchMap(([s, r]) =>
           from(actions.listUsers({ search: s.trim() || undefined, role: r || undefined })).pipe(
             map((res) => res.users),
-            catchError(() => of<PublicUser[]>([])),
+            catchError(() => of<AdminListedUser[]>([])),
           ),
         ),
       ),
@@ -69,10 +70,10 @@ function UserManagement({ selfId }: { selfId: string }) {
     setVersion((v) => v + 1);
   };
 
-  async function toggle(u: PublicUser) {
+  async function toggle(u: AdminListedUser) {
     try {
       const res = await actions.toggleUserActive(u._id);
-      setOverrides((o) => ({ ...o, [u._id]: res.user }));
+      setOverrides((o) => ({ ...o, [u._id]: { ...u, ...res.user } }));
     } catch (err) {
       toast.error(
         failed(err, 'Failed to update user status. Please try again.', 'Error updating user status. Please try again.'),
@@ -89,6 +90,8 @@ function UserManagement({ selfId }: { selfId: string }) {
     if (!resetting) return;
     try {
       toast.success((await actions.resetUserTwoFactor(resetting._id)).message);
+      // They no longer have two-factor sign-in: the list loads again and stops offering Reset 2FA.
+      reload();
     } catch (err) {
       toast.error(
         failed(
@@ -122,7 +125,7 @@ function UserManagement({ selfId }: { selfId: string }) {
       <GlobalHaltCard />
       <Card title="Users" action={<Button onClick={() => setAdding(true)}>Add User</Button>}>
         <div className={common.toolbar} style={{ marginBottom: '16px' }}>
-          <div className={common.toolbarItem} style={{ maxWidth: '320px', flexGrow: 2 }}>
+          <div className={searchItem}>
             <TextField
               label="Search"
               type="search"

@@ -12,6 +12,7 @@ import { MarketLabel } from '../features/layout/MarketLabel';
 import { HaltBanner } from '../features/kill-switch/HaltBanner';
 import { EnrolReminder } from '../features/two-factor/EnrolReminder';
 import { UserMenu } from '../features/layout/UserMenu';
+import { PRODUCT_NAME } from '../../contract/product';
 import { Button } from '../ui/Button';
 
 const MAIN_LINKS = [
@@ -30,6 +31,10 @@ const TITLES: Record<string, string> = {
   '/admin/users': 'User Management',
   '/admin/audit': 'Audit Log',
 };
+
+/** The top bar names the screen; a trade's own page is "Trade details", not the product's name. */
+const titleOf = (pathname: string): string =>
+  TITLES[pathname] ?? (pathname.startsWith('/trades/') ? 'Trade details' : PRODUCT_NAME);
 
 const ADMIN_LINKS = [
   { to: '/admin/users', label: 'User Management', icon: '◈' },
@@ -73,7 +78,7 @@ function AppShell() {
           <span className={styles.logo} aria-hidden="true">
             A
           </span>
-          ArbiTrade
+          {PRODUCT_NAME}
         </Link>
         <nav className={styles.nav} aria-label="Main">
           {MAIN_LINKS.map((l) => (
@@ -118,7 +123,7 @@ function AppShell() {
           >
             ☰
           </Button>
-          <h1 className={styles.topbarTitle}>{TITLES[pathname] ?? 'ArbiTrade'}</h1>
+          <h1 className={styles.topbarTitle}>{titleOf(pathname)}</h1>
           <ConnectionDot />
           <UserMenu user={user} onLogout={() => void logout()} />
           {mobileOpen && (

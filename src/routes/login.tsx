@@ -9,6 +9,7 @@ import { landingPathFor } from '../services/auth/authState';
 import { Button } from '../ui/Button';
 import { Checkbox, TextField } from '../ui/Field';
 import { SecondStep } from '../features/auth/SecondStep';
+import { PRODUCT_NAME } from '../../contract/product';
 
 const markSignInPainted = markFirstPaint(SIGN_IN_PAINTED);
 
@@ -74,7 +75,7 @@ export function LoginScreen() {
           <div className={styles.logo} aria-hidden="true">
             A
           </div>
-          <span className={styles.brandName}>ArbiTrade</span>
+          <span className={styles.brandName}>{PRODUCT_NAME}</span>
         </div>
         <h1 className={styles.title}>Sign in</h1>
         <p className={styles.subtitle}>Binance ⇄ Deriv arbitrage, live.</p>

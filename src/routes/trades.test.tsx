@@ -202,3 +202,10 @@ describe('Trades view in the URL', () => {
     await waitFor(() => expect(tradeCalls(calls).at(-1)).toBe('/api/trades?symbol=ETH%2FUSDT&page=1&limit=20'));
   });
 });
+
+describe('Trade detail', () => {
+  it('is titled "Trade details" in the top bar, not the product name', async () => {
+    renderApp('/trades/00000000-0000-4000-8000-00000000beef', { user: testUser() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Trade details' })).toBeTruthy();
+  });
+});

@@ -1,6 +1,6 @@
 // Two-factor rows: the pending or enabled TOTP secret (encrypted), the recovery-code hashes, the last accepted step.
 // The writes that accept a code are conditional, so two requests racing with one code cannot both succeed.
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { twoFactor, type TwoFactorRow } from '../schema';
 
@@ -67,4 +67,14 @@ export async function deleteTwoFactor(db: Db, userId: string): Promise<boolean> 
 export async function hasTwoFactor(db: Db, userId: string): Promise<boolean> {
   const row = await findTwoFactor(db, userId);
   return row?.enabledAt != null;
+}
+
+/** Of these users, the ones whose two-factor sign-in is on: one query for the whole admin list. */
+export async function usersWithTwoFactor(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: twoFactor.userId })
+    .from(twoFactor)
+    .where(and(inArray(twoFactor.userId, [...userIds]), isNotNull(twoFactor.enabledAt)));
+  return new Set(rows.map((r) => r.userId));
 }

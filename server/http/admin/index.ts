@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminUsersQuery, CreateUserBody } from '../../../contract/api';
 import type { UserResponse, UsersResponse } from '../../../contract/api';
 import { findCredentialsFor } from '../../db/repositories/credentials';
+import { usersWithTwoFactor } from '../../db/repositories/two-factor';
 import { listUsers } from '../../db/repositories/users';
 import { createAccount } from '../users/create-account';
 import { loadPublicUser } from '../users/load-public-user';
@@ -30,11 +31,15 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request): Promise<UsersResponse> => {
       const { search, role } = request.query;
       const rows = await listUsers(app.db, { ...(search && { search }), ...(role && { role }) });
-      const credentials = await findCredentialsFor(
-        app.db,
-        rows.map((row) => row.id),
-      );
-      const users = rows.map((row) => toPublicUser(row, credentials.get(row.id) ?? null));
+      const ids = rows.map((row) => row.id);
+      const [credentials, withTwoFactor] = await Promise.all([
+        findCredentialsFor(app.db, ids),
+        usersWithTwoFactor(app.db, ids),
+      ]);
+      const users = rows.map((row) => ({
+        ...toPublicUser(row, credentials.get(row.id) ?? null),
+        twoFactorEnabled: withTwoFactor.has(row.id),
+      }));
       return { success: true, users };
     },
   );

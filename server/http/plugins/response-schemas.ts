@@ -85,7 +85,14 @@ export const UserAnswer = z.object({
     'Saving trading settings: present when the balances fund less than maxExposure',
   ),
 });
-export const UsersAnswer = z.object({ success: ok, users: z.array(PublicUserSchema) });
+export const UsersAnswer = z.object({
+  success: ok,
+  users: z.array(
+    PublicUserSchema.extend({
+      twoFactorEnabled: z.boolean().describe('Two-factor sign-in is on (confirmed with a code), so Reset 2FA applies'),
+    }),
+  ),
+});
 export const MessageAnswer = z.object({ success: ok, message: z.string() });
 export const RegistrationAnswer = z.object({
   success: ok,

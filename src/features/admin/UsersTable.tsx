@@ -1,4 +1,4 @@
-import type { PublicUser } from '../../../contract/entities';
+import type { AdminListedUser } from '../../../contract/api';
 import { formatRelative } from '../../lib/format';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
@@ -14,12 +14,12 @@ export function UsersTable({
   onDelete,
   onResetTwoFactor,
 }: {
-  users: PublicUser[];
+  users: AdminListedUser[];
   selfId: string;
-  onToggle: (u: PublicUser) => void;
-  onDelete: (u: PublicUser) => void;
-  /** A user who lost their phone: their two-factor sign-in is removed (the server says if they had none). */
-  onResetTwoFactor: (u: PublicUser) => void;
+  onToggle: (u: AdminListedUser) => void;
+  onDelete: (u: AdminListedUser) => void;
+  /** A user who lost their phone: their two-factor sign-in is removed (offered only to users who have it). */
+  onResetTwoFactor: (u: AdminListedUser) => void;
 }) {
   return (
     <div className={ui.tableWrap}>
@@ -58,15 +58,19 @@ export function UsersTable({
                 {formatRelative(u.lastLogin)}
               </td>
               <td className={`${ui.td} ${styles.cell.actions}`} style={{ textAlign: 'right' }}>
-                <Button
-                  small
-                  variant="secondary"
-                  onClick={() => onResetTwoFactor(u)}
-                  disabled={u._id === selfId}
-                  aria-label={`Reset 2FA of ${u.username}`}
-                >
-                  Reset 2FA
-                </Button>{' '}
+                {u.twoFactorEnabled && (
+                  <>
+                    <Button
+                      small
+                      variant="secondary"
+                      onClick={() => onResetTwoFactor(u)}
+                      disabled={u._id === selfId}
+                      aria-label={`Reset 2FA of ${u.username}`}
+                    >
+                      Reset 2FA
+                    </Button>{' '}
+                  </>
+                )}
                 <Button
                   small
                   variant="secondary"

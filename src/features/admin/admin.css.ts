@@ -1,15 +1,22 @@
 import { style } from '@vanilla-extract/css';
 import { space, vars } from '../../styles/theme.css';
 
-// The user card on phones (ui/cardTable.css.ts): name, e-mail and badges across the top, last login and the actions
-// below.
+// The user card on phones (ui/cardTable.css.ts): name, e-mail and badges across the top, then last login, then the
+// actions, each across the card. Beside three buttons the last login had a sliver and wrapped a word per line.
 const PHONE = 'screen and (max-width: 767.98px)';
-export const userCardRow = style({ '@media': { [PHONE]: { gridTemplateAreas: '"user user" "login actions"' } } });
+export const userCardRow = style({
+  '@media': { [PHONE]: { gridTemplateAreas: '"user user" "login login" "actions actions"' } },
+});
 export const cell = {
   user: style({ '@media': { [PHONE]: { gridArea: 'user' } } }),
-  login: style({ '@media': { [PHONE]: { gridArea: 'login', fontSize: '13px' } } }),
-  actions: style({ '@media': { [PHONE]: { gridArea: 'actions' } } }),
+  login: style({ whiteSpace: 'nowrap', '@media': { [PHONE]: { gridArea: 'login', fontSize: '13px' } } }),
+  actions: style({
+    whiteSpace: 'nowrap',
+    '@media': { [PHONE]: { gridArea: 'actions', whiteSpace: 'normal', textAlign: 'left !important' as 'left' } },
+  }),
 };
+/** The search box takes a row of its own on a phone rather than cutting its placeholder beside the role filter. */
+export const searchItem = style({ flex: '1 1 220px', maxWidth: '320px' });
 /** Role and status live in the user cell on phones. */
 export const wideOnly = style({ '@media': { [PHONE]: { display: 'none !important' } } });
 

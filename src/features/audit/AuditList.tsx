@@ -1,6 +1,11 @@
 import { AUDIT_ACTION_LABELS, type AuditEvent } from '../../../contract/guard';
+import { PERCENT_FIELDS, percentText } from '../../../contract/percent';
 import { formatTradeDate } from '../../lib/format';
 import * as styles from './audit.css';
+
+/** A value as the app shows it: a fraction field (minSpread 0.002) in percent (0.2%), as Settings shows it. */
+const valueText = (key: string, value: unknown): string =>
+  PERCENT_FIELDS.has(key) && typeof value === 'number' ? percentText(value) : String(value);
 
 /** Details as short "key: value" text; objects (which key fields were saved) flattened one level. */
 function detailsText(details: Record<string, unknown>): string {
@@ -9,9 +14,9 @@ function detailsText(details: Record<string, unknown>): string {
       if (Array.isArray(v)) return `${k}: ${v.join(', ')}`;
       if (v && typeof v === 'object')
         return Object.entries(v as Record<string, unknown>)
-          .map(([kk, vv]) => `${kk} ${String(vv)}`)
+          .map(([kk, vv]) => `${kk} ${valueText(kk, vv)}`)
           .join(', ');
-      return `${k}: ${String(v)}`;
+      return `${k}: ${valueText(k, v)}`;
     })
     .join(' · ');
 }

@@ -7,6 +7,15 @@ export const tabs = style({
   borderBottom: `1px solid ${vars.color.border}`,
   marginBottom: space.lg,
   overflowX: 'auto',
+  // Four tabs do not fit one line at 390 px and a sideways-scrolling bar hid Backtest with no cue: on a phone they
+  // sit in a 2 × 2 grid, every tab in sight.
+  '@media': {
+    'screen and (max-width: 480px)': {
+      display: 'grid',
+      gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+      overflowX: 'visible',
+    },
+  },
 });
 export const tab = style({
   border: 'none',
@@ -15,7 +24,6 @@ export const tab = style({
   fontWeight: 600,
   color: vars.color.textMuted,
   cursor: 'pointer',
-  // Three tabs fit a 390 px phone on one line each; the bar scrolls sideways before a label wraps.
   whiteSpace: 'nowrap',
   '@media': { 'screen and (max-width: 480px)': { padding: `${space.sm} ${space.md}` } },
   borderBottom: '2px solid transparent',

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
+import { PRODUCT_NAME } from '../../../contract/product';
 import type { TwoFactorSetupResponse, TwoFactorStatus } from '../../../contract/guard';
 import { useServices } from '../../hooks/services';
 import { messageOf } from '../../hooks/errors';
@@ -7,7 +8,12 @@ import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
 import { TextField } from '../../ui/Field';
+import { button } from '../../ui/ui.css';
+import { recoveryCodesText, saveTextFile } from './copyAndSave';
+import { CopyButton } from './CopyButton';
 import * as styles from './twoFactor.css';
+
+const RECOVERY_FILE = 'arbitrade-recovery-codes.txt';
 
 type Step =
   | { kind: 'idle' }
@@ -113,20 +119,38 @@ export function TwoFactorCard() {
               ))}
             </ul>
             <div className={styles.actions}>
+              <CopyButton text={step.codes.join('\n')} label="Copy codes" what="Recovery codes" />
+              <Button
+                variant="secondary"
+                small
+                onClick={() => saveTextFile(recoveryCodesText(step.codes, PRODUCT_NAME), RECOVERY_FILE)}
+              >
+                Download .txt
+              </Button>
+            </div>
+            <div className={styles.actions}>
               <Button onClick={() => setStep({ kind: 'idle' })}>I have saved them</Button>
             </div>
           </>
         ) : step.kind === 'enrolling' ? (
           <form onSubmit={submit} noValidate className={styles.stack}>
             <p className={styles.text}>
-              Scan the QR code with an authenticator app (or type the secret), then enter the 6-digit code it shows.
+              Scan the QR code with an authenticator app, or on this phone tap Add to authenticator (or copy the secret
+              into the app), then enter the 6-digit code it shows.
             </p>
             <img className={styles.qr} src={step.setup.qrDataUrl} alt="QR code for your authenticator app" />
-            <div>
+            <div className={styles.actions}>
+              {/* The otpauth:// link opens the phone's authenticator app with the account filled in. */}
+              <a className={button.primary} href={step.setup.otpauthUrl} data-testid="otpauth-link">
+                Add to authenticator
+              </a>
+            </div>
+            <div className={styles.secretRow}>
               <div className={styles.text}>Secret</div>
               <div className={styles.secret} data-testid="totp-secret">
                 {step.setup.secret}
               </div>
+              <CopyButton text={step.setup.secret} label="Copy secret" what="Secret" />
             </div>
             {codeField('Code from the app', '6 digits')}
             <div className={styles.actions}>

@@ -38,3 +38,5 @@ export const reminder = style({
   fontSize: '14px',
   borderBottom: `1px solid ${vars.color.border}`,
 });
+export const copyRow = style({ display: 'inline-flex', alignItems: 'center', gap: space.sm, flexWrap: 'wrap' });
+export const secretRow = style({ display: 'flex', flexDirection: 'column', gap: space.xs });

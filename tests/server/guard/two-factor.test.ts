@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import { eq } from 'drizzle-orm';
+import type { UsersResponse } from '../../../contract/api';
 import {
   TWO_FACTOR_MESSAGES,
   type TwoFactorEnabledResponse,
@@ -269,6 +270,25 @@ describe.each(backends)('two-factor sign-in on %s', (backend) => {
     expect(none.statusCode).toBe(400);
     const audited = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'two_factor_reset'));
     expect(audited.at(-1)).toMatchObject({ actorId: t.admin.user._id, subjectId: u.user._id });
+  });
+
+  it('the admin list says who has two-factor sign-in on (a started, unconfirmed enrolment does not count)', async () => {
+    const on = await t.createUser();
+    const pending = await t.createUser();
+    const without = await t.createUser();
+    await enrol(on);
+    expect((await t.request('POST', '/api/auth/2fa/setup', { token: pending.token })).statusCode).toBe(200);
+    const flagOf = async (u: SignedIn) => {
+      const res = await t.request('GET', `/api/admin/users?search=${u.user.username}`, { token: t.admin.token });
+      expect(res.statusCode, res.body).toBe(200);
+      const listed = (res.json() as UsersResponse).users.find((x) => x._id === u.user._id);
+      return listed?.twoFactorEnabled;
+    };
+    expect(await flagOf(on)).toBe(true);
+    expect(await flagOf(pending)).toBe(false);
+    expect(await flagOf(without)).toBe(false);
+    await t.request('POST', `/api/admin/users/${on.user._id}/2fa/reset`, { token: t.admin.token });
+    expect(await flagOf(on)).toBe(false);
   });
 });
 
