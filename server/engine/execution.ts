@@ -148,8 +148,8 @@ export class Execution {
     // The decision's deadline is checked before the reads, before the insert, and by the executor before the first
     // order: a decision that cannot make it is dropped, never sent late (deadline.ts).
     if (!this.inTime(trade)) return this.drop(trade);
-    // Read again at the last moment: a halt saved through another instance stops this trade too.
-    if (await this.deps.halt.read()) {
+    // At the last moment: a halt saved through another instance stops this trade too (global-halt.ts keeps it current).
+    if (await this.deps.halt.current()) {
       this.execute(core.onSkipped(trade.tradeId, 'trading is halted by an admin', trade.openSpread, false));
       return { refused: 'trading is halted by an admin' };
     }
