@@ -34,9 +34,9 @@ function listeners() {
 }
 
 /** PGlite runs inside this process, so its notifications cannot be lost while it is open. */
-export async function pgliteAuthChanges(client: PGlite): Promise<AuthChangeFeed> {
+export async function pgliteAuthChanges(client: PGlite, channel = AUTH_CHANGE_CHANNEL): Promise<AuthChangeFeed> {
   const out = listeners();
-  const unlisten = await client.listen(AUTH_CHANGE_CHANNEL, (payload) => out.changed(payload));
+  const unlisten = await client.listen(channel, (payload) => out.changed(payload));
   return {
     isLive: true,
     subscribe(listener) {
@@ -54,7 +54,12 @@ export async function pgliteAuthChanges(client: PGlite): Promise<AuthChangeFeed>
  * PostgreSQL: one dedicated connection LISTENs. When it drops, the feed reports `lost` at once (caches empty and stop)
  * and reconnects with a growing delay; `live` follows the next successful LISTEN.
  */
-export async function postgresAuthChanges(url: string, retryMs = 500): Promise<AuthChangeFeed> {
+export function postgresAuthChanges(url: string, retryMs = 500): Promise<AuthChangeFeed> {
+  return postgresChannelFeed(url, AUTH_CHANGE_CHANNEL, retryMs);
+}
+
+/** The same listening connection for any channel (the global kill switch's: server/db/repositories/trading-halt.ts). */
+export async function postgresChannelFeed(url: string, channel: string, retryMs = 500): Promise<AuthChangeFeed> {
   // The driver loads with the first PostgreSQL connection, as in client.ts: an embedded start never pays for it.
   const { default: driver } = await import('pg');
   const out = listeners();
@@ -79,11 +84,11 @@ export async function postgresAuthChanges(url: string, retryMs = 500): Promise<A
     next.on('error', drop);
     next.on('end', drop);
     next.on('notification', (message) => {
-      if (message.channel === AUTH_CHANGE_CHANNEL && message.payload) out.changed(message.payload);
+      if (message.channel === channel && message.payload) out.changed(message.payload);
     });
     client = next;
     await next.connect();
-    await next.query(`LISTEN ${AUTH_CHANGE_CHANNEL}`);
+    await next.query(`LISTEN ${channel}`);
     if (closed || client !== next) return;
     isLive = true;
     delay = retryMs;

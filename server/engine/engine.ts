@@ -23,6 +23,7 @@ import type {
   EngineLogger,
   FigureSources,
   FlattenQueue,
+  HaltChanges,
   HaltSource,
   PriceBook,
   RecoverableStore,
@@ -50,6 +51,8 @@ export interface EngineDeps {
    * settings sync, and again before each trade is placed, so a halt saved through any instance stops the next open.
    */
   halted?: HaltSource;
+  /** The stored switch's changes from every instance: with them a trade takes the switch from memory (global-halt.ts). */
+  haltChanges?: HaltChanges;
   /** Stop & flatten requests taken by other instances (or before a restart): carried out on every settings sync. */
   flattens?: FlattenQueue;
   params?: Partial<TradingParams>;
@@ -124,7 +127,7 @@ export class ArbitrageEngine implements PriceBook {
     const execute = (commands: Parameters<Execution['execute']>[0]) => this.execution.execute(commands);
     this.core = new TradingCore({ params: this.params, now, newIds: deps.newIds ?? (() => newTradeIds(now())) });
     this.priceFeed = new PriceFeed({ venues: deps.venues, params: this.params, now, emit });
-    this.halt = new GlobalHalt(this.core, deps.halted, logger);
+    this.halt = new GlobalHalt(this.core, deps.halted, logger, deps.haltChanges, now);
     this.registry = new UserRegistry({ ...deps, params: this.params, core: this.core, execute, logger });
     this.execution = new Execution({
       ...deps,
@@ -186,6 +189,7 @@ export class ArbitrageEngine implements PriceBook {
       this.execution.execute(this.core.onTick(tick));
       if (this.tickSubject.observed) this.tickSubject.next({ tick, at });
     });
+    this.halt.listen();
     await this.leadership.start({
       onAcquired: (shards) => this.beginTrading(shards),
       onLost: (shards) => {
@@ -199,6 +203,7 @@ export class ArbitrageEngine implements PriceBook {
   async stop(): Promise<void> {
     this.stopped = true;
     this.endTrading('shutting down');
+    this.halt.close();
     this.priceFeed.stop();
     this.execution.positions.stop();
     await this.execution.executor.idle();

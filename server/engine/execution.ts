@@ -8,7 +8,7 @@ import { CLOSE_REASONS } from '../../contract/trade-life';
 import type { OpportunityOutcome, Trade } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
 import { engineStatusOf, noticeText, type EngineStop } from '../../contract/trading-state';
-import type { PositionClosed, Venue } from '../venues/types';
+import type { PositionClosed, Venue, VenueAccount } from '../venues/types';
 import type { TradingParams } from './costs';
 import { ENGINE_BUSY, inTime } from './deadline';
 import { money } from './decimal';
@@ -148,12 +148,13 @@ export class Execution {
     // The decision's deadline is checked before the reads, before the insert, and by the executor before the first
     // order: a decision that cannot make it is dropped, never sent late (deadline.ts).
     if (!this.inTime(trade)) return this.drop(trade);
-    // Read again at the last moment: a halt saved through another instance stops this trade too.
-    if (await this.deps.halt.read()) {
+    // At the last moment: a halt saved through another instance stops this trade too (global-halt.ts keeps it current).
+    if (await this.deps.halt.current()) {
       this.execute(core.onSkipped(trade.tradeId, 'trading is halted by an admin', trade.openSpread, false));
       return { refused: 'trading is halted by an admin' };
     }
-    const check = await this.preTrade(trade);
+    const read = await this.preTrade(trade);
+    const check = read.check;
     if (!check.ok) {
       const { tradeId, userId, symbol } = trade;
       logger().info(
@@ -179,7 +180,7 @@ export class Execution {
       core.resized(trade.tradeId, check.notional);
     }
     if (!this.inTime(trade)) return this.drop(trade);
-    const dto = await this.insertAndPlace(trade);
+    const dto = await this.insertAndPlace(trade, read.account);
     if (dto) {
       const taken = `${trade.origin} trade of ${trade.notional} USDT`;
       const outcome = outcomeOf(trade.symbol, trade.openSpread, 'taken', taken, this.deps.now(), trade.tradeId);
@@ -254,28 +255,31 @@ export class Execution {
     this.deps.logger().warn({ event: 'engine_busy', tradeId, userId, symbol }, `trade not placed: ${ENGINE_BUSY}`);
   }
 
-  private async preTrade(trade: NewTrade): Promise<SizedResult> {
+  /** The checks, and the account they read: the trade's orders use it (the credentials are read once per trade). */
+  private async preTrade(trade: NewTrade): Promise<{ check: SizedResult; account?: VenueAccount }> {
     const binance = trade.decision?.binance ?? this.deps.prices.latestTick(trade.symbol)?.binance;
-    if (!binance) return { ok: false, reason: 'no Binance price to size the order', mirror: false };
+    if (!binance) return { check: { ok: false, reason: 'no Binance price to size the order', mirror: false } };
     try {
-      const figures = await this.figureCache.figures(trade.userId, trade.symbol);
+      const account = await this.deps.account(trade.userId);
+      const figures = await this.figureCache.figures(trade.userId, trade.symbol, account);
       const binancePrice = trade.direction === 'deriv-rich' ? binance.ask : binance.bid;
-      return sizeAndCheck(
+      const check = sizeAndCheck(
         { symbol: trade.symbol, direction: trade.direction, notional: money(trade.notional), binancePrice },
         figures.binance,
         figures.deriv,
         // an automated trade is sized to what the balances fund; a manual one keeps the size the user asked for
         trade.origin === 'auto' ? { minNotional: this.deps.params.minNotional } : null,
       );
+      return { check, account };
     } catch (error) {
       const reason = `the venues' balances and limits could not be read: ${messageOf(error)}`;
-      return { ok: false, reason, mirror: false };
+      return { check: { ok: false, reason, mirror: false } };
     }
   }
 
-  private async insertAndPlace(trade: NewTrade): Promise<Trade | null> {
+  private async insertAndPlace(trade: NewTrade, account?: VenueAccount): Promise<Trade | null> {
     try {
-      return await this.executor.open(trade);
+      return await this.executor.open(trade, account);
     } catch (error) {
       // The write-ahead insert failed: nothing was placed, so the exposure is released at once.
       this.deps.logger().error({ err: error, tradeId: trade.tradeId }, 'could not record a new trade; not placed');

@@ -62,6 +62,8 @@ interface Run {
   /** Saves of this trade, one after another, each writing the state as it is when its turn comes. */
   saving: Promise<void>;
   gone: boolean;
+  /** The account read by the trade's pre-trade checks, used for its first orders instead of a second read. */
+  account?: VenueAccount;
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -90,11 +92,15 @@ export class TradeExecutor {
     return undefined;
   }
 
-  /** Writes the trade ahead, then opens both legs in parallel. Resolves once the trade row exists. */
-  async open(trade: NewTrade): Promise<Trade> {
+  /**
+   * Writes the trade ahead, then opens both legs in parallel. Resolves once the trade row exists. `account`: the
+   * user's account as just read for the pre-trade checks; the opening orders use it rather than reading it again.
+   */
+  async open(trade: NewTrade, account?: VenueAccount): Promise<Trade> {
     const state = createTrade(trade);
     const dto = await this.deps.store.insert(state);
     const run: Run = { state, dirty: false, driving: null, saving: Promise.resolve(), gone: false };
+    if (account) run.account = account;
     this.runs.set(state.tradeId, run);
     this.deps.onPersisted(state, dto, true);
     void this.drive(run);
@@ -220,7 +226,11 @@ export class TradeExecutor {
     );
     try {
       // The account is read before the deadline is checked, so nothing is awaited between the check and the orders.
-      const account = await this.deps.account(run.state.userId).then(
+      // The first round takes the one the pre-trade checks read a moment ago (credentials read once per trade); later
+      // rounds (closes, retries) read it again, so keys changed since are used.
+      const carried = run.account;
+      delete run.account;
+      const account = await (carried ? Promise.resolve(carried) : this.deps.account(run.state.userId)).then(
         (found): AccountRead => ({ found }),
         (error: unknown): AccountRead => ({ error }),
       );

@@ -7,7 +7,8 @@ import type { EngineStop } from '../../contract/trading-state';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { setVenueBalances } from '../db/repositories/balances';
-import { isTradingHalted } from '../db/repositories/trading-halt';
+import { postgresChannelFeed } from '../db/auth-changes';
+import { isTradingHalted, TRADING_HALT_CHANNEL } from '../db/repositories/trading-halt';
 import { flattenDone, pendingFlattens } from '../db/repositories/flatten-requests';
 import { DbPaperBook } from '../db/repositories/paper-book';
 import { createVenues, type Venues } from '../venues';
@@ -78,6 +79,11 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   });
   const keeper = venues.simMarket && new SimMarketKeeper(db, venues.simMarket);
   keeper?.builtFrom(saved?.savedAt ?? null);
+  // PostgreSQL: the kill switch's changes from every instance, on a listening connection of its own (the embedded
+  // database has one process, whose API sets the switch on its engine directly).
+  const haltChanges = config.databaseUrl
+    ? await postgresChannelFeed(config.databaseUrl, TRADING_HALT_CHANNEL)
+    : undefined;
   const engine = new ArbitrageEngine({
     venues: setup.tradeOn?.(venues) ?? { binance: venues.binance, deriv: venues.deriv },
     store: new DbTradeStore(db),
@@ -85,6 +91,7 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
     account: setup.account,
     metrics: setup.metrics,
     halted: () => isTradingHalted(db),
+    ...(haltChanges && { haltChanges }),
     flattens: { pending: () => pendingFlattens(db), done: (userId) => flattenDone(db, userId) },
     params: {
       maxHoldMs: config.tradeMaxHoldMs,
@@ -108,6 +115,7 @@ export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
     },
     stop: async () => {
       await engine.stop();
+      await haltChanges?.close();
       await venues.close();
     },
   };

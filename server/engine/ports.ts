@@ -86,6 +86,15 @@ export interface UserDirectory {
 /** The admin's global kill switch as stored (server/db/repositories/trading-halt.ts). */
 export type HaltSource = () => Promise<boolean>;
 
+/**
+ * Changes of the stored kill switch as every instance saves them ('true' / 'false'), announced by the database at
+ * commit (PostgreSQL LISTEN/NOTIFY). `lost`: notifications may have been missed; `live`: they arrive again.
+ */
+export interface HaltChanges {
+  readonly isLive: boolean;
+  subscribe(listener: { changed(payload: string): void; lost(): void; live(): void }): () => void;
+}
+
 /** Users' Stop & flatten requests saved by any instance, for the leading engine to carry out. */
 export interface FlattenQueue {
   /** Each user whose open trades are to be closed, with the reason each trade closes with. */

@@ -3,7 +3,7 @@
 // of decisions does not become a burst of venue calls.
 import type { Currency, SymbolId, VenueId } from '../../contract/domain';
 import { Kept } from '../venues/kept';
-import type { TradeRules, Venue } from '../venues/types';
+import type { TradeRules, Venue, VenueAccount } from '../venues/types';
 import type { AccountLoader } from './ports';
 import type { VenueFigures } from './pretrade';
 
@@ -24,8 +24,9 @@ export class VenueFigureCache {
     this.rules = new Kept(options.rulesMs ?? 60_000, options.now);
   }
 
-  async figures(userId: string, symbol: SymbolId): Promise<Record<VenueId, VenueFigures>> {
-    const account = await this.options.account(userId);
+  /** `account`: the user's account when the caller has just read it (a trade reads it once for its checks and orders). */
+  async figures(userId: string, symbol: SymbolId, account?: VenueAccount): Promise<Record<VenueId, VenueFigures>> {
+    account ??= await this.options.account(userId);
     const read = async (venue: VenueId): Promise<VenueFigures> => {
       const v = this.options.venues[venue];
       const [rules, balances] = await Promise.all([
