@@ -349,7 +349,10 @@ export class Execution {
         'the venue closed a leg; closing the other leg',
       );
     this.deps.core.markClosing(tradeId);
-    this.executor.venueClosed(tradeId, venue, closed.fill, `${CLOSE_REASONS['stop-out']}: ${closed.reason}`);
+    // The stop-out's reason starts with the contract's words, then the venue's own (unless they are the same words).
+    const prefix = CLOSE_REASONS['stop-out'];
+    const reason = closed.reason.startsWith(prefix) ? closed.reason : `${prefix}: ${closed.reason}`;
+    this.executor.venueClosed(tradeId, venue, closed.fill, reason);
   }
 
   private async stopTrading(userId: string, stop: EngineStop, reason: string): Promise<void> {
