@@ -201,7 +201,7 @@ describe('the engine on the live connectors against the venue fakes', () => {
       await fakes.deriv.waitForSubscription(`poc:${contractId}`);
       fakes.deriv.stopOut(contractId);
       const done = tradeOf(await waitFor(isTrade('completed')));
-      expect(done.reason).toBe('Deriv stopped the contract out');
+      expect(done.reason).toBe('stopped out by the venue: Deriv stopped the contract out');
       expect(done.legs.map((l) => [l.venue, l.status])).toEqual([
         ['binance', 'closed'],
         ['deriv', 'closed'],
