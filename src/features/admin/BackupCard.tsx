@@ -4,19 +4,8 @@ import { useServices } from '../../hooks/services';
 import { messageOf } from '../../hooks/errors';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
+import { saveFile } from '../../lib/download';
 import * as styles from './admin.css';
-
-/** Hands the downloaded file to the browser (the bearer token rules out a plain link to the API). */
-function save(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** User Management: a consistent backup of the server's database, downloaded by an admin (the server audits it). */
 export function BackupCard() {
@@ -27,7 +16,7 @@ export function BackupCard() {
     setBusy(true);
     try {
       const { blob, fileName } = await actions.downloadBackup();
-      save(blob, fileName ?? 'arbitrage-backup.tar.gz');
+      saveFile(blob, fileName ?? 'arbitrage-backup.tar.gz');
       toast.success('Backup downloaded. Keep the server’s encryption key file apart from it.');
     } catch (err) {
       toast.error(messageOf(err, 'The backup could not be downloaded. Try again.'));

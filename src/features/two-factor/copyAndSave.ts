@@ -1,4 +1,5 @@
 // Copy to the clipboard and save as a file: what a phone needs when it cannot scan its own screen.
+import { saveFile } from '../../lib/download';
 
 /** The Clipboard API exists only in secure contexts (HTTPS or localhost); a self-hosted server on plain HTTP lacks it. */
 export async function copyText(text: string): Promise<boolean> {
@@ -13,16 +14,8 @@ export async function copyText(text: string): Promise<boolean> {
 }
 
 /** Hands text to the browser's download as a file (a plain `data:` link would be blocked by the CSP on some hosts). */
-export function saveTextFile(text: string, fileName: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export const saveTextFile = (text: string, fileName: string): void =>
+  saveFile(new Blob([text], { type: 'text/plain;charset=utf-8' }), fileName);
 
 /** The recovery codes file: one code a line, with what they are for, so the file makes sense when found later. */
 export function recoveryCodesText(codes: readonly string[], appName: string) {
