@@ -26,7 +26,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['meta'],
         summary:
-          "A signed-in client's first paint in one answer: profile, market and halt, prices, balances, statistics, recent trades, risk, two-factor status",
+          "A signed-in client's first paint in one answer: profile, market and halt, prices, balances, statistics, recent trades, risk, two-factor status, recent opportunity outcomes",
         response: { 200: SnapshotAnswer },
       },
     },
@@ -58,6 +58,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
         recent: { trades: page.trades, pagination: page.pagination },
         risk,
         twoFactor,
+        outcomes: app.engine ? app.engine.recentOutcomes(userId) : [],
       };
     },
   );
