@@ -105,6 +105,11 @@ const MarketSchema = z.object({
   simProfile: z.enum(SIM_PROFILES).nullable(),
   tradeMaxHoldMs: z.number().optional(),
   costFloor: z.number().optional(),
+  pace: z
+    .object({ perDay: z.number(), days: z.number(), threshold: z.number() })
+    .nullable()
+    .optional()
+    .describe("The calibrated market's recorded opportunities a day over its last week; absent on other markets"),
 }) satisfies z.ZodType<MarketInfo>;
 const HaltSchema = z.object({
   halted: z.boolean(),
