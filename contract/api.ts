@@ -6,6 +6,7 @@ import type {
   ArbitrageOpportunity,
   Balances,
   MarketInfo,
+  OpportunityOutcome,
   Pagination,
   Prices,
   PublicUser,
@@ -364,6 +365,11 @@ export interface SnapshotResponse {
   recent: { trades: Trade[]; pagination: Pagination };
   risk: RiskSummary;
   twoFactor: TwoFactorStatus;
+  /**
+   * The user's newest opportunity outcomes (taken, or skipped and why), newest first, as the engine sent them over
+   * the socket; empty on an instance that runs no engine or before any opportunity since the engine started.
+   */
+  outcomes: OpportunityOutcome[];
 }
 export interface TestConnectionResponse {
   success: true;

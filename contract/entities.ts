@@ -189,6 +189,22 @@ export interface MarketInfo {
   tradeMaxHoldMs?: number;
   /** The cost floor (contract/costs.ts costFloor at the default taker fee), a fraction; absent from an older cached answer. */
   costFloor?: number;
+  /** The calibrated simulated market's own recorded pace (GET /snapshot and GET /meta); absent elsewhere. */
+  pace?: MarketPace | null;
+}
+
+/**
+ * How often the calibrated market offered an opportunity over its recorded history: the episodes in which either
+ * pair's spread reached a new account's opening threshold (contract/costs.ts openThreshold at TRADING_DEFAULTS),
+ * per recorded day, over the last `days` days that have history.
+ */
+export interface MarketPace {
+  /** Opportunities a day, averaged over the recorded days. */
+  perDay: number;
+  /** Days with recorded history counted (at most a week). */
+  days: number;
+  /** The |spread| counted as an opportunity, a fraction. */
+  threshold: number;
 }
 
 /** Whether the engine trades for the user: on, off by the user, paused by the engine (repeated refusals), halted (maxLoss). */

@@ -5,7 +5,7 @@
 // recovers the unfinished trades of what it takes first.
 import { share, Subject, type Observable } from 'rxjs';
 import type { SymbolId, VenueId } from '../../contract/domain';
-import type { Prices, Trade } from '../../contract/entities';
+import type { OpportunityOutcome, Prices, Trade } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
 import type { Venue } from '../venues/types';
 import { DEFAULT_TRADING_PARAMS, type TradingParams } from './costs';
@@ -16,6 +16,7 @@ import { Execution } from './execution';
 import { messageOf } from './executor';
 import { GlobalHalt } from './global-halt';
 import { newTradeIds } from './ids';
+import { RecentOutcomes } from './opportunity-outcomes';
 import { alwaysLeader, type Leadership } from './leader';
 import { NO_ENGINE_METRICS, type EngineMetrics } from './metrics-port';
 import type {
@@ -118,6 +119,8 @@ export class ArbitrageEngine implements PriceBook {
   /** Unfinished trades whose venues could not be asked yet (a venue down): reconciled again until they can be. */
   private unreconciled: TradeState[] = [];
   private readonly recovered = new Set<string>();
+  /** Each user's newest opportunity outcomes, for GET /snapshot. */
+  private readonly outcomes = new RecentOutcomes();
 
   constructor(private readonly deps: EngineDeps) {
     this.params = { ...DEFAULT_TRADING_PARAMS, ...deps.params };
@@ -309,6 +312,11 @@ export class ArbitrageEngine implements PriceBook {
     return this.priceFeed.prices(minSpread, symbol);
   }
 
+  /** The user's newest opportunity outcomes on this instance, newest first (GET /snapshot's `outcomes`). */
+  recentOutcomes(userId: string): OpportunityOutcome[] {
+    return this.outcomes.of(userId);
+  }
+
   // ---- users ----
 
   /** Starts automatic trading for the user (tradingEnabled must already be saved). */
@@ -428,6 +436,7 @@ export class ArbitrageEngine implements PriceBook {
   }
 
   private emit(event: EngineEvent): void {
+    if (event.type === SERVER_EVENTS.opportunityOutcome) this.outcomes.add(event.userId, event.outcome);
     try {
       this.eventSubject.next(event);
     } catch (error) {

@@ -77,3 +77,30 @@ export class OutcomeReporter {
     this.limiter.forget(userId, symbols);
   }
 }
+
+/** How many outcomes a user's snapshot carries: enough to fill the cockpit's panel after a reload. */
+export const RECENT_OUTCOMES_KEEP = 20;
+
+/**
+ * The newest outcomes sent to each user, newest first, so GET /snapshot can paint the Opportunities panel after a
+ * reload instead of waiting for the next opportunity. In memory on the instance that trades the user: a restart
+ * starts empty, which only costs the panel its history until the next outcome.
+ */
+export class RecentOutcomes {
+  private readonly byUser = new Map<string, OpportunityOutcome[]>();
+
+  constructor(private readonly keep = RECENT_OUTCOMES_KEEP) {}
+
+  add(userId: string, outcome: OpportunityOutcome): void {
+    const list = this.byUser.get(userId) ?? [];
+    this.byUser.set(userId, [outcome, ...list].slice(0, this.keep));
+  }
+
+  of(userId: string): OpportunityOutcome[] {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  forget(userId: string): void {
+    this.byUser.delete(userId);
+  }
+}

@@ -6,6 +6,8 @@ import { costFloor } from '../../../contract/costs';
 import type { MarketInfo } from '../../../contract/entities';
 import type { Config } from '../../config';
 import { readTradingHalt } from '../../db/repositories/trading-halt';
+import type { Db } from '../../db/client';
+import { pacedReader } from './calibrated-pace';
 
 /** The market this configuration trades on, as GET /meta and GET /snapshot answer it. */
 export function marketInfo(config: Pick<Config, 'market' | 'simProfile' | 'tradeMaxHoldMs'>): MarketInfo {
@@ -18,8 +20,22 @@ export function marketInfo(config: Pick<Config, 'market' | 'simProfile' | 'trade
   };
 }
 
+/**
+ * The market with its measured pace on the calibrated simulated market (what a new user can expect), as GET /meta and
+ * GET /snapshot answer it; the configured market alone elsewhere.
+ */
+export function marketWithPace(
+  config: Pick<Config, 'market' | 'simProfile' | 'tradeMaxHoldMs'>,
+  db: Db,
+): () => Promise<MarketInfo> {
+  const market = marketInfo(config);
+  if (market.kind !== 'sim' || market.simProfile !== 'calibrated') return async () => market;
+  const pace = pacedReader(db);
+  return async () => ({ ...market, pace: await pace() });
+}
+
 export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
-  const market = marketInfo(app.config);
+  const market = marketWithPace(app.config, app.db);
 
   app.get(
     '/meta',
@@ -31,6 +47,6 @@ export const metaRoutes: FastifyPluginAsyncZod = async (app) => {
           'Which market this server trades on (live, or simulated with its profile), and whether an admin halted trading',
       },
     },
-    async (): Promise<MetaResponse> => ({ success: true, market, halt: await readTradingHalt(app.db) }),
+    async (): Promise<MetaResponse> => ({ success: true, market: await market(), halt: await readTradingHalt(app.db) }),
   );
 };

@@ -3,7 +3,7 @@
 // carry prices and trading; settings changes still land in the database, where the engine instance picks them up
 // within seconds.
 import type { SymbolId } from '../../../contract/domain';
-import type { Prices } from '../../../contract/entities';
+import type { OpportunityOutcome, Prices } from '../../../contract/entities';
 import type { CloseUserTradesResult, CommandResult } from '../../engine/engine';
 import type { Venue } from '../../venues/types';
 
@@ -11,6 +11,8 @@ export interface TradingFacade {
   readonly isTrading: boolean;
   readonly venues: { binance: Venue; deriv: Venue };
   prices(minSpread: number, symbol?: SymbolId): Prices;
+  /** The user's newest opportunity outcomes on this instance, newest first. */
+  recentOutcomes(userId: string): OpportunityOutcome[];
   addUser(userId: string): Promise<void>;
   removeUser(userId: string): Promise<void>;
   refreshUser(userId: string): Promise<void>;

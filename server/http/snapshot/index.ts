@@ -8,7 +8,7 @@ import { findMinSpread, findUserById } from '../../db/repositories/users';
 import { userBalances, userStats } from '../../engine/figures';
 import { userRisk } from '../../engine/risk';
 import { readBalances } from '../balances';
-import { marketInfo } from '../meta';
+import { marketWithPace } from '../meta';
 import { readTradingHalt } from '../../db/repositories/trading-halt';
 import { notFound } from '../plugins/http-error';
 import { twoFactorStatus } from '../two-factor';
@@ -16,7 +16,7 @@ import { loadPublicUser } from '../users/load-public-user';
 import { SnapshotAnswer } from './schema';
 
 export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
-  const market = marketInfo(app.config);
+  const market = marketWithPace(app.config, app.db);
   const simulated = app.config.market === 'sim';
 
   app.get(
@@ -26,7 +26,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['meta'],
         summary:
-          "A signed-in client's first paint in one answer: profile, market and halt, prices, balances, statistics, recent trades, risk, two-factor status",
+          "A signed-in client's first paint in one answer: profile, market and halt, prices, balances, statistics, recent trades, risk, two-factor status, recent opportunity outcomes",
         response: { 200: SnapshotAnswer },
       },
     },
@@ -36,8 +36,9 @@ export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!row) throw notFound('User not found');
       // Balances first: in the simulated market the first read hands out the paper seed that the stats then value.
       const current = await readBalances(app.db, userId, simulated);
-      const [user, halt, minSpread, balance, stats, page, risk, twoFactor] = await Promise.all([
+      const [user, marketNow, halt, minSpread, balance, stats, page, risk, twoFactor] = await Promise.all([
         loadPublicUser(app.db, row),
+        market(),
         readTradingHalt(app.db),
         findMinSpread(app.db, userId),
         userBalances(app.db, userId, current, app.priceBook),
@@ -50,7 +51,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         success: true,
         user,
-        market,
+        market: marketNow,
         halt,
         prices: app.engine ? app.engine.prices(minSpread) : null,
         balance,
@@ -58,6 +59,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
         recent: { trades: page.trades, pagination: page.pagination },
         risk,
         twoFactor,
+        outcomes: app.engine ? app.engine.recentOutcomes(userId) : [],
       };
     },
   );

@@ -6,6 +6,7 @@ import {
   LEG_SIDES,
   LEG_STATUSES,
   MARKET_KINDS,
+  OPPORTUNITY_OUTCOMES,
   SIM_PROFILES,
   SYMBOLS,
   TRADE_ORIGINS,
@@ -15,6 +16,7 @@ import {
 import type {
   Balances,
   MarketInfo,
+  OpportunityOutcome,
   Pagination,
   RiskSummary,
   Stats,
@@ -103,6 +105,11 @@ const MarketSchema = z.object({
   simProfile: z.enum(SIM_PROFILES).nullable(),
   tradeMaxHoldMs: z.number().optional(),
   costFloor: z.number().optional(),
+  pace: z
+    .object({ perDay: z.number(), days: z.number(), threshold: z.number() })
+    .nullable()
+    .optional()
+    .describe("The calibrated market's recorded opportunities a day over its last week; absent on other markets"),
 }) satisfies z.ZodType<MarketInfo>;
 const HaltSchema = z.object({
   halted: z.boolean(),
@@ -128,6 +135,15 @@ const TwoFactorSchema = z.object({
   recoveryCodesLeft: z.number(),
   required: z.boolean(),
 }) satisfies z.ZodType<TwoFactorStatus>;
+const OutcomeSchema = z.object({
+  symbol: z.enum(SYMBOLS),
+  spread: z.number(),
+  direction: z.enum(['deriv-rich', 'binance-rich']),
+  outcome: z.enum(OPPORTUNITY_OUTCOMES),
+  reason: z.string(),
+  tradeId: z.string().nullable(),
+  at: z.string(),
+}) satisfies z.ZodType<OpportunityOutcome>;
 
 export const SnapshotAnswer = z.object({
   success: z.literal(true),
@@ -151,4 +167,7 @@ export const SnapshotAnswer = z.object({
     .describe('The newest trades, as GET /trades?page=1&limit=20 answers them'),
   risk: RiskSchema,
   twoFactor: TwoFactorSchema,
+  outcomes: z
+    .array(OutcomeSchema)
+    .describe('The newest opportunity outcomes, newest first; empty on an instance that runs no engine'),
 });

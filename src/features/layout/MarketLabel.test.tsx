@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MarketInfo } from '../../../contract/entities';
 import { createUserCache } from '../../cache/db';
 import { renderApp, testUser } from '../../../tests/setup/renderApp';
+import { marketPaceLine } from './MarketLabel';
 
 const answering = (market: MarketInfo) => (m: string, p: string) =>
   m === 'GET' && p === '/api/meta' ? { body: { success: true, market } } : undefined;
@@ -43,5 +44,36 @@ describe('the market label in the app layout', () => {
     expect((await screen.findByTestId('market-label')).textContent).toBe(
       'Simulated market — demo: opportunities are exaggerated',
     );
+  });
+
+  it("says the calibrated market's measured pace under its label, and how to see the demo", async () => {
+    const market: MarketInfo = {
+      kind: 'sim',
+      simProfile: 'calibrated',
+      pace: { perDay: 2.4, days: 5, threshold: 0.0035 },
+    };
+    renderApp('/dashboard', { user: testUser(), handler: answering(market) });
+    expect((await screen.findByTestId('market-pace')).textContent).toBe(
+      'About 2.4 opportunities a day over the last 5 days recorded. To see trades often, start the server with SIM_PROFILE=demo.',
+    );
+    expect(screen.getByTestId('market-label').textContent).toBe('Simulated market — calibrated');
+  });
+});
+
+describe('marketPaceLine', () => {
+  const calibrated = (pace: MarketInfo['pace']): MarketInfo => ({ kind: 'sim', simProfile: 'calibrated', pace });
+  it.each([
+    { pace: { perDay: 1, days: 1, threshold: 0.0035 }, text: 'About 1 opportunity a day over the one day recorded.' },
+    { pace: { perDay: 0, days: 3, threshold: 0.0035 }, text: 'No opportunities over the last 3 days recorded.' },
+    { pace: { perDay: 14.6, days: 7, threshold: 0.0035 }, text: 'About 15 opportunities a day over the last 7 days' },
+    { pace: null, text: 'Real-market pace: opportunities are rare.' },
+  ])('$text', ({ pace, text }) => {
+    const line = marketPaceLine(calibrated(pace));
+    expect(line).toContain(text);
+    expect(line).toContain('SIM_PROFILE=demo');
+  });
+  it('says nothing on the demo profile or the live market', () => {
+    expect(marketPaceLine({ kind: 'sim', simProfile: 'demo' })).toBeNull();
+    expect(marketPaceLine({ kind: 'live', simProfile: null })).toBeNull();
   });
 });

@@ -208,6 +208,15 @@ export const marketLabel = style({
   fontWeight: 600,
   borderBottom: `1px solid ${vars.color.border}`,
 });
+/** The calibrated market's pace under its label: quieter, and wraps on a phone. */
+export const marketPace = style({
+  padding: `2px ${space.lg} 4px`,
+  // Over the label's bottom border: the two read as one block.
+  marginTop: '-1px',
+  fontSize: '12px',
+  borderBottom: `1px solid ${vars.color.border}`,
+  overflowWrap: 'anywhere',
+});
 export const marketTone = styleVariants({
   calibrated: { background: vars.color.surface, color: vars.color.textMuted },
   demo: { background: vars.color.warningSoft, color: vars.color.warning },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OpportunityOutcome } from '../../../contract/entities';
-import { foldOutcome } from './outcomeList';
+import { foldOutcome, mergeOutcomes } from './outcomeList';
 
 const o = (
   symbol: OpportunityOutcome['symbol'],
@@ -48,5 +48,18 @@ describe('foldOutcome', () => {
     },
   ])('$name', ({ items, expected }) => {
     expect(fold(...items).map((x) => Date.parse(x.at))).toEqual(expected);
+  });
+});
+
+describe('mergeOutcomes', () => {
+  it("joins the kept list with the server's once each, newest first, at most the limit", () => {
+    const kept = [o('BTC/USDT', 'taken', 5), o('ETH/USDT', 'paused', 3), o('BTC/USDT', 'paused', 1)];
+    const server = [o('ETH/USDT', 'halted', 6), o('BTC/USDT', 'taken', 5), o('ETH/USDT', 'paused', 2)];
+    expect(mergeOutcomes(kept, server, 4).map((x) => [Date.parse(x.at), x.outcome])).toEqual([
+      [6, 'halted'],
+      [5, 'taken'],
+      [3, 'paused'],
+      [2, 'paused'],
+    ]);
   });
 });

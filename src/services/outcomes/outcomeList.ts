@@ -20,3 +20,21 @@ export function foldOutcome(
   const rest = repeat ? list.slice(1) : list;
   return [o, ...rest].slice(0, keep);
 }
+
+/**
+ * The kept list joined with the server's (GET /snapshot's newest outcomes): one entry per outcome (same pair, result
+ * and moment), newest first, at most `keep`. Neither list is complete alone: the server's starts empty after an
+ * engine restart, the kept one misses what happened while the app was closed.
+ */
+export function mergeOutcomes(
+  kept: readonly OpportunityOutcome[],
+  server: readonly OpportunityOutcome[],
+  keep = OUTCOMES_KEEP,
+): OpportunityOutcome[] {
+  const seen = new Set<string>();
+  const key = (o: OpportunityOutcome) => `${o.symbol}|${o.outcome}|${o.at}`;
+  return [...server, ...kept]
+    .filter((o) => (seen.has(key(o)) ? false : (seen.add(key(o)), true)))
+    .sort((a, b) => Date.parse(b.at) - Date.parse(a.at))
+    .slice(0, keep);
+}

@@ -1,12 +1,27 @@
-import { auditTime, defer, ignoreElements, map, merge, scan, share, startWith, tap, type Observable } from 'rxjs';
+import {
+  auditTime,
+  catchError,
+  defer,
+  EMPTY,
+  ignoreElements,
+  map,
+  merge,
+  scan,
+  share,
+  startWith,
+  switchMap,
+  tap,
+  type Observable,
+} from 'rxjs';
 import type { OpportunityOutcome } from '../../../contract/entities';
 import { SERVER_EVENTS } from '../../../contract/events';
 import { eventsOf, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
 import type { Live } from '../streams/liveState';
-import { foldOutcome, OUTCOMES_KEEP } from './outcomeList';
+import { foldOutcome, mergeOutcomes } from './outcomeList';
 
 // What the engine did with each opportunity for the signed-in user (opportunity_outcome): taken, or skipped and why.
-// The server keeps no list of them, so the client keeps the recent ones, cached in IndexedDB for offline reading.
+// GET /snapshot carries the engine's newest ones (at the start and after each reconnect), so a reload paints them; the
+// client keeps the recent ones too, cached in IndexedDB for offline reading.
 
 export interface OutcomesService {
   /** Newest first: the cached list at once, then grown by each outcome the engine sends. */
@@ -14,7 +29,9 @@ export interface OutcomesService {
 }
 
 type Step =
-  { kind: 'cached'; list: OpportunityOutcome[]; savedAt: number } | { kind: 'event'; outcome: OpportunityOutcome };
+  | { kind: 'cached'; list: OpportunityOutcome[]; savedAt: number }
+  | { kind: 'server'; list: OpportunityOutcome[] }
+  | { kind: 'event'; outcome: OpportunityOutcome };
 
 export function createOutcomesService(deps: DomainDeps & { persistEveryMs?: number }): OutcomesService {
   const outcomes$ = replay(
@@ -26,6 +43,17 @@ export function createOutcomesService(deps: DomainDeps & { persistEveryMs?: numb
           const rec = await cache.readSnapshot<OpportunityOutcome[]>('outcomes');
           return { kind: 'cached', list: rec?.data ?? [], savedAt: rec?.savedAt ?? 0 };
         }),
+        // The shared first-paint answer; a failure (offline) leaves the cached list, and the other streams report it.
+        deps.reconnected$.pipe(
+          startWith(undefined),
+          switchMap(() =>
+            defer(() => deps.firstPaint.get(cache.userId)).pipe(
+              // A server from before outcomes were in the snapshot sends none.
+              map((snapshot): Step => ({ kind: 'server', list: snapshot.outcomes ?? [] })),
+              catchError(() => EMPTY),
+            ),
+          ),
+        ),
         eventsOf(deps.events$, SERVER_EVENTS.opportunityOutcome).pipe(
           map((outcome): Step => ({ kind: 'event', outcome })),
         ),
@@ -40,7 +68,15 @@ export function createOutcomesService(deps: DomainDeps & { persistEveryMs?: numb
               updatedAt: Date.now(),
               error: null,
             };
-          const list = [...s.value, ...step.list].slice(0, OUTCOMES_KEEP);
+          if (step.kind === 'server')
+            return {
+              value: mergeOutcomes(s.value, step.list),
+              loading: false,
+              source: 'live',
+              updatedAt: Date.now(),
+              error: null,
+            };
+          const list = mergeOutcomes(s.value, step.list);
           return s.source === 'live'
             ? { ...s, value: list }
             : {

@@ -1,4 +1,15 @@
-import { combineLatest, distinctUntilChanged, map, of, type Observable, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  combineLatest,
+  distinctUntilChanged,
+  map,
+  of,
+  scan,
+  switchMap,
+  timer,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
 import type { PricesResponse, SnapshotResponse } from '../../../contract/api';
 import { DEFAULT_MIN_SPREAD } from '../../../contract/domain';
 import { SERVER_EVENTS } from '../../../contract/events';
@@ -16,6 +27,8 @@ export interface PricesDeps extends DomainDeps {
   frameScheduler?: SchedulerLike;
   /** False while the browser is offline or the realtime link is down: the prices on screen are then not live. */
   reachable$?: Observable<boolean>;
+  /** Ticks the ages of held prices while they are not live (once a second); a test's virtual clock in tests. */
+  clockScheduler?: SchedulerLike;
 }
 
 export interface PricesService {
@@ -50,18 +63,45 @@ export function createPricesService(deps: PricesDeps): PricesService {
     ),
   );
 
+  const clock = deps.clockScheduler ?? asyncScheduler;
+  // When each symbol's price arrived, on this device's clock: a held price ages from then (its age at arrival plus
+  // the time since), so offline "Price age" keeps counting instead of freezing at its last value.
+  const arrived$ = raw$.pipe(
+    scan(
+      (acc: { live: Live<Prices>; at: Partial<Record<string, number>> }, live: Live<Prices>) => {
+        const at = { ...acc.at };
+        const now = clock.now();
+        for (const p of Object.values(live.value))
+          if (p && acc.live.value[p.symbol] !== p)
+            // A cached price arrived when it was saved; a live one now.
+            at[p.symbol] = live.source === 'live' ? now : (live.updatedAt ?? now);
+        return { live, at };
+      },
+      { live: idle<Prices>({}), at: {} },
+    ),
+  );
+
   // Many price ticks a second; React sees at most one merged map per animation frame.
   const prices$ = replay(
-    combineLatest([raw$, minSpread$, deps.reachable$ ?? of(true)]).pipe(
+    combineLatest([arrived$, minSpread$, deps.reachable$ ?? of(true)]).pipe(
+      switchMap(([{ live, at }, minSpread, reachable]) => {
+        const isLive = live.source === 'live' && reachable;
+        const ticks$ = isLive ? of(0) : timer(0, 1000, clock);
+        return ticks$.pipe(
+          map(() => ({
+            ...live,
+            value: reducePrices(
+              {},
+              {
+                type: 'snapshot',
+                prices: isLive ? live.value : agedSince(notLiveAsStale(live.value, false), at, clock.now()),
+              },
+              minSpread,
+            ),
+          })),
+        );
+      }),
       perFrame(frames),
-      map(([live, minSpread, reachable]) => ({
-        ...live,
-        value: reducePrices(
-          {},
-          { type: 'snapshot', prices: notLiveAsStale(live.value, live.source === 'live' && reachable) },
-          minSpread,
-        ),
-      })),
     ),
   );
   return { prices$ };
@@ -81,5 +121,27 @@ export function notLiveAsStale(prices: Prices, live: boolean): Prices {
   if (live) return prices;
   const out: Prices = {};
   for (const p of Object.values(prices)) if (p) out[p.symbol] = p.stale ? p : { ...p, stale: true };
+  return out;
+}
+
+/**
+ * Held prices aged to `now`: each venue's age at arrival plus the time since the price arrived (`arrivedAt`, this
+ * device's clock), so the figure keeps counting while nothing new comes.
+ */
+export function agedSince(prices: Prices, arrivedAt: Partial<Record<string, number>>, now: number): Prices {
+  const out: Prices = {};
+  for (const p of Object.values(prices)) {
+    if (!p) continue;
+    const at = arrivedAt[p.symbol];
+    // A price cached by an older version may carry no ages.
+    const ages = p.ageMs as SymbolPrice['ageMs'] | undefined;
+    if (at === undefined || !ages) {
+      out[p.symbol] = p;
+      continue;
+    }
+    const since = Math.max(0, now - at);
+    const add = (a: number | null) => (a === null ? null : a + since);
+    out[p.symbol] = { ...p, ageMs: { binance: add(ages.binance), deriv: add(ages.deriv) } };
+  }
   return out;
 }

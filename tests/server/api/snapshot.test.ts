@@ -76,6 +76,7 @@ describe.each(backends)('GET /api/snapshot on %s', (backend) => {
       'balance',
       'halt',
       'market',
+      'outcomes',
       'prices',
       'recent',
       'risk',
