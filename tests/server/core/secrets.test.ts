@@ -33,8 +33,8 @@ describe.each(backends)('venue credentials on %s', (backend) => {
   let t: TestApp;
   const marker = `PLANTED${randomBytes(8).toString('hex')}`;
   const keys = {
-    binanceApiKey: `bk-${marker}-wxyz`,
-    binanceSecretKey: `bs-${marker}-s3cr`,
+    binanceApiKey: `bk${marker}wxyz`,
+    binanceSecretKey: `bs${marker}s3cr`,
     derivToken: `dt-${marker}-tokn`,
     derivAppId: '1089',
   };
