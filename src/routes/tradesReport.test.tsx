@@ -106,7 +106,7 @@ describe('Trades screen: fees and the P&L report', () => {
     });
     vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    await user.click(within(report).getByRole('button', { name: 'Export CSV' }));
+    await user.click(within(report).getByRole('button', { name: 'Export report CSV' }));
     await waitFor(() => expect(blobs).toHaveLength(1));
     expect(await blobs[0]!.text()).toBe('month,trades,won,net_pnl_usdt,fees_usdt\r\n2026-11,3,2,2.75,0.9\r\n');
   });

@@ -70,7 +70,7 @@ export function ReportsCard() {
           ))}
         </div>
         <Button small variant="secondary" onClick={exportCsv} disabled={rows.length === 0}>
-          Export CSV
+          Export report CSV
         </Button>
       </div>
       {source === undefined ? (
