@@ -2,7 +2,7 @@
 // limit), turning it off, an admin's reset, ADMIN_REQUIRE_2FA, and that the secret is stored encrypted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { UsersResponse } from '../../../contract/api';
 import {
   TWO_FACTOR_MESSAGES,
@@ -268,8 +268,12 @@ describe.each(backends)('two-factor sign-in on %s', (backend) => {
     expect((await passwordStep(u)).token).toEqual(expect.any(String));
     const none = await t.request('POST', `/api/admin/users/${u.user._id}/2fa/reset`, { token: t.admin.token });
     expect(none.statusCode).toBe(400);
-    const audited = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'two_factor_reset'));
-    expect(audited.at(-1)).toMatchObject({ actorId: t.admin.user._id, subjectId: u.user._id });
+    const audited = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'two_factor_reset'), eq(auditEvents.subjectId, u.user._id)));
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({ actorId: t.admin.user._id, subjectId: u.user._id });
   });
 
   it('the admin list says who has two-factor sign-in on (a started, unconfirmed enrolment does not count)', async () => {
