@@ -84,7 +84,24 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
       body: { symbol: 'BTC/USDT', totalAmount: 20 },
     });
     expect(opened.status, JSON.stringify(opened.json)).toBe(201);
-    await visible(page.getByTestId('open-positions').getByText('BTC/USDT'));
+    // Shown as open, unless the simulated spread converged first and the engine already closed it.
+    let settled = false;
+    const openShown = visible(page.getByTestId('open-positions').getByText('BTC/USDT')).then(
+      () => 'shown' as const,
+      () => 'not shown' as const,
+    );
+    const closed = (async () => {
+      while (!settled) {
+        const read = await api<{ trade: { status: TradeStatus } }>('GET', `/trades/${opened.json.trade?._id}`, {
+          token: u.token,
+        });
+        if (read.json.trade.status !== 'pending') return 'closed' as const;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      return 'closed' as const;
+    })();
+    expect(await Promise.race([openShown, closed])).not.toBe('not shown');
+    settled = true;
     // Tap 1: the button; tap 2: Confirm.
     await page.getByTestId('kill-switch').getByRole('button', { name: 'Stop & flatten' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();

@@ -43,6 +43,9 @@ export class SimMarketKeeper {
         leadership.start({
           onAcquired: async (shards) => {
             await this.continueLatest();
+            // Saved once before trading begins, so a kill at any moment after it finds a path to continue (the
+            // interval's first save comes a second later).
+            await this.save();
             this.startSaving();
             await handlers.onAcquired(shards);
           },
