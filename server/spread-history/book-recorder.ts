@@ -13,6 +13,7 @@ import {
 } from '../db/repositories/spread-books';
 import type { DecidedTick } from '../engine';
 import type { EngineLogger } from '../engine/ports';
+import { startBatchedRows } from './batched-rows';
 import { BookSampler, nearDecision, type DecisionLevels } from './book-sampler';
 
 export interface BookRecorderOptions {
@@ -43,66 +44,37 @@ export interface BookRecorder {
 }
 
 export function startBookRecorder(options: BookRecorderOptions): BookRecorder {
-  const { db, isLeader, logger, levels, floor } = options;
-  const maxBatch = options.maxBatch ?? 2000;
-  const maxPending = options.maxPending ?? 50_000;
+  const { db, isLeader, levels, floor } = options;
   const now = options.now ?? Date.now;
-  const write = options.write ?? insertSpreadBooks;
   const sampler = new BookSampler();
-  let pending: SpreadBook[] = [];
-  let writes: Promise<void> = Promise.resolve();
-
-  const writePending = (): Promise<void> => {
-    if (pending.length > 0) {
-      const batch = pending;
-      pending = [];
-      writes = writes.then(() =>
-        write(db, batch).catch((error: unknown) =>
-          logger.warn({ err: error, rows: batch.length }, 'could not record spread books; dropped them'),
-        ),
-      );
-    }
-    return writes;
-  };
-
-  const take = ({ tick, at }: DecidedTick) => {
-    if (!isLeader()) return;
-    const row = sampler.take(tick, at, nearDecision(tick, levels, floor));
-    if (!row) return;
-    pending.push(row);
-    if (pending.length > maxPending) pending.splice(0, pending.length - maxPending);
-    if (pending.length >= maxBatch) void writePending();
-  };
-
-  const maintainNow = async (): Promise<void> => {
-    if (!isLeader()) return;
-    await writePending();
-    try {
+  const rows = startBatchedRows<SpreadBook>({
+    db,
+    isLeader,
+    logger: options.logger,
+    what: 'spread books',
+    write: options.write ?? insertSpreadBooks,
+    maxBatch: options.maxBatch ?? 2000,
+    maxPending: options.maxPending ?? 50_000,
+    ...(options.flushMs !== undefined && { flushMs: options.flushMs }),
+    ...(options.maintenanceMs !== undefined && { maintenanceMs: options.maintenanceMs }),
+    maintainRows: async () => {
       await thinSpreadBooks(db, new Date(now() - SPREAD_RAW_KEEP_MS));
       await deleteSpreadBooksBefore(db, new Date(now() - options.retentionDays * 24 * 3600 * 1000));
-    } catch (error) {
-      logger.warn({ err: error }, 'spread books maintenance failed; will try again');
-    }
-  };
-  let maintenance: Promise<void> = Promise.resolve();
-  const maintain = (): Promise<void> => (maintenance = maintenance.then(maintainNow));
+    },
+  });
 
-  const subscription: Subscription = options.ticks$.subscribe(take);
-  const flushTimer = setInterval(() => void writePending(), options.flushMs ?? 5000);
-  const maintenanceTimer = setInterval(() => void maintain(), options.maintenanceMs ?? 5 * 60_000);
-  flushTimer.unref();
-  maintenanceTimer.unref();
-  void maintain();
+  const subscription: Subscription = options.ticks$.subscribe(({ tick, at }: DecidedTick) => {
+    if (!isLeader()) return;
+    const row = sampler.take(tick, at, nearDecision(tick, levels, floor));
+    if (row) rows.offer(row);
+  });
 
   return {
-    flush: writePending,
-    maintain,
+    flush: rows.flush,
+    maintain: rows.maintain,
     stop: async () => {
       subscription.unsubscribe();
-      clearInterval(flushTimer);
-      clearInterval(maintenanceTimer);
-      await writePending();
-      await maintenance;
+      await rows.stop();
     },
   };
 }

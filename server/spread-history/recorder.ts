@@ -12,6 +12,7 @@ import type { Db } from '../db/client';
 import { deleteSpreadHistoryBefore, insertSpreadSamples, rollUpSpreadSamples } from '../db/repositories/spread-history';
 import type { EngineEvent } from '../engine/events';
 import type { EngineLogger } from '../engine/ports';
+import { startBatchedRows } from './batched-rows';
 
 export interface SpreadRecorderOptions {
   db: Db;
@@ -56,70 +57,41 @@ export function pricesOf(events$: Observable<EngineEvent>): Observable<SymbolPri
 }
 
 export function startSpreadRecorder(options: SpreadRecorderOptions): SpreadRecorder {
-  const { db, isLeader, logger } = options;
-  const maxBatch = options.maxBatch ?? 500;
-  const maxPending = options.maxPending ?? 20_000;
+  const { db } = options;
   const now = options.now ?? Date.now;
-  const write = options.write ?? insertSpreadSamples;
   const open = new Map<SymbolId, SpreadSample>();
-  let pending: SpreadSample[] = [];
-  let writes: Promise<void> = Promise.resolve();
-
-  const writePending = (): Promise<void> => {
-    if (pending.length > 0) {
-      const batch = pending;
-      pending = [];
-      writes = writes.then(() =>
-        write(db, batch).catch((error: unknown) =>
-          logger.warn({ err: error, samples: batch.length }, 'could not record spread samples; dropped them'),
-        ),
-      );
-    }
-    return writes;
-  };
-
-  const take = (sample: SpreadSample | null) => {
-    if (!sample || !isLeader()) return;
-    pending.push(sample);
-    if (pending.length > maxPending) pending.splice(0, pending.length - maxPending);
-    if (pending.length >= maxBatch) void writePending();
-  };
-
-  const maintainNow = async (): Promise<void> => {
-    if (!isLeader()) return;
-    await writePending();
-    const minuteMs = SPREAD_ROLLUP_SECONDS * 1000;
-    const rawCutoff = Math.floor((now() - SPREAD_RAW_KEEP_MS) / minuteMs) * minuteMs;
-    try {
+  const rows = startBatchedRows<SpreadSample>({
+    db,
+    isLeader: options.isLeader,
+    logger: options.logger,
+    what: 'spread samples',
+    write: options.write ?? insertSpreadSamples,
+    maxBatch: options.maxBatch ?? 500,
+    maxPending: options.maxPending ?? 20_000,
+    ...(options.flushMs !== undefined && { flushMs: options.flushMs }),
+    ...(options.maintenanceMs !== undefined && { maintenanceMs: options.maintenanceMs }),
+    maintainRows: async () => {
+      const minuteMs = SPREAD_ROLLUP_SECONDS * 1000;
+      const rawCutoff = Math.floor((now() - SPREAD_RAW_KEEP_MS) / minuteMs) * minuteMs;
       await rollUpSpreadSamples(db, new Date(rawCutoff));
       await deleteSpreadHistoryBefore(db, new Date(now() - options.retentionDays * 24 * 3600 * 1000));
-    } catch (error) {
-      logger.warn({ err: error }, 'spread history roll-up failed; will try again');
-    }
-  };
-  // One maintenance at a time in this process (the database serialises those of different instances).
-  let maintenance: Promise<void> = Promise.resolve();
-  const maintain = (): Promise<void> => (maintenance = maintenance.then(maintainNow));
+    },
+  });
 
-  const subscription: Subscription = options.prices$.subscribe((price) => take(nextSpreadSample(open, price)));
-  const flushTimer = setInterval(() => void writePending(), options.flushMs ?? 5000);
-  const maintenanceTimer = setInterval(() => void maintain(), options.maintenanceMs ?? 5 * 60_000);
-  flushTimer.unref();
-  maintenanceTimer.unref();
-  void maintain();
+  const subscription: Subscription = options.prices$.subscribe((price) => {
+    const sample = nextSpreadSample(open, price);
+    if (sample) rows.offer(sample);
+  });
 
   return {
-    flush: writePending,
-    maintain,
+    flush: rows.flush,
+    maintain: rows.maintain,
     stop: async () => {
       subscription.unsubscribe();
-      clearInterval(flushTimer);
-      clearInterval(maintenanceTimer);
       // The seconds still open are complete as far as this instance will ever know.
-      for (const sample of open.values()) take(sample);
+      for (const sample of open.values()) rows.offer(sample);
       open.clear();
-      await writePending();
-      await maintenance;
+      await rows.stop();
     },
   };
 }
