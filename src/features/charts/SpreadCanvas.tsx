@@ -1,10 +1,10 @@
 // The spread chart's drawing, with the chart library: this module is loaded on its own (React.lazy), so only the
 // screens that draw a chart download the library.
-import type { AutoscaleInfo, IChartApi, ISeriesApi, SeriesMarker, UTCTimestamp } from 'lightweight-charts';
+import type { AutoscaleInfo, ISeriesApi, SeriesMarker, UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import type { SpreadPoint } from '../../../contract/entities';
 import { toSeconds, type TradeMark } from './chartData';
-import { applyChartTheme, createSeriesMarkers, createAppChart, LineSeries, LineStyle } from './chartStack';
+import { applyChartTheme, createSeriesMarkers, LineSeries, useAppChart, LineStyle } from './chartStack';
 import type { ChartColors } from './chartTheme';
 import * as styles from './charts.css';
 
@@ -21,36 +21,33 @@ export interface SpreadCanvasProps {
 const pct = (f: number) => f * 100;
 
 export default function SpreadCanvas({ points, marks, minSpread, costFloor, showVenues, colors }: SpreadCanvasProps) {
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<IChartApi | null>(null);
-  const spread = useRef<ISeriesApi<'Line'> | null>(null);
+  const {
+    box,
+    chart,
+    series: spread,
+  } = useAppChart(
+    { timeScale: { timeVisible: true, secondsVisible: false }, handleScroll: { vertTouchDrag: false } },
+    (c) =>
+      c.addSeries(LineSeries, {
+        lineWidth: 2,
+        priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(3)}%`, minMove: 0.001 },
+        title: 'spread',
+      }),
+  );
   const venues = useRef<ISeriesApi<'Line'>[]>([]);
-
-  useEffect(() => {
-    if (!box.current) return;
-    const c = createAppChart(box.current, {
-      timeScale: { timeVisible: true, secondsVisible: false },
-      handleScroll: { vertTouchDrag: false },
-    });
-    chart.current = c;
-    spread.current = c.addSeries(LineSeries, {
-      lineWidth: 2,
-      priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(3)}%`, minMove: 0.001 },
-      title: 'spread',
-    });
-    return () => {
-      c.remove();
-      chart.current = null;
-      spread.current = null;
+  // The venues' series go with the chart they were added to.
+  useEffect(
+    () => () => {
       venues.current = [];
-    };
-  }, []);
+    },
+    [],
+  );
 
   // Theme.
   useEffect(() => {
     if (chart.current) applyChartTheme(chart.current, colors);
     spread.current?.applyOptions({ color: colors.primary });
-  }, [colors]);
+  }, [chart, spread, colors]);
 
   // Data, threshold lines and trade markers.
   useEffect(() => {
@@ -99,7 +96,7 @@ export default function SpreadCanvas({ points, marks, minSpread, costFloor, show
       }));
     const plugin = createSeriesMarkers(s, markers);
     return () => plugin.detach();
-  }, [points, marks, minSpread, costFloor, colors]);
+  }, [spread, points, marks, minSpread, costFloor, colors]);
 
   // The two venues' prices, on demand, on the left scale.
   useEffect(() => {
@@ -124,7 +121,7 @@ export default function SpreadCanvas({ points, marks, minSpread, costFloor, show
     };
     add('binance', colors.warning, 'Binance');
     add('deriv', colors.profit, 'Deriv');
-  }, [showVenues, points, colors]);
+  }, [chart, showVenues, points, colors]);
 
   return <div ref={box} className={styles.canvas} data-testid="spread-canvas" aria-hidden="true" />;
 }

@@ -2,6 +2,7 @@
 // module imports the library, so only modules loaded on demand import it (the lazy canvases, and the Backtest tab's
 // chart on first draw): the screens around them load without the library.
 import { createChart, type DeepPartial, type IChartApi, type TimeChartOptions } from 'lightweight-charts';
+import { useEffect, useRef, type RefObject } from 'react';
 import { chartThemeOptions, type ChartColors } from './chartTheme';
 
 export { AreaSeries, createSeriesMarkers, HistogramSeries, LineSeries, LineStyle, LineType } from 'lightweight-charts';
@@ -24,4 +25,30 @@ export function createAppChart(host: HTMLElement, options: DeepPartial<TimeChart
 /** The theme's colours on an existing chart (a switch between light and dark). */
 export function applyChartTheme(chart: IChartApi, colors: ChartColors): void {
   chart.applyOptions(chartThemeOptions(colors));
+}
+
+/**
+ * A canvas component's chart: made once in `box` with the series `addSeries` puts on it, removed with the component.
+ * `options` and `addSeries` are read on the first render only.
+ */
+export function useAppChart<Series>(
+  options: DeepPartial<TimeChartOptions>,
+  addSeries: (chart: IChartApi) => Series,
+): { box: RefObject<HTMLDivElement | null>; chart: RefObject<IChartApi | null>; series: RefObject<Series | null> } {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<IChartApi | null>(null);
+  const series = useRef<Series | null>(null);
+  const made = useRef({ options, addSeries });
+  useEffect(() => {
+    if (!box.current) return;
+    const c = createAppChart(box.current, made.current.options);
+    chart.current = c;
+    series.current = made.current.addSeries(c);
+    return () => {
+      c.remove();
+      chart.current = null;
+      series.current = null;
+    };
+  }, []);
+  return { box, chart, series };
 }

@@ -1,33 +1,21 @@
 // The report's bar chart, with the chart library (loaded on its own, like the other charts).
-import type { IChartApi, ISeriesApi } from 'lightweight-charts';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import type { ReportRow } from '../../../contract/reports';
-import { applyChartTheme, createAppChart, HistogramSeries } from '../charts/chartStack';
+import { applyChartTheme, HistogramSeries, useAppChart } from '../charts/chartStack';
 import type { ChartColors } from '../charts/chartTheme';
 import * as styles from './reports.css';
 
 /** Net P&L per period as bars, oldest on the left; a month is drawn on its first day. Rows come newest first. */
 export default function ReportCanvas({ rows, colors }: { rows: readonly ReportRow[]; colors: ChartColors }) {
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<IChartApi | null>(null);
-  const series = useRef<ISeriesApi<'Histogram'> | null>(null);
-
-  useEffect(() => {
-    if (!box.current) return;
-    const c = createAppChart(box.current, {
+  const { box, chart, series } = useAppChart(
+    {
       handleScroll: false,
       handleScale: false,
       // A bar stays a bar: a week or two of periods never stretches into one block across the card.
       timeScale: { maxBarSpacing: 48 },
-    });
-    chart.current = c;
-    series.current = c.addSeries(HistogramSeries, { priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
-    return () => {
-      c.remove();
-      chart.current = null;
-      series.current = null;
-    };
-  }, []);
+    },
+    (c) => c.addSeries(HistogramSeries, { priceFormat: { type: 'price', precision: 2, minMove: 0.01 } }),
+  );
 
   useEffect(() => {
     if (chart.current) applyChartTheme(chart.current, colors);
@@ -39,7 +27,7 @@ export default function ReportCanvas({ rows, colors }: { rows: readonly ReportRo
       })),
     );
     chart.current?.timeScale().fitContent();
-  }, [rows, colors]);
+  }, [chart, series, rows, colors]);
 
   return <div ref={box} className={styles.canvas} data-testid="report-canvas" aria-hidden="true" />;
 }
