@@ -14,9 +14,9 @@ import { fixedFigures, MemoryTradeStore, MemoryUsers } from './memory-engine-par
 export interface SimEngineLimits {
   /** Fraction. */
   minSpread: number;
-  /** USDT. */
-  maxExposure: number;
-  maxLoss: number;
+  /** USDT, as a number or a decimal string (the replay's limits). */
+  maxExposure: number | string;
+  maxLoss: number | string;
 }
 
 export interface SimEngineRun {
@@ -45,12 +45,15 @@ export async function runEngineOnSim(options: {
   start: number;
   minutes: number;
   limits: SimEngineLimits;
+  /** Called with the market as soon as it exists, before anything subscribes to it (a test records its quotes). */
+  onMarket?: (market: SimMarket) => void;
   /** Called once the engine has started, before the market moves; returns what to do when the run ends. */
   attach?: (engine: ArbitrageEngine) => () => Promise<void>;
 }): Promise<SimEngineRun> {
   const { seed, params, start, minutes, limits } = options;
   const { scheduler, advance } = manualClock(start);
   const market = new SimMarket({ seed, params, scheduler });
+  options.onMarket?.(market);
   const book = new InMemoryPaperBook();
   const store = new MemoryTradeStore();
   const users = new MemoryUsers(store);
