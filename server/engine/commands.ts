@@ -13,7 +13,7 @@ export type StopKind = EngineStop;
 
 export type Command =
   | { kind: 'open'; trade: NewTrade }
-  | { kind: 'close'; tradeId: string; userId: string; reason: string; cancel: boolean }
+  | { kind: 'close'; tradeId: string; userId: string; reason: string }
   /** Persist the stop (tradingEnabled off, with its kind and reason) and tell the user. */
   | { kind: 'stop'; userId: string; stop: StopKind; reason: string }
   /** Read the user's realised window from the finished trades and hand it back with `realisedRead(userId, seq, …)`. */

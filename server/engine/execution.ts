@@ -119,7 +119,7 @@ export class Execution {
           opens += 1;
           break;
         case 'close':
-          this.executor.requestClose(command.tradeId, command.reason, command.cancel);
+          this.executor.requestClose(command.tradeId, command.reason);
           break;
         case 'stop':
           void this.stopTrading(command.userId, command.stop, command.reason);
@@ -197,7 +197,7 @@ export class Execution {
     const open = this.runsOf(userId);
     this.execute(this.deps.core.closeAllOf(userId, reason));
     for (const run of this.executor.active.values())
-      if (run.state.userId === userId) this.executor.requestClose(run.state.tradeId, reason, true);
+      if (run.state.userId === userId) this.executor.requestClose(run.state.tradeId, reason);
     if (open === 0) return { open, closed: true };
     const ended = new Promise<void>((resolve) =>
       this.endWaiters.set(userId, [...(this.endWaiters.get(userId) ?? []), resolve]),

@@ -114,8 +114,8 @@ export class TradeExecutor {
     void this.drive(run);
   }
 
-  requestClose(tradeId: string, reason: string, cancel: boolean): void {
-    this.apply(tradeId, { type: 'close-requested', reason, cancel });
+  requestClose(tradeId: string, reason: string): void {
+    this.apply(tradeId, { type: 'close-requested', reason });
   }
 
   /** The venue closed a leg by itself (a stop-out): recorded, and the other leg is closed at once. */

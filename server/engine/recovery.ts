@@ -113,7 +113,7 @@ export function adoptInto(target: AdoptionTarget, users: Set<string>): (state: T
     execution.executor.resume(state);
     if (state.stage === 'open') execution.positions.watch(state);
     // A deactivated user's position is not left open: nothing would watch it.
-    if (!limits) execution.executor.requestClose(state.tradeId, CLOSE_REASONS.admin, true);
+    if (!limits) execution.executor.requestClose(state.tradeId, CLOSE_REASONS.admin);
   };
 }
 

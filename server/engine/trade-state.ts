@@ -53,7 +53,7 @@ export interface DecisionQuotes {
 export type TradeEvent =
   | { type: 'leg-opened'; venue: LegVenue; fill: LegFill }
   | { type: 'leg-open-failed'; venue: LegVenue; reason: string }
-  | { type: 'close-requested'; reason: string; cancel: boolean }
+  | { type: 'close-requested'; reason: string }
   | { type: 'leg-closed'; venue: LegVenue; fill: LegFill }
   /** A close order that did not go through; the leg stays 'closing' and is tried again. */
   | { type: 'leg-close-failed'; venue: LegVenue; reason: string }

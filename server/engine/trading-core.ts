@@ -171,7 +171,7 @@ export class TradingCore {
     const commands: Command[] = [];
     for (const tradeId of this.triggers.expired(now)) {
       const trade = this.trades.get(tradeId);
-      if (trade && trade.stage !== 'closing') commands.push(this.close(trade, CLOSE_REASONS['time-limit'], false));
+      if (trade && trade.stage !== 'closing') commands.push(this.close(trade, CLOSE_REASONS['time-limit']));
     }
     for (const userId of this.waiting.backoffsEnded(now)) {
       const book = this.users.get(userId);
@@ -186,7 +186,7 @@ export class TradingCore {
     const closeOpen = (ids: string[], reason: string) => {
       for (const tradeId of ids) {
         const trade = this.trades.get(tradeId);
-        if (trade?.stage === 'open') commands.push(this.close(trade, reason, false));
+        if (trade?.stage === 'open') commands.push(this.close(trade, reason));
       }
     };
     closeOpen(converged, CLOSE_REASONS.converged);
@@ -264,14 +264,14 @@ export class TradingCore {
     const trade = this.trades.get(tradeId);
     if (!trade || trade.userId !== userId) return { ok: false, status: 404, message: 'Trade not found' };
     if (trade.stage === 'closing') return { ok: false, status: 409, message: 'The trade is already closing' };
-    return { ok: true, command: this.close(trade, CLOSE_REASONS['by-you'], true) };
+    return { ok: true, command: this.close(trade, CLOSE_REASONS['by-you']) };
   }
 
   /** Every unfinished trade of the user, closed and cancelled (an admin removing the account). */
   closeAllOf(userId: string, reason: string): Command[] {
     const book = this.users.get(userId);
     if (!book) return [];
-    return [...book.trades.values()].filter((t) => t.stage !== 'closing').map((t) => this.close(t, reason, true));
+    return [...book.trades.values()].filter((t) => t.stage !== 'closing').map((t) => this.close(t, reason));
   }
 
   // ---- outcomes ----
@@ -465,9 +465,9 @@ export class TradingCore {
     this.triggers.watch(trade);
   }
 
-  private close(trade: TrackedTrade, reason: string, cancel: boolean): Extract<Command, { kind: 'close' }> {
+  private close(trade: TrackedTrade, reason: string): Extract<Command, { kind: 'close' }> {
     trade.stage = 'closing';
-    return { kind: 'close', tradeId: trade.tradeId, userId: trade.userId, reason, cancel };
+    return { kind: 'close', tradeId: trade.tradeId, userId: trade.userId, reason };
   }
 
   private readRealised(book: UserBook): Command {
@@ -491,7 +491,7 @@ export class TradingCore {
     // A halt also closes what is open; a pause lets open trades run to their normal close.
     if (stop === 'max-loss') {
       for (const trade of book.trades.values())
-        if (trade.stage !== 'closing') commands.push(this.close(trade, CLOSE_REASONS['max-loss'], true));
+        if (trade.stage !== 'closing') commands.push(this.close(trade, CLOSE_REASONS['max-loss']));
     }
     return commands;
   }

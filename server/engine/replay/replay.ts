@@ -222,13 +222,7 @@ class Replay {
         case 'close': {
           const state = this.states.get(command.tradeId);
           if (state)
-            this.drive(
-              applyTradeEvent(
-                state,
-                { type: 'close-requested', reason: command.reason, cancel: command.cancel },
-                new Date(this.now),
-              ),
-            );
+            this.drive(applyTradeEvent(state, { type: 'close-requested', reason: command.reason }, new Date(this.now)));
           break;
         }
         case 'stop':

@@ -52,7 +52,7 @@ describe('crash recovery', () => {
     const now = new Date();
     s = applyTradeEvent(s, { type: 'leg-opened', venue: 'binance', fill: fill('R2-b', '60000') }, now);
     s = applyTradeEvent(s, { type: 'leg-opened', venue: 'deriv', fill: fill('R2-d', '60600') }, now);
-    s = applyTradeEvent(s, { type: 'close-requested', reason: 'converged', cancel: false }, now);
+    s = applyTradeEvent(s, { type: 'close-requested', reason: 'converged' }, now);
     await m.store.insert(s);
     for (const [venue, id, price] of [
       ['binance', 'R2-b', '60000'],

@@ -130,10 +130,7 @@ export function runHarness(
         case 'close': {
           const t = trades.get(c.tradeId);
           if (!t) break;
-          trades.set(
-            c.tradeId,
-            applyTradeEvent(t, { type: 'close-requested', reason: c.reason, cancel: c.cancel }, new Date(now)),
-          );
+          trades.set(c.tradeId, applyTradeEvent(t, { type: 'close-requested', reason: c.reason }, new Date(now)));
           dispatch(c.tradeId);
           break;
         }

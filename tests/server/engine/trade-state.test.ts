@@ -50,7 +50,7 @@ describe('trade state machine', () => {
     t = step(t, { type: 'leg-opened', venue: 'deriv', fill: fill('T1-d', '101', '10', '0.5') });
     expect(t.stage).toBe('open');
     expect(pendingOrders(t)).toEqual([]);
-    t = step(t, { type: 'close-requested', reason: 'converged', cancel: false });
+    t = step(t, { type: 'close-requested', reason: 'converged' });
     expect(t.stage).toBe('closing');
     expect(pendingOrders(t).map((o) => [o.kind, o.leg.venue])).toEqual([
       ['close', 'binance'],
@@ -91,7 +91,7 @@ describe('trade state machine', () => {
   });
 
   it('defers a close asked for while opening; a trade that held both legs ends closed, never cancelled, with profit realised', () => {
-    let t = step(fresh(), { type: 'close-requested', reason: 'closed by you', cancel: true });
+    let t = step(fresh(), { type: 'close-requested', reason: 'closed by you' });
     expect(t.stage).toBe('opening');
     t = step(
       t,
@@ -112,7 +112,7 @@ describe('trade state machine', () => {
   it('ignores events that do not fit the stage, and terminal states never change', () => {
     const t = fresh();
     expect(step(t, { type: 'leg-closed', venue: 'binance', fill: fill('x', '1', '1', '0') })).toBe(t);
-    expect(step(t, { type: 'close-requested', reason: 'r', cancel: false }).stage).toBe('opening');
+    expect(step(t, { type: 'close-requested', reason: 'r' }).stage).toBe('opening');
     const failed = step(
       t,
       { type: 'leg-open-failed', venue: 'deriv', reason: 'a' },

@@ -177,7 +177,7 @@ describe('maxLoss as a drawdown (issue 9, findings 2 and 3)', () => {
     const seq = (read.find((c) => c.kind === 'read-realised') as { seq: number }).seq;
     const halted = core.realisedRead('u', seq, { current: money(-1), peak: money(4.5) });
     expect(stops(halted)).toHaveLength(1);
-    expect(closes(halted)).toEqual([expect.objectContaining({ reason: 'max loss reached', cancel: true })]);
+    expect(closes(halted)).toEqual([expect.objectContaining({ reason: 'max loss reached' })]);
   });
 
   it('does not open while the realised figure is being read, and uses the newest read', () => {
