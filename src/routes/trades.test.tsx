@@ -56,6 +56,25 @@ describe('Trades screen', () => {
     expect(cancelled?.className).not.toContain(tone.profit);
   });
 
+  it('lines every header up with its cells: Fees sits right after Profit in both', async () => {
+    renderApp('/trades', {
+      user: testUser(),
+      handler: (m, p) =>
+        m === 'GET' && p === '/api/trades'
+          ? { body: { success: true, trades: [trade(1)], pagination: { current: 1, pages: 1, total: 1 } } }
+          : undefined,
+    });
+    const table = await screen.findByTestId('trades-table');
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent?.replace(/[↑↓↕]/g, '').trim());
+    const cells = within(screen.getByTestId('trade-row')).getAllByRole('cell');
+    expect(headers.indexOf('Fees')).toBe(headers.indexOf('Profit') + 1);
+    expect(cells[headers.indexOf('Fees')]?.getAttribute('data-testid')).toBe('trade-fees');
+    expect(within(cells[headers.indexOf('Profit')]!).getByTestId('trade-profit')).toBeTruthy();
+    expect(cells[headers.indexOf('Date')]?.textContent).not.toBe('');
+  });
+
   it('shows the pagination text, resets to page 1 on a filter change, and formats the rows', async () => {
     const ui = userEvent.setup();
     const { calls } = renderApp('/trades', {

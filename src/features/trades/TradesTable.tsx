@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { Trade } from '../../../contract/entities';
 import { tradeFees } from '../../../contract/reports';
 import { formatTradeDate, formatUsd } from '../../lib/format';
@@ -45,7 +46,7 @@ export function TradesTable({
           <tr>
             {COLUMNS.map((c) => {
               const active = sort.key === c.key;
-              return (
+              const header = (
                 <th
                   key={c.key}
                   className={`${ui.th} ${c.numeric ? cards.alignEnd : ''}`}
@@ -57,8 +58,16 @@ export function TradesTable({
                   </button>
                 </th>
               );
+              // Fees (not sortable) sit beside the profit they are part of, as the cells of each row do.
+              return c.key === 'actualProfit' ? (
+                <Fragment key={c.key}>
+                  {header}
+                  <th className={`${ui.th} ${cards.alignEnd} ${cards.hiddenHeader}`}>Fees</th>
+                </Fragment>
+              ) : (
+                header
+              );
             })}
-            <th className={`${ui.th} ${cards.alignEnd} ${cards.hiddenHeader}`}>Fees</th>
             {onClose && (
               <th className={`${ui.th} ${cards.hiddenHeader}`}>
                 <span className={ui.muted}>Actions</span>
