@@ -34,6 +34,24 @@ describe('per-user IndexedDB cache', () => {
     cache.close();
   });
 
+  it('keeps the copy of a trade the server saved last: a slow page after a live event does not undo it', async () => {
+    const cache = createUserCache('user-newest');
+    const open = { ...trade(1), status: 'pending' as const };
+    const closed = {
+      ...open,
+      status: 'completed' as const,
+      updatedAt: new Date(Date.parse(open.updatedAt) + 5000).toISOString(),
+    };
+    await cache.putTrades([closed]);
+    await cache.putTrades([open]);
+    expect((await cache.recentTrades(1))[0]?.status).toBe('completed');
+    // A newer copy still replaces it.
+    const later = { ...closed, actualProfit: 0.2, updatedAt: new Date(Date.parse(closed.updatedAt) + 1).toISOString() };
+    await cache.putTrades([later]);
+    expect((await cache.recentTrades(1))[0]?.actualProfit).toBe(0.2);
+    cache.close();
+  });
+
   it('keeps the most recent trades, newest first, pruning the oldest beyond the limit', async () => {
     const cache = createUserCache('user-b');
     const many = Array.from({ length: CACHED_TRADES_KEEP + 25 }, (_, i) => trade(i));

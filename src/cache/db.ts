@@ -13,6 +13,7 @@ import {
   type SnapshotRecord,
   type TradePageRecord,
 } from './schema';
+import { newestCopy } from './newestCopy';
 
 export type CacheDb = IDBPDatabase<CacheSchema>;
 
@@ -117,7 +118,12 @@ export function createUserCache(userId: string): UserCache {
       safely('putTrades', undefined, async (d) => {
         if (trades.length === 0) return;
         const tx = d.transaction('trades', 'readwrite');
-        await Promise.all([...trades.map((t) => tx.store.put(t)), tx.done]);
+        // A stored copy the server saved later than the one handed in stays (a slow page after a live event).
+        const put = async (t: Trade) => {
+          const kept = newestCopy(await tx.store.get(t._id), t);
+          if (kept === t) await tx.store.put(t);
+        };
+        await Promise.all([...trades.map(put), tx.done]);
         await prune(d);
       }),
     recentTrades: (limit) =>

@@ -46,6 +46,25 @@ describe('the trade writer', () => {
     expect(batches).toHaveLength(2);
   });
 
+  it('an older copy handed in while a newer one waits does not replace it', async () => {
+    const { batches, store, releaseNext } = heldStore();
+    const writer = createTradeWriter(store);
+    const [a, b] = makeTrades(2);
+    const first = writer.write([a!]);
+    const closed = {
+      ...b!,
+      status: 'completed' as const,
+      updatedAt: new Date(Date.parse(b!.updatedAt) + 5000).toISOString(),
+    };
+    const second = writer.write([closed]);
+    const stale = writer.write([{ ...b!, status: 'pending' }]);
+    releaseNext();
+    await first;
+    expect(batches[1]).toEqual([`${b!._id}:completed`]);
+    releaseNext();
+    await Promise.all([second, stale]);
+  });
+
   it('a failed write fails the callers of that batch only', async () => {
     let fail = true;
     const writer = createTradeWriter(async () => {

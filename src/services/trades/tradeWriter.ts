@@ -1,11 +1,12 @@
 import { Subject, type Observable } from 'rxjs';
 import type { Trade } from '../../../contract/entities';
 import type { UserCache } from '../../cache/db';
+import { newestCopy } from '../../cache/newestCopy';
 
 /**
  * The one way trades reach a user's IndexedDB copy. The recent-trades stream, the Trades pages and the history sync
  * all hand their trades here instead of writing themselves: writes run one at a time, and whatever arrives while one
- * runs is merged (by _id, the last copy handed in wins) into the next, so the store is counted and pruned once a
+ * runs is merged (by _id, the copy the server saved last wins; on equal times the last handed in) into the next, so the store is counted and pruned once a
  * batch rather than once a caller.
  */
 export interface TradeWriter {
@@ -44,7 +45,7 @@ export function createTradeWriter(store: (trades: readonly Trade[]) => Promise<v
     stored$: stored.asObservable(),
     write(trades) {
       if (trades.length === 0) return Promise.resolve();
-      for (const t of trades) queued.set(t._id, t);
+      for (const t of trades) queued.set(t._id, newestCopy(queued.get(t._id), t));
       const done = new Promise<void>((resolve, reject) => waiting.push({ resolve, reject }));
       if (!running) void drain();
       return done;
