@@ -1,25 +1,10 @@
 // The guard features in real Chromium against the real server: the audit screen and a user's recent activity,
-// at phone and desktop widths.
+// at phone and desktop widths. The kill switches (Stop & flatten, the admin's global halt) are in kill-switch.test.ts,
+// on a server of its own whose market holds still, so the trade they close is never closed by the market first.
 import { Secret, TOTP } from 'otpauth';
 import type { Browser } from 'playwright-core';
-import type { TradeStatus } from '../../contract/domain';
-import { tradeLifeOf } from '../../contract/trade-life';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  api,
-  apiLogin,
-  createUser,
-  gone,
-  launch,
-  newPage,
-  PHONE,
-  screenshot,
-  signIn,
-  textOf,
-  toast,
-  visible,
-} from './helpers';
+import { ADMIN, api, createUser, launch, newPage, PHONE, screenshot, signIn, textOf, visible } from './helpers';
 
 /** What an authenticator app shows for this secret, `steps` periods from now (the server's own library). */
 const codeFor = (secret: string, steps = 0) =>
@@ -71,116 +56,6 @@ describe('guard: audit log, kill switches, two-factor sign-in', () => {
     await visible(page.getByText('Access Denied'));
     await context.close();
   });
-
-  // Racy on a loaded machine (the demo market may close the trade while the screen shows it): skipped in CI until
-  // the trade can be held open deterministically.
-  it.skipIf(process.env.CI)(
-    'kill switches: a user stops and flattens in two taps; the admin halt shows a banner to everyone until resumed',
-    async () => {
-      const u = await createUser({ prefix: 'flat' });
-      const { page, context } = await newPage(browser, PHONE);
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await signIn(page, u.email, u.password);
-      await page.goto('/dashboard');
-      // An open trade to flatten: it holds both legs, so it ends "Closed — flattened" with its realised P&L (issue 20).
-      const opened = await api<{ trade?: { _id: string } }>('POST', '/trades', {
-        token: u.token,
-        body: { symbol: 'BTC/USDT', totalAmount: 20 },
-      });
-      expect(opened.status, JSON.stringify(opened.json)).toBe(201);
-      // Shown as open, unless the simulated spread converged first and the engine already closed it.
-      let settled = false;
-      const openShown = visible(page.getByTestId('open-positions').getByText('BTC/USDT')).then(
-        () => 'shown' as const,
-        () => 'not shown' as const,
-      );
-      const closed = (async () => {
-        while (!settled) {
-          const read = await api<{ trade: { status: TradeStatus } }>('GET', `/trades/${opened.json.trade?._id}`, {
-            token: u.token,
-          });
-          if (read.json.trade.status !== 'pending') return 'closed' as const;
-          await new Promise((r) => setTimeout(r, 250));
-        }
-        return 'closed' as const;
-      })();
-      expect(await Promise.race([openShown, closed])).not.toBe('not shown');
-      settled = true;
-      // Tap 1: the button; tap 2: Confirm.
-      await page.getByTestId('kill-switch').getByRole('button', { name: 'Stop & flatten' }).click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-      // Closed within the wait, or still closing when it ended (the engine finishes it either way).
-      await visible(page.getByRole('dialog').getByText(/Closed — flattened|Closing|stopped/));
-      await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
-      const flattened = await api<{ trade: { status: TradeStatus; actualProfit: number; reason: string } }>(
-        'GET',
-        `/trades/${opened.json.trade?._id}`,
-        { token: u.token },
-      );
-      // Stop & flatten closes it unless the engine closed it first (the simulated spread may converge within a
-      // second): either way it held both legs, so it reads "Closed — …" with how, never "Cancelled".
-      expect(flattened.json.trade.status).toBe('completed');
-      const label = tradeLifeOf({ ...flattened.json.trade, status: 'completed', legs: [] }).label;
-      expect(label).toMatch(/^Closed — (flattened|converged|time limit|stop)$/);
-      const recent = page.getByTestId('recent-trades');
-      await visible(recent.getByText(label));
-      expect(await recent.getByText(/cancelled/i).count()).toBe(0);
-      // The realised result beside it, a loss in red (▼) when the fees outweighed the move, as they usually do.
-      const shown = await textOf(recent.getByTestId('trade-profit'));
-      expect(shown.startsWith(flattened.json.trade.actualProfit < 0 ? '▼' : '▲')).toBe(true);
-      await screenshot(page, 'kill-switch');
-
-      // The admin halts through the API: the banner arrives over the socket, without a reload.
-      const admin = await apiLogin(ADMIN().email, ADMIN().password);
-      const refused = await api('POST', '/admin/trading/halt', { token: u.token, body: {} });
-      expect(refused.status).toBe(403);
-      const halted = await api('POST', '/admin/trading/halt', { token: admin.token, body: { reason: 'e2e drill' } });
-      expect(halted.status).toBe(200);
-      try {
-        await visible(page.getByTestId('halt-banner'));
-        expect(await textOf(page.getByTestId('halt-banner'))).toContain('e2e drill');
-        // Nothing says running under the banner: the risk strip and the greeting name the halt (issue 20, finding 1).
-        await visible(page.getByTestId('risk-engine').getByText('Halted by an admin'));
-        expect(await textOf(page.getByTestId('dashboard-greeting'))).toContain('Trading is halted by an admin');
-        const manual = await api<{ message: string }>('POST', '/trades', {
-          token: u.token,
-          body: { symbol: 'BTC/USDT', totalAmount: 20 },
-        });
-        expect(manual.status).toBe(409);
-        // After a reload it comes from GET /meta.
-        await page.reload();
-        await visible(page.getByTestId('halt-banner'));
-        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-        expect(scrollWidth).toBeLessThanOrEqual(390);
-        await screenshot(page, 'halt-banner');
-        const wide = await newPage(browser);
-        await signIn(wide.page, u.email, u.password);
-        await wide.page.goto('/dashboard');
-        await visible(wide.page.getByTestId('risk-engine').getByText('Halted by an admin'));
-        expect(await textOf(wide.page.getByTestId('dashboard-greeting'))).not.toMatch(/running|enabled/i);
-        await visible(wide.page.getByTestId('recent-trades').getByText(label));
-        await screenshot(wide.page, 'halt-desktop');
-        await wide.context.close();
-
-        // Only an admin resumes, from User Management.
-        const adminPage = await newPage(browser);
-        await signIn(adminPage.page, ADMIN().email, ADMIN().password);
-        await adminPage.page.goto('/admin/users');
-        await visible(
-          adminPage.page.getByTestId('global-halt').getByText('Trading is halted for every user', { exact: false }),
-        );
-        await screenshot(adminPage.page, 'global-halt');
-        await adminPage.page.getByTestId('global-halt').getByRole('button', { name: 'Resume trading' }).click();
-        await adminPage.page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-        await visible(toast(adminPage.page, 'Trading resumed for every user.'));
-        await adminPage.context.close();
-        await gone(page.getByTestId('halt-banner'));
-      } finally {
-        await api('POST', '/admin/trading/resume', { token: admin.token });
-      }
-      await context.close();
-    },
-  );
 
   it('two-factor: enrol from Profile with the QR code and a code, then sign in with the password and a code', async () => {
     const u = await createUser({ prefix: 'totp' });

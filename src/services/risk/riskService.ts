@@ -12,12 +12,16 @@ export interface RiskService {
 }
 
 /**
- * Changes of the user's settings that move the risk figures (limits, trading on or off, an engine pause): not the
- * user record's replay on subscribing, nor an edit of the name or bio, each of which would be a needless second read.
+ * Changes of the user's settings that move the risk figures (limits, trading on or off, an engine pause, the stop
+ * kind): not the user record's replay on subscribing, nor an edit of the name or bio, each of which would be a
+ * needless second read. The stop kind counts on its own: Stop & flatten from a pause or a max-loss halt leaves trading
+ * off as it was and may close nothing (so no trade event follows), and only the new kind says the strip is stale.
  */
 export function riskSettingChanges(user$: Observable<PublicUser | null>): Observable<unknown> {
   return user$.pipe(
-    map((u) => (u ? [u._id, u.maxLoss, u.maxExposure, u.tradingEnabled, u.tradingPausedAt].join('|') : null)),
+    map((u) =>
+      u ? [u._id, u.maxLoss, u.maxExposure, u.tradingEnabled, u.tradingStop, u.tradingPausedAt].join('|') : null,
+    ),
     distinctUntilChanged(),
     skip(1),
   );
