@@ -6,6 +6,7 @@ import { validatorCompiler } from './http/plugins/validation';
 import { Subject } from 'rxjs';
 import type { Config } from './config';
 import type { TradingHaltState } from '../contract/guard';
+import type { SentNotification } from '../contract/notification-history';
 import type { Db } from './db/client';
 import type { AuthChangeFeed } from './db/auth-changes';
 import { venueAccountLoader } from './db/repositories/credentials';
@@ -43,7 +44,8 @@ import { balanceRoutes } from './http/balances';
 import { metaRoutes } from './http/meta';
 import { snapshotRoutes } from './http/snapshot';
 import { notificationRoutes } from './http/notifications';
-import { createPushService, loadVapidKeys, type EgressOptions, type PushService } from './notifications';
+import { notificationHistoryRoutes } from './http/notifications/history';
+import { createPushService, loadVapidKeys, withHistory, type EgressOptions, type PushService } from './notifications';
 import { auditRoutes } from './http/audit';
 import { telegramRoutes } from './http/telegram';
 import { createTelegram, withTelegram, type TelegramService, type TelegramTuning } from './telegram';
@@ -173,7 +175,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       })
     : null;
   app.decorate('telegram', telegram);
-  app.decorate('push', telegram ? withTelegram(devicePush, telegram.notifier, app.log) : devicePush);
+  // Every notification is also written down in the user's history and announced to their open apps.
+  app.decorate('notificationsSent$', new Subject<{ userId: string; notification: SentNotification }>());
+  app.decorate(
+    'push',
+    withHistory(telegram ? withTelegram(devicePush, telegram.notifier, app.log) : devicePush, {
+      db,
+      logger: app.log,
+      onSent: (userId, notification) => app.notificationsSent$.next({ userId, notification }),
+    }),
+  );
 
   // Operations (server/ops): /healthz, /readyz, /metrics, and the HTTP duration hook that sees every request.
   const metrics = options.metrics ?? createMetrics();
@@ -214,6 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await counters.close();
     app.revocations$.complete();
     app.haltChanges$.complete();
+    app.notificationsSent$.complete();
   });
 
   await app.register(authRoutes, { prefix: '/api' });
@@ -231,6 +243,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(snapshotRoutes, { prefix: '/api' });
   await app.register(backtestRoutes, { prefix: '/api' });
   await app.register(notificationRoutes, { prefix: '/api' });
+  await app.register(notificationHistoryRoutes, { prefix: '/api' });
   await app.register(telegramRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
   await app.register(killSwitchRoutes, { prefix: '/api' });

@@ -17,3 +17,4 @@ export { createPushService, ENDPOINT_REFUSALS, type PushService, type SendReport
 export { isPublicAddress, type EgressOptions, type ResolveHost } from './egress';
 export { startPushBridge } from './engine-bridge';
 export { loadVapidKeys, VAPID_KEY_FILE, type VapidKeys } from './vapid';
+export { withHistory, type HistoryOptions } from './history';

@@ -6,6 +6,7 @@ import type { EngineEvent } from '../engine/events';
 import { attachRealtime } from './gateway';
 import type { Realtime } from './gateway';
 import { SERVER_EVENTS } from '../../contract/events';
+import { userRoom } from '../../contract/domain';
 import { SIGNED_IN_ROOM } from './types';
 
 /** Call before `app.listen()` (it adds a preClose hook). Omit `events$` on an instance that runs no engine. */
@@ -23,9 +24,14 @@ export function attachRealtimeToApp(app: FastifyInstance, events$?: Observable<E
   const halts = app.haltChanges$.subscribe((halt) =>
     realtime.io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.tradingHalt, halt),
   );
+  // A notification just sent: the user's open apps add it to their history at once (through Redis, on every instance).
+  const notifications = app.notificationsSent$.subscribe(({ userId, notification }) =>
+    realtime.io.to(userRoom(userId)).emit(SERVER_EVENTS.notification, notification),
+  );
   app.addHook('preClose', async () => {
     revocations.unsubscribe();
     halts.unsubscribe();
+    notifications.unsubscribe();
     await realtime.close();
   });
   return realtime;

@@ -10,6 +10,7 @@ import type { LocalCoverage, ReportSource, TradePage, TradePageQuery } from '../
 import { useFrameLive, useLive } from './live';
 import { useServices } from './services';
 import { cockpitOf } from '../services/cockpit/cockpitServices';
+import { EMPTY_HISTORY, type NotificationHistory } from '../services/notifications/historyList';
 
 // What the screens read from the domain services: one hook a need, so components never hold a pipeline.
 
@@ -20,6 +21,9 @@ export const useBalances = (): Live<Balances | null> => useLive(useServices().ba
 export const useStats = (): Live<Stats | null> => useLive(useServices().stats.stats$, null);
 export const useRecentTrades = (): Live<Trade[]> => useLive(useServices().trades.recent$, []);
 export const useMarket = (): Live<MarketInfo | null> => useLive(useServices().market.market$, null);
+/** What the user was sent, newest first, with the unread count (the top bar's badge and the Notifications screen). */
+export const useNotificationHistory = (): Live<NotificationHistory> =>
+  useLive(useServices().notificationHistory.history$, EMPTY_HISTORY);
 export const useTradingHalt = (): Live<TradingHaltState | null> => useLive(useServices().market.halt$, null);
 
 const LOADING_PAGE: Live<TradePage | null> = {

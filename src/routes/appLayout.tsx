@@ -12,6 +12,7 @@ import { MarketLabel } from '../features/layout/MarketLabel';
 import { HaltBanner } from '../features/kill-switch/HaltBanner';
 import { EnrolReminder } from '../features/two-factor/EnrolReminder';
 import { UserMenu } from '../features/layout/UserMenu';
+import { NotificationBell } from '../features/notifications/NotificationBell';
 import { PRODUCT_NAME } from '../../contract/product';
 import { Button } from '../ui/Button';
 
@@ -28,6 +29,7 @@ const TITLES: Record<string, string> = {
   '/balances': 'Balances',
   '/settings': 'Settings',
   '/profile': 'Profile',
+  '/notifications': 'Notifications',
   '/admin/users': 'User Management',
   '/admin/audit': 'Audit Log',
 };
@@ -125,6 +127,7 @@ function AppShell() {
           </Button>
           <h1 className={styles.topbarTitle}>{titleOf(pathname)}</h1>
           <ConnectionDot />
+          <NotificationBell />
           <UserMenu user={user} onLogout={() => void logout()} />
           {mobileOpen && (
             <nav

@@ -122,6 +122,11 @@ const adminAuditRoute = createRoute({
   path: '/admin/audit',
   component: lazyRouteComponent(() => import('./adminAudit'), 'AdminAuditScreen'),
 });
+const notificationsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/notifications',
+  component: lazyRouteComponent(() => import('./notifications'), 'NotificationsScreen'),
+});
 /** Any other path goes to the dashboard (after sign-in, if needed). */
 const fallbackRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -143,6 +148,7 @@ export const routeTree = rootRoute.addChildren([
     balancesRoute,
     settingsRoute,
     profileRoute,
+    notificationsRoute,
     adminUsersRoute,
     adminAuditRoute,
     fallbackRoute,

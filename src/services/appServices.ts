@@ -23,6 +23,7 @@ import type { Session } from './session';
 import { createTradesService, type TradesService } from './trades/tradesService';
 import { createTradesExport, type TradesExport } from './trades/tradesExport';
 import { createPushDevice, type PushDevice } from './notifications/pushDevice';
+import { createNotificationHistoryService, type NotificationHistoryService } from './notifications/historyService';
 
 /** Everything the screens use, built once by the composition root and handed to routes through router context. */
 export interface AppServices {
@@ -39,6 +40,8 @@ export interface AppServices {
   trades: TradesService;
   /** Web push on this device: subscribe, preferences, a test notification. */
   push: PushDevice;
+  /** What the user was sent (push, Telegram, the app), with read state; cached for offline reading. */
+  notificationHistory: NotificationHistoryService;
   /** Trades as CSV: the server's export online, the device's copy offline. */
   tradesExport: TradesExport;
   /** The last day of spread history per symbol, kept in IndexedDB. */
@@ -174,6 +177,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     trades,
     tradesExport: createTradesExport({ http, cacheFor }),
     push,
+    notificationHistory: createNotificationHistoryService(domain),
     spreads,
     market,
     // Writes are refused offline (never queued): the screens show the refusal as the error toast, forms keep input.

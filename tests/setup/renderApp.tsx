@@ -64,6 +64,8 @@ function defaults(method: string, path: string): { status?: number; body: unknow
   if (method === 'GET' && path.startsWith('/api/balances')) return { body: { success: true, balance: null } };
   if (method === 'GET' && path.startsWith('/api/exchanges/prices')) return { body: { success: true, prices: {} } };
   if (method === 'GET' && path.startsWith('/api/admin/users')) return { body: { success: true, users: [] } };
+  if (method === 'GET' && path === '/api/notifications')
+    return { body: { success: true, notifications: [], unread: 0, nextCursor: null } };
   if (method === 'GET' && path === '/api/meta')
     return {
       body: {

@@ -16,3 +16,4 @@ export * from './spread-books';
 export * from './sim-market';
 export * from './telegram';
 export * from './engine-instances';
+export * from './notification-history';

@@ -4,7 +4,7 @@ import type { PublicUser } from '../../../contract/entities';
 import { applyThemeMode, readThemeMode, type ThemeMode } from '../../styles/themeMode';
 import * as styles from './layout.css';
 
-/** Top-bar user menu: username, e-mail, role, Profile, Settings, theme, Logout. Keyboard: arrows, Escape, Tab out. */
+/** Top-bar user menu: username, e-mail, role, Profile, Settings, Notifications, theme, Logout. Keyboard: arrows, Escape, Tab out. */
 export function UserMenu({ user, onLogout }: { user: PublicUser; onLogout: () => void }) {
   const [open, setOpen] = useState(false);
   const [theme, setTheme] = useState<ThemeMode>(readThemeMode);
@@ -72,6 +72,9 @@ export function UserMenu({ user, onLogout }: { user: PublicUser; onLogout: () =>
           </Link>
           <Link role="menuitem" to="/settings" className={styles.menuItem} onClick={() => setOpen(false)}>
             Settings
+          </Link>
+          <Link role="menuitem" to="/notifications" className={styles.menuItem} onClick={() => setOpen(false)}>
+            Notifications
           </Link>
           <button role="menuitem" type="button" className={styles.menuItem} onClick={cycleTheme}>
             Theme: {theme === 'system' ? 'System' : theme === 'light' ? 'Light' : 'Dark'}
