@@ -4,6 +4,7 @@ import { toast } from 'react-toastify';
 import { RealtimeToasts } from '../features/toasts/RealtimeToasts';
 import { useWarmDomains } from '../hooks/data';
 import { SignedInServices, useAuth, useServices } from '../hooks/services';
+import { useTimeZone } from '../hooks/timeZone';
 import { NoticeToasts } from '../features/toasts/NoticeToasts';
 import { ConnectionDot, GaveUpBanner } from '../features/layout/ConnectionStatus';
 import { OfflineBanner } from '../features/offline/OfflineBanner';
@@ -56,6 +57,7 @@ function AppShell() {
   const { auth } = services;
   useWarmDomains();
   const { user } = useAuth();
+  const timeZone = useTimeZone();
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const [mobileOpen, setMobileOpen] = useState(false);
@@ -147,7 +149,7 @@ function AppShell() {
           <HaltBanner />
           <EnrolReminder isAdmin={isAdmin} />
           <MarketLabel />
-          <OfflineBanner status$={services.offline.status$} />
+          <OfflineBanner status$={services.offline.status$} timeZone={timeZone} />
           <GaveUpBanner />
         </div>
         <main className={styles.content} id="main">
