@@ -23,6 +23,7 @@ import { binanceKeyProblem } from './binance-keys';
 import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
 import { EMAIL_PATTERN, LIMIT_MESSAGES, MESSAGES, PHONE_PATTERN } from './messages';
 import { percentText } from './percent';
+import { isTimeZone, TIME_ZONE_INVALID, TIME_ZONE_MAX_LENGTH } from './time-zone';
 
 // Validation texts of spec section 5 and their patterns, in a zod-free module so the client's forms read them too.
 export { EMAIL_PATTERN, MESSAGES, PHONE_PATTERN };
@@ -72,6 +73,14 @@ export const ProfileBody = z.object({
     .optional()
     .refine((v) => v === undefined || v.trim() === '' || PHONE_PATTERN.test(v.trim()), MESSAGES.phoneInvalid),
   bio: text('Bio', { multiline: true }).max(500, MESSAGES.bioLong).optional(),
+});
+
+/** The zone dates are shown in (contract/time-zone.ts); null goes back to the browser's own. */
+export const TimeZoneBody = z.object({
+  timeZone: text('Time zone')
+    .max(TIME_ZONE_MAX_LENGTH, TIME_ZONE_INVALID)
+    .refine(isTimeZone, TIME_ZONE_INVALID)
+    .nullable(),
 });
 
 // ---- users (own settings) ----
@@ -247,6 +256,7 @@ export type LoginBody = z.infer<typeof LoginBody>;
 export type RegisterBody = z.infer<typeof RegisterBody>;
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 export type ProfileBody = z.infer<typeof ProfileBody>;
+export type TimeZoneBody = z.infer<typeof TimeZoneBody>;
 export type TradingSettingsBody = z.infer<typeof TradingSettingsBody>;
 export type ApiKeysBody = z.infer<typeof ApiKeysBody>;
 export type TradesQuery = z.input<typeof TradesQuery>;

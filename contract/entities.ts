@@ -51,6 +51,8 @@ export interface PublicUser {
   tradingPausedAt: string | null;
   /** Why, in the trader's words, e.g. 'Binance refused the order — insufficient USDT'. */
   tradingPauseReason: string | null;
+  /** The IANA zone the user reads dates in (contract/time-zone.ts); null: the browser's own. */
+  timeZone: string | null;
 }
 
 export interface Fill {

@@ -16,3 +16,4 @@ export * from './trading-state';
 export * from './deriv';
 export * from './engine-instances';
 export * from './trade-life';
+export * from './time-zone';

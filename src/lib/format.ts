@@ -1,4 +1,4 @@
-import { format, formatDistanceToNow } from 'date-fns';
+import { formatDistanceToNow } from 'date-fns';
 import { NO_WIN_RATE, winRateText } from '../../contract/figures';
 
 // Display formats of spec section 9: USD 2 decimals, spreads 2 decimals, win rate 1 decimal, coins 6 decimals.
@@ -28,23 +28,112 @@ export function formatPrice(value: number | null | undefined): string {
   return usdFormat.format(value);
 }
 
-/** 'MMM dd, HH:mm', e.g. 'Nov 21, 10:04'. */
-export function formatTradeDate(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : format(d, 'MMM dd, HH:mm');
+// Dates: every date on screen is shown in the user's time zone (Profile; the browser's by default: contract/time-zone.ts),
+// so each formatter takes the zone. Intl does the zone arithmetic (DST included); one formatter is kept per zone and form.
+
+type DateForm = 'tradeDate' | 'date' | 'clock' | 'dateTime' | 'dayMonthTime';
+
+const DATE_FORMS: Record<DateForm, Intl.DateTimeFormatOptions> = {
+  tradeDate: { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  date: { month: 'short', day: 'numeric', year: 'numeric' },
+  clock: { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+  dateTime: {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  },
+  dayMonthTime: { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+};
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function partsOf(at: Date, timeZone: string, form: DateForm): Record<string, string> {
+  const key = `${timeZone}|${form}`;
+  let f = dateFormats.get(key);
+  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat('en-US', { ...DATE_FORMS[form], timeZone })));
+  const out: Record<string, string> = {};
+  for (const part of f.formatToParts(at)) out[part.type] = part.value;
+  return out;
+}
+
+const dateOf = (value: string | number | null | undefined): Date | null => {
+  if (value === null || value === undefined || value === '') return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+};
+
+/** 'MMM dd, HH:mm' in the zone, e.g. 'Nov 21, 10:04'. */
+export function formatTradeDate(iso: string | number | null | undefined, timeZone: string): string {
+  const d = dateOf(iso);
+  if (!d) return '';
+  const p = partsOf(d, timeZone, 'tradeDate');
+  return `${p.month} ${p.day}, ${p.hour}:${p.minute}`;
+}
+
+/** 'MMM d, yyyy' in the zone, e.g. 'Nov 1, 2026'. */
+export function formatDate(iso: string | number | null | undefined, timeZone: string): string {
+  const d = dateOf(iso);
+  if (!d) return '';
+  const p = partsOf(d, timeZone, 'date');
+  return `${p.month} ${p.day}, ${p.year}`;
+}
+
+/** 'HH:mm:ss' in the zone, e.g. '10:04:05'. */
+export function formatClock(iso: string | number | null | undefined, timeZone: string): string {
+  const d = dateOf(iso);
+  if (!d) return '';
+  const p = partsOf(d, timeZone, 'clock');
+  return `${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** 'd MMM yyyy, HH:mm:ss' in the zone, e.g. '21 Nov 2026, 10:04:05'; '—' without a date. */
+export function formatDateTime(iso: string | number | null | undefined, timeZone: string): string {
+  const d = dateOf(iso);
+  if (!d) return '—';
+  const p = partsOf(d, timeZone, 'dateTime');
+  return `${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** 'MMM d, HH:mm' in the zone, e.g. 'Nov 1, 09:30' (a range's ends). */
+export function formatDayTime(iso: string | number | null | undefined, timeZone: string): string {
+  const d = dateOf(iso);
+  if (!d) return '';
+  const p = partsOf(d, timeZone, 'dayMonthTime');
+  return `${p.month} ${p.day}, ${p.hour}:${p.minute}`;
+}
+
+/** The zone's offset from UTC at an instant, ms (east positive): its wall clock read as UTC, less the instant. */
+function offsetAt(ms: number, timeZone: string): number {
+  const p = partsOf(new Date(ms), timeZone, 'dateTime');
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].indexOf(p.month!);
+  const wall = Date.UTC(Number(p.year), month, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return wall - (ms - (((ms % 1000) + 1000) % 1000));
+}
+
+/**
+ * The instant a calendar day ('YYYY-MM-DD') starts in the zone, ms; `plusDays` moves the day first (1: the next
+ * day's start, the end of a range). A day that starts in a DST gap starts at the first instant that exists.
+ */
+export function zonedDayStart(day: string, timeZone: string, plusDays = 0): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return null;
+  const guess = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + plusDays);
+  if (Number.isNaN(guess)) return null;
+  // The offset at midnight UTC and the one at the first estimate differ when a DST change falls between them: of the
+  // two candidates, the earliest whose wall clock is on the day (at or after its midnight) is where the day starts.
+  const first = guess - offsetAt(guess, timeZone);
+  const candidates = [first, guess - offsetAt(first, timeZone)].filter((c) => c + offsetAt(c, timeZone) >= guess);
+  return candidates.length > 0 ? Math.min(...candidates) : first;
 }
 
 export function formatRelative(iso: string | null | undefined): string {
   if (!iso) return 'Never';
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? 'Never' : formatDistanceToNow(d, { addSuffix: true });
-}
-
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : format(d, 'MMM d, yyyy');
 }
 
 /** Win rate colour thresholds: green at 70 or more, amber at 50 or more, red below. */

@@ -3,6 +3,8 @@ import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction, type AuditRespons
 import { AuditList } from '../features/audit/AuditList';
 import { Pagination } from '../features/trades/Pagination';
 import { useAuth, useServices } from '../hooks/services';
+import { useTimeZone } from '../hooks/timeZone';
+import { zonedDayStart } from '../lib/format';
 import { messageOf } from '../services/http';
 import { Card } from '../ui/Card';
 import { SelectField, TextField } from '../ui/Field';
@@ -11,15 +13,10 @@ import * as ui from '../ui/ui.css';
 
 const LIMIT = 20;
 
-/** A date input's day as the start (or end) of that day in the viewer's time zone, as ISO. */
-const dayBound = (day: string, end: boolean): string | undefined => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
-  const d = new Date(`${day}T00:00:00`);
-  if (end) {
-    d.setDate(d.getDate() + 1);
-    d.setMilliseconds(-1);
-  }
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+/** A date input's day as the start (or the last millisecond) of that day in the viewer's time zone, as ISO. */
+const dayBound = (day: string, end: boolean, timeZone: string): string | undefined => {
+  const at = zonedDayStart(day, timeZone, end ? 1 : 0);
+  return at === null ? undefined : new Date(end ? at - 1 : at).toISOString();
 };
 
 export function AdminAuditScreen() {
@@ -39,6 +36,7 @@ export function AdminAuditScreen() {
 
 function AuditLog() {
   const { actions } = useServices();
+  const timeZone = useTimeZone();
   const [who, setWho] = useState('');
   const [action, setAction] = useState<AuditAction | ''>('');
   const [from, setFrom] = useState('');
@@ -57,8 +55,8 @@ function AuditLog() {
         .listAudit({
           user: who.trim() || undefined,
           action: action || undefined,
-          from: dayBound(from, false),
-          to: dayBound(to, true),
+          from: dayBound(from, false, timeZone),
+          to: dayBound(to, true, timeZone),
           page,
           limit: LIMIT,
         })
@@ -71,7 +69,7 @@ function AuditLog() {
       live = false;
       clearTimeout(timer);
     };
-  }, [actions, who, action, from, to, page]);
+  }, [actions, who, action, from, to, page, timeZone]);
 
   return (
     <div className={common.stack}>

@@ -4,6 +4,7 @@ import { toast } from 'react-toastify';
 import { RealtimeToasts } from '../features/toasts/RealtimeToasts';
 import { useWarmDomains } from '../hooks/data';
 import { SignedInServices, useAuth, useServices } from '../hooks/services';
+import { useTimeZone } from '../hooks/timeZone';
 import { NoticeToasts } from '../features/toasts/NoticeToasts';
 import { ConnectionDot, GaveUpBanner } from '../features/layout/ConnectionStatus';
 import { OfflineBanner } from '../features/offline/OfflineBanner';
@@ -58,6 +59,7 @@ function AppShell() {
   const { auth } = services;
   useWarmDomains();
   const { user } = useAuth();
+  const timeZone = useTimeZone();
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const [mobileOpen, setMobileOpen] = useState(false);
@@ -150,7 +152,7 @@ function AppShell() {
           <HaltBanner />
           <EnrolReminder isAdmin={isAdmin} />
           <MarketLabel />
-          <OfflineBanner status$={services.offline.status$} />
+          <OfflineBanner status$={services.offline.status$} timeZone={timeZone} />
           <GaveUpBanner />
         </div>
         <main className={styles.content} id="main">

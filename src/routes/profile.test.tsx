@@ -149,3 +149,35 @@ describe('Profile screen', () => {
     expect(localStorage.getItem('token')).toBe('fresh');
   });
 });
+
+describe('Profile → Time zone', () => {
+  it('saves the chosen zone on the server and every date on screen follows it', async () => {
+    const ui = userEvent.setup();
+    // 03:04 UTC on Jan 2: still Jan 1 in Los Angeles, already midday in Tokyo.
+    const user = testUser({ timeZone: 'Asia/Tokyo', createdAt: '2026-01-02T03:04:05.000Z' });
+    const { calls } = renderApp('/profile', {
+      user,
+      handler: (method, path, body) =>
+        method === 'PUT' && path === '/api/auth/time-zone'
+          ? { body: { success: true, user: { ...user, ...(body as object) }, message: 'Time zone saved' } }
+          : undefined,
+    });
+    expect(await screen.findByText('Member since Jan 2, 2026')).toBeTruthy();
+    const select = screen.getByTestId('time-zone-select') as HTMLSelectElement;
+    expect(select.value).toBe('Asia/Tokyo');
+    expect(screen.getByTestId('time-zone-now').textContent).toContain('(Asia / Tokyo)');
+
+    await ui.selectOptions(select, 'America/Los_Angeles');
+    expect(await screen.findByText('Member since Jan 1, 2026')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/api/auth/time-zone')?.body).toEqual({ timeZone: 'America/Los_Angeles' });
+    expect(screen.getByTestId('time-zone-now').textContent).toContain('(America / Los Angeles)');
+    // Kept with the stored user, so the choice holds offline and after a reload on this device.
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('user') ?? '{}').timeZone).toBe('America/Los_Angeles'));
+
+    // Back to the browser's own: the server stores null.
+    await ui.selectOptions(select, '');
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/api/auth/time-zone').at(-1)?.body).toEqual({ timeZone: null }),
+    );
+  });
+});

@@ -6,6 +6,8 @@ import * as common from '../ui/page.css';
 import { RecentActivity } from '../features/audit/RecentActivity';
 import { TwoFactorCard } from '../features/two-factor/TwoFactorCard';
 import { TelegramCard } from '../features/telegram/TelegramCard';
+import { TimeZoneCard } from '../features/profile/TimeZoneCard';
+import { useTimeZone } from '../hooks/timeZone';
 import { ChangePasswordModal } from '../features/profile/ChangePasswordModal';
 import { ErrorListToast } from '../features/profile/ErrorListToast';
 import * as styles from '../features/profile/profile.css';
@@ -38,6 +40,7 @@ export function ProfileScreen() {
 
 function ProfileView({ user }: { user: PublicUser }) {
   const { actions, auth } = useServices();
+  const timeZone = useTimeZone();
   const [editing, setEditing] = useState(false);
   const [form, setForm] = useState<ProfileInput>(() => fromUser(user));
   const [busy, setBusy] = useState(false);
@@ -104,7 +107,7 @@ function ProfileView({ user }: { user: PublicUser }) {
             <div className={styles.name}>{fullName || user.username}</div>
             <div className={styles.meta}>
               <Badge tone={user.role === 'admin' ? 'primary' : 'neutral'}>{user.role}</Badge>
-              <span>Member since {formatDate(user.createdAt)}</span>
+              <span>Member since {formatDate(user.createdAt, timeZone)}</span>
               <span>Last login {formatRelative(user.lastLogin)}</span>
             </div>
           </div>
@@ -202,6 +205,7 @@ function ProfileView({ user }: { user: PublicUser }) {
           )}
         </form>
       </Card>
+      <TimeZoneCard />
       <TwoFactorCard />
       <TelegramCard />
       <RecentActivity />

@@ -8,15 +8,13 @@ import { Profit, StatusBadge } from '../features/trades/TradeBits';
 import { useCloseTrade } from '../features/trades/useCloseTrade';
 import { Button } from '../ui/Button';
 import { useTradeDetail } from '../hooks/cockpit';
-import { describeSpread, formatBp, formatCoins, formatPrice, formatUsd } from '../lib/format';
+import { useTimeZone } from '../hooks/timeZone';
+import { describeSpread, formatBp, formatCoins, formatDateTime, formatPrice, formatUsd } from '../lib/format';
 import { Card } from '../ui/Card';
 import * as page from '../ui/page.css';
 import * as ui from '../ui/ui.css';
 
 const route = getRouteApi('/app/trades/$id');
-
-const stamp = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' }) : '—';
 
 function Item({ term, children, testId }: { term: string; children: ReactNode; testId?: string }) {
   return (
@@ -30,12 +28,13 @@ function Item({ term, children, testId }: { term: string; children: ReactNode; t
 }
 
 function FillText({ fill }: { fill: Fill | null }) {
+  const timeZone = useTimeZone();
   if (!fill) return <>—</>;
   return (
     <>
       {formatCoins(fill.quantity)} at {formatPrice(fill.price)} · fee {formatUsd(fill.fee)}
       <br />
-      <span className={ui.muted}>{stamp(fill.at)}</span>
+      <span className={ui.muted}>{formatDateTime(fill.at, timeZone)}</span>
     </>
   );
 }
@@ -54,6 +53,7 @@ function LegSlippage({ slip, side }: { slip: { quote: number; slippage: number }
 export function TradeDetailScreen() {
   const { id } = route.useParams();
   const live = useTradeDetail(id);
+  const timeZone = useTimeZone();
   const { close, closing, disabled } = useCloseTrade();
   const t = live.value;
   if (!t) {
@@ -109,8 +109,8 @@ export function TradeDetailScreen() {
           <Item term="Exit reason" testId="detail-reason">
             {t.reason ?? '—'}
           </Item>
-          <Item term="Opened">{stamp(t.createdAt)}</Item>
-          <Item term="Closed">{stamp(t.closedAt)}</Item>
+          <Item term="Opened">{formatDateTime(t.createdAt, timeZone)}</Item>
+          <Item term="Closed">{formatDateTime(t.closedAt, timeZone)}</Item>
         </dl>
       </Card>
       <div className={page.halves}>

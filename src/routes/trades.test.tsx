@@ -24,6 +24,22 @@ const trade = (n: number, patch: Partial<Trade> = {}): Trade => ({
 });
 
 describe('Trades screen', () => {
+  it("dates each trade in the user's time zone", async () => {
+    const answer = (m: string, p: string) =>
+      m === 'GET' && p === '/api/trades'
+        ? { body: { success: true, trades: [trade(5)], pagination: { current: 1, pages: 1, total: 1 } } }
+        : undefined;
+    const shown = async () =>
+      within((await screen.findAllByTestId('trade-row'))[0]!).getByText(/^Nov \d\d, \d\d:\d\d$/).textContent;
+    const first = renderApp('/trades', { user: testUser({ timeZone: 'Asia/Kolkata' }), handler: answer });
+    // 10:05 UTC is 15:35 in India (UTC+5:30)…
+    expect(await shown()).toBe('Nov 21, 15:35');
+    first.unmount();
+    // …and 02:05 in Los Angeles (PST, UTC−8).
+    renderApp('/trades', { user: testUser({ timeZone: 'America/Los_Angeles' }), handler: answer });
+    expect(await shown()).toBe('Nov 21, 02:05');
+  });
+
   it("shows no result for an open trade (no '▲ $0.00') and a cancelled trade's result in neutral colour", async () => {
     renderApp('/trades', {
       user: testUser(),

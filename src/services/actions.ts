@@ -7,6 +7,7 @@ import type {
   MessageResponse,
   ProfileBody,
   TestConnectionBody,
+  TimeZoneBody,
   TestConnectionResponse,
   TradeResponse,
   TradeStatusBody,
@@ -37,6 +38,7 @@ export function createActions(http: Http) {
     changePassword: (body: ChangePasswordBody) =>
       http.put<MessageResponse & { token?: string }>('/auth/change-password', body),
     updateProfile: (body: ProfileBody) => http.put<UserResponse>('/auth/profile', body),
+    setTimeZone: (body: TimeZoneBody) => http.put<UserResponse>('/auth/time-zone', body),
     saveTradingSettings: (userId: string, body: TradingSettingsBody) =>
       http.put<UserResponse>(`/users/${encodeURIComponent(userId)}`, body),
     saveApiKeys: (userId: string, body: ApiKeysBody) =>

@@ -36,6 +36,7 @@ export const testUser = (patch: Partial<PublicUser> = {}): PublicUser => ({
   hasDerivToken: false,
   tradingPausedAt: null,
   tradingPauseReason: null,
+  timeZone: null,
   maxExposure: 1000,
   minSpread: 0.002,
   maxLoss: 100,

@@ -36,6 +36,8 @@ export const users = pgTable(
      */
     tradingPausedAt: timestamp('trading_paused_at', { withTimezone: true, mode: 'date' }),
     tradingPauseReason: text('trading_pause_reason'),
+    /** The IANA zone the user reads dates in (checked against the runtime's list when saved); null: the browser's. */
+    timeZone: text('time_zone'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,9 +1,11 @@
-// The caller's own account: the profile (spec section 7, GET/PUT /auth/profile) and the password change. What may be
+// The caller's own account: the profile (spec section 7, GET/PUT /auth/profile), the time zone dates are shown in
+// and the password change. What may be
 // changed and how often is server/sign-in's (identity.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ChangePasswordBody, ProfileBody } from '../../../contract/api';
+import { ChangePasswordBody, ProfileBody, TimeZoneBody } from '../../../contract/api';
 import type { MessageResponse, UserResponse } from '../../../contract/api';
-import { findUserById } from '../../db/repositories/users';
+import { audit } from '../../audit/audit';
+import { findUserById, updateUser } from '../../db/repositories/users';
 import { notFound } from '../plugins/http-error';
 import { TokenMessageAnswer, UserAnswer } from '../plugins/response-schemas';
 import { loadPublicUser } from '../users/load-public-user';
@@ -53,6 +55,25 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request): Promise<UserResponse> => {
       const user = await app.signIn.saveProfile(request, request.body);
       return { success: true, user: await loadPublicUser(app.db, user), message: 'Profile updated successfully' };
+    },
+  );
+
+  app.put(
+    '/auth/time-zone',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: "Set the IANA time zone the caller's dates are shown in (null: the browser's own), on every device",
+        body: TimeZoneBody,
+        response: { 200: UserAnswer },
+      },
+    },
+    async (request): Promise<UserResponse> => {
+      const user = await updateUser(app.db, request.user.id, { timeZone: request.body.timeZone });
+      if (!user) throw notFound('User not found');
+      await audit(app, request, 'profile_updated', { details: { fields: ['timeZone'] } });
+      return { success: true, user: await loadPublicUser(app.db, user), message: 'Time zone saved' };
     },
   );
 };

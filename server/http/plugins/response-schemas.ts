@@ -54,6 +54,7 @@ export const PublicUserSchema = z.object({
     .nullable()
     .describe('When the engine turned trading off by itself (max loss, repeated refusals)'),
   tradingPauseReason: z.string().nullable(),
+  timeZone: z.string().nullable().describe("The IANA zone the user reads dates in; null: the browser's own"),
 }) satisfies z.ZodType<PublicUser>;
 
 const ok = z.literal(true);

@@ -36,5 +36,6 @@ export function toPublicUser(user: UserRow, credentials: VenueCredentialsRow | n
     tradingStop: user.tradingStop,
     tradingPausedAt: user.tradingPausedAt ? user.tradingPausedAt.toISOString() : null,
     tradingPauseReason: user.tradingPauseReason,
+    timeZone: user.timeZone,
   };
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { EngineInstancesResponse } from '../../../contract/engine-instances';
 import { useServices } from '../../hooks/services';
+import { useTimeZone } from '../../hooks/timeZone';
 import { formatDate } from '../../lib/format';
 import { messageOf } from '../../hooks/errors';
 import { Badge } from '../../ui/Badge';
@@ -14,6 +15,7 @@ const list = (shards: number[]) => shards.join(', ');
 /** User Management: the server instances and the engine shards each trades (ENGINE_SHARDS). */
 export function EngineCard() {
   const { actions } = useServices();
+  const timeZone = useTimeZone();
   const [view, setView] = useState<EngineInstancesResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
@@ -56,7 +58,7 @@ export function EngineCard() {
                     {i.host} {i.self && <Badge tone="primary">this server</Badge>}
                   </div>
                   <div className={styles.instanceMeta}>
-                    Started {formatDate(i.started)} · {i.id.slice(0, 8)}
+                    Started {formatDate(i.started, timeZone)} · {i.id.slice(0, 8)}
                   </div>
                 </div>
                 <div className={styles.instanceBadges}>

@@ -1,5 +1,6 @@
 import { AUDIT_ACTION_LABELS, type AuditEvent } from '../../../contract/guard';
 import { PERCENT_FIELDS, percentText } from '../../../contract/percent';
+import { useTimeZone } from '../../hooks/timeZone';
 import { formatTradeDate } from '../../lib/format';
 import * as styles from './audit.css';
 
@@ -34,13 +35,14 @@ function browserOf(userAgent: string): string {
 }
 
 export function AuditList({ events, showWho }: { events: AuditEvent[]; showWho: boolean }) {
+  const timeZone = useTimeZone();
   return (
     <ul className={styles.list} data-testid="audit-list">
       {events.map((e) => (
         <li key={e.id} className={styles.item} data-testid="audit-row" data-action={e.action}>
           <span className={styles.action}>{AUDIT_ACTION_LABELS[e.action] ?? e.action}</span>
           <time className={styles.when} dateTime={e.at}>
-            {formatTradeDate(e.at)}
+            {formatTradeDate(e.at, timeZone)}
           </time>
           <span className={styles.meta}>
             {[showWho ? whoText(e) : null, e.ip || null, e.userAgent ? browserOf(e.userAgent) : null]

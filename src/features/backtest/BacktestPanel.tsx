@@ -9,7 +9,8 @@ import type { PublicUser } from '../../../contract/entities';
 import { useRunBacktest } from '../../hooks/backtest';
 import { messageOf } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
-import { formatSpread, formatUsd } from '../../lib/format';
+import { useTimeZone } from '../../hooks/timeZone';
+import { formatDateTime, formatDayTime, formatSpread, formatUsd } from '../../lib/format';
 import { winRateText } from '../../../contract/figures';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
@@ -47,14 +48,6 @@ const replayedText = ({ source, bookTicks, secondSamples, minuteSamples }: Backt
   if (source === 'mids') return `Replayed ${mids}.`;
   return `Replayed ${books}, and before them ${mids}.`;
 };
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  });
 
 export function BacktestPanel({ user }: { user: PublicUser }) {
   const services = useServices();
@@ -203,6 +196,7 @@ function Results({
   onApply: () => void;
 }) {
   const { tried, current: mine } = outcome;
+  const timeZone = useTimeZone();
   const rows: Array<{
     label: string;
     cell: (r: BacktestResult, l: Limits) => { text: string; className?: string | undefined };
@@ -230,7 +224,8 @@ function Results({
   return (
     <section className={styles.results} aria-label="Backtest results">
       <p className={styles.range}>
-        {when(tried.from)} → {when(tried.to)} · {tried.replayed.symbols.join(' and ')}
+        {formatDayTime(tried.from, timeZone)} → {formatDayTime(tried.to, timeZone)} ·{' '}
+        {tried.replayed.symbols.join(' and ')}
       </p>
       <table className={styles.compare}>
         <thead>
@@ -264,7 +259,7 @@ function Results({
       </table>
       {tried.stopped && (
         <p className={styles.stopped} role="status">
-          With the tried limits the engine would have stopped trading at {new Date(tried.stopped.at).toLocaleString()}:{' '}
+          With the tried limits the engine would have stopped trading at {formatDateTime(tried.stopped.at, timeZone)}:{' '}
           {tried.stopped.reason}.
         </p>
       )}

@@ -2,7 +2,8 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId } from '../../../contract/domain';
 import type { OpportunityOutcome, Trade } from '../../../contract/entities';
-import { describeSpread, formatSpread } from '../../lib/format';
+import { useTimeZone } from '../../hooks/timeZone';
+import { describeSpread, formatClock, formatSpread } from '../../lib/format';
 import { Badge, type Tone } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
@@ -25,8 +26,6 @@ const toneOf = (o: OpportunityOutcomeKind): Tone =>
   o === 'taken' ? 'profit' : o === 'below_min_spread' ? 'neutral' : 'warning';
 
 const SHOWN = 8;
-const time = (iso: string) =>
-  new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** Recent opportunities per pair with the spread, the user's threshold and what the engine did about each (a Dashboard panel). */
 export function Opportunities({
@@ -41,6 +40,7 @@ export function Opportunities({
   // An outcome names its trade by the readable tradeId; the detail screen is reached by the trade's _id.
   const idOf = new Map(trades.map((t) => [t.tradeId, t._id]));
   const [pair, setPair] = useState<SymbolId | 'all'>('all');
+  const timeZone = useTimeZone();
   const shown = outcomes.filter((o) => pair === 'all' || o.symbol === pair).slice(0, SHOWN);
   return (
     <Card title="Opportunities" data-testid="opportunities">
@@ -77,7 +77,7 @@ export function Opportunities({
                 <Badge tone={toneOf(o.outcome)}>{OUTCOME_TEXT[o.outcome]}</Badge>
               </div>
               <div className={styles.rowRight}>
-                <span className={`${ui.numeric} ${ui.muted}`}>{time(o.at)}</span>
+                <span className={`${ui.numeric} ${ui.muted}`}>{formatClock(o.at, timeZone)}</span>
               </div>
               <div className={styles.rowMeta} style={{ gridColumn: '1 / -1' }}>
                 <span>{describeSpread(o.spread)}</span>

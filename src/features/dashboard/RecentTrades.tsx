@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import type { Trade } from '../../../contract/entities';
+import { useTimeZone } from '../../hooks/timeZone';
 import { formatTradeDate, formatUsd } from '../../lib/format';
 import { Card } from '../../ui/Card';
 import * as ui from '../../ui/ui.css';
@@ -10,6 +11,7 @@ export const DASHBOARD_RECENT = 5;
 
 export function RecentTrades({ trades, loading }: { trades: Trade[]; loading: boolean }) {
   const first = trades.slice(0, DASHBOARD_RECENT);
+  const timeZone = useTimeZone();
   return (
     <Card title="Recent Trades" action={<Link to="/trades">View all</Link>} data-testid="recent-trades">
       {first.length === 0 && loading && <div className={ui.empty}>Loading trades...</div>}
@@ -36,7 +38,7 @@ export function RecentTrades({ trades, loading }: { trades: Trade[]; loading: bo
                   Spread <Spread trade={t} />
                 </span>
               </div>
-              <div className={`${styles.tradeMeta} ${styles.tradeRight}`}>{formatTradeDate(t.createdAt)}</div>
+              <div className={`${styles.tradeMeta} ${styles.tradeRight}`}>{formatTradeDate(t.createdAt, timeZone)}</div>
             </li>
           ))}
         </ul>

@@ -3,6 +3,7 @@ import { toast } from 'react-toastify';
 import { HALT_REASON_MAX } from '../../../contract/guard';
 import { useTradingHalt } from '../../hooks/data';
 import { useServices } from '../../hooks/services';
+import { useTimeZone } from '../../hooks/timeZone';
 import { formatTradeDate } from '../../lib/format';
 import { messageOf } from '../../hooks/errors';
 import { Button } from '../../ui/Button';
@@ -15,6 +16,7 @@ import * as styles from './killSwitch.css';
 export function GlobalHaltCard() {
   const { actions } = useServices();
   const { value: halt } = useTradingHalt();
+  const timeZone = useTimeZone();
   const [reason, setReason] = useState('');
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -39,7 +41,7 @@ export function GlobalHaltCard() {
       <div className={styles.row}>
         <p className={styles.text}>
           {halted
-            ? `Trading is halted for every user${halt?.changedBy ? ` (by ${halt.changedBy}, ${formatTradeDate(halt.changedAt)})` : ''}.`
+            ? `Trading is halted for every user${halt?.changedBy ? ` (by ${halt.changedBy}, ${formatTradeDate(halt.changedAt, timeZone)})` : ''}.`
             : 'Halts trading for every user: no automated or manual trade opens until you resume.'}
         </p>
         {!halted && (

@@ -7,27 +7,29 @@ import { coverageText, offlineBannerText } from './offlineText';
 
 describe('offline texts', () => {
   it('the banner names the time of the data shown', () => {
-    const at = new Date(2026, 10, 21, 9, 5).getTime();
-    expect(offlineBannerText(at)).toBe('Offline — showing data from Nov 21, 09:05');
-    expect(offlineBannerText(null)).toBe('Offline — no data saved on this device yet');
+    const at = Date.UTC(2026, 10, 21, 9, 5);
+    expect(offlineBannerText(at, 'UTC')).toBe('Offline — showing data from Nov 21, 09:05');
+    // In the user's zone, not the device's.
+    expect(offlineBannerText(at, 'America/New_York')).toBe('Offline — showing data from Nov 21, 04:05');
+    expect(offlineBannerText(null, 'UTC')).toBe('Offline — no data saved on this device yet');
   });
 
   it('the trades note says how far back the local copy reaches', () => {
-    const oldest = new Date(2026, 10, 20, 14, 3).toISOString();
-    expect(coverageText({ count: 1000, oldest, complete: false })).toBe(
+    const oldest = new Date(Date.UTC(2026, 10, 20, 14, 3)).toISOString();
+    expect(coverageText({ count: 1000, oldest, complete: false }, 'UTC')).toBe(
       'Offline copy: your 1,000 most recent trades, back to Nov 20, 14:03.',
     );
-    expect(coverageText({ count: 42, oldest, complete: true })).toBe(
+    expect(coverageText({ count: 42, oldest, complete: true }, 'UTC')).toBe(
       'Offline copy: all 42 of your trades, back to Nov 20, 14:03.',
     );
-    expect(coverageText(null)).toBe('No trades are saved on this device yet.');
+    expect(coverageText(null, 'UTC')).toBe('No trades are saved on this device yet.');
   });
 });
 
 describe('OfflineBanner', () => {
   it('appears while offline and goes when the link is back, without a reload', () => {
     const status$ = new BehaviorSubject<OfflineStatus>({ offline: false, dataFrom: null });
-    render(<OfflineBanner status$={status$} />);
+    render(<OfflineBanner status$={status$} timeZone="UTC" />);
     expect(screen.queryByTestId('offline-banner')).toBeNull();
     const at = new Date(2026, 10, 21, 9, 5).getTime();
     act(() => status$.next({ offline: true, dataFrom: at }));

@@ -9,6 +9,7 @@ import {
   type ReportPeriod,
 } from '../../../contract/reports';
 import { useReportSource } from '../../hooks/data';
+import { useTimeZone } from '../../hooks/timeZone';
 import { saveFile } from '../../lib/download';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
@@ -22,9 +23,6 @@ import * as styles from './reports.css';
 const ReportCanvas = lazy(() => import('./ReportCanvas'));
 
 const PERIOD_NAMES: Record<ReportPeriod, string> = { day: 'Day', week: 'Week', month: 'Month' };
-
-/** The time zone the report's days are taken in: the device's. */
-const deviceTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** A period key ('2026-11-23', '2026-11') as a reader says it. */
 function periodLabel(key: string, period: ReportPeriod): string {
@@ -43,7 +41,8 @@ export function ReportsCard() {
   const source = useReportSource();
   const colors = useChartColors();
   const [period, setPeriod] = useState<ReportPeriod>('day');
-  const timeZone = useMemo(deviceTimeZone, []);
+  // The user's zone (Profile, else the browser's): the days of the table, the chart and the CSV.
+  const timeZone = useTimeZone();
   const trades = source?.trades;
   const rows = useMemo(() => pnlByPeriod(trades ?? [], period, timeZone), [trades, period, timeZone]);
   const pairs = useMemo(() => pnlByPair(trades ?? []), [trades]);
@@ -97,7 +96,7 @@ export function ReportsCard() {
       )}
       <p className={styles.note} data-testid="report-note">
         Realised P&L of finished trades, net of fees, by when they finished; days in {timeZone}, weeks from Monday.{' '}
-        {source ? coverageText(source.coverage) : ''}
+        {source ? coverageText(source.coverage, timeZone) : ''}
       </p>
     </Card>
   );

@@ -7,6 +7,7 @@ import {
 } from '../../../contract/telegram';
 import { useServices } from '../../hooks/services';
 import { messageOf } from '../../hooks/errors';
+import { useTimeZone } from '../../hooks/timeZone';
 import { formatDate } from '../../lib/format';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
@@ -15,10 +16,10 @@ import * as styles from '../two-factor/twoFactor.css';
 import * as ui from '../../ui/ui.css';
 import * as own from './telegram.css';
 
-/** The browser's zone and locale go with the code: the bot shows times and figures in them. */
-function readerOfThisBrowser() {
+/** The user's zone (Profile, else the browser's) and the browser's locale go with the code: the bot shows times in them. */
+function readerOfThisBrowser(timeZone: string) {
   const options = Intl.DateTimeFormat().resolvedOptions();
-  return { timeZone: options.timeZone, locale: navigator.language || options.locale };
+  return { timeZone, locale: navigator.language || options.locale };
 }
 
 /**
@@ -27,6 +28,7 @@ function readerOfThisBrowser() {
  */
 export function TelegramCard() {
   const { actions } = useServices();
+  const timeZone = useTimeZone();
   const [status, setStatus] = useState<TelegramStatusResponse | null>(null);
   const [issued, setIssued] = useState<TelegramLinkResponse | null>(null);
   const [busy, setBusy] = useState(false);
@@ -49,7 +51,7 @@ export function TelegramCard() {
   const connect = async () => {
     setBusy(true);
     try {
-      setIssued(await actions.telegramLinkCode(readerOfThisBrowser()));
+      setIssued(await actions.telegramLinkCode(readerOfThisBrowser(timeZone)));
     } catch (err) {
       toast.error(messageOf(err, 'No link code right now. Try again.'));
     } finally {
@@ -80,8 +82,8 @@ export function TelegramCard() {
           <>
             <p className={styles.text}>
               Linked to <strong data-testid="telegram-chat">{status.link.chatName}</strong> since{' '}
-              {formatDate(status.link.linkedAt)}. Notifications go there as chosen in Settings; /stop there stops and
-              flattens your trading.
+              {formatDate(status.link.linkedAt, timeZone)}. Notifications go there as chosen in Settings; /stop there
+              stops and flattens your trading.
             </p>
             <div className={styles.actions}>
               <Button variant="danger" onClick={unlink} disabled={busy}>

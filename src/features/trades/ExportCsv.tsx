@@ -4,6 +4,7 @@ import type { SymbolId, TradeStatus } from '../../../contract/domain';
 import { useAuth, useServices } from '../../hooks/services';
 import { useLocalCoverage } from '../../hooks/data';
 import { messageOf } from '../../hooks/errors';
+import { useTimeZone } from '../../hooks/timeZone';
 import { dayRange } from '../../lib/dayRange';
 import { saveFile } from '../../lib/download';
 import type { ExportResult } from '../../services/trades/tradesExport';
@@ -32,6 +33,7 @@ export function ExportCsv({
   const { tradesExport } = useServices();
   const { user } = useAuth();
   const coverage = useLocalCoverage(offline);
+  const timeZone = useTimeZone();
   const [fromDay, setFromDay] = useState('');
   const [toDay, setToDay] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -42,7 +44,7 @@ export function ExportCsv({
     if (!user) return;
     let range;
     try {
-      range = dayRange(fromDay, toDay);
+      range = dayRange(fromDay, toDay, timeZone);
     } catch (err) {
       setError((err as Error).message);
       return;
@@ -54,7 +56,7 @@ export function ExportCsv({
       save(result);
       toast.success(
         result.source === 'device'
-          ? `CSV exported from this device. ${coverageText(result.coverage ?? null)}`
+          ? `CSV exported from this device. ${coverageText(result.coverage ?? null, timeZone)}`
           : 'CSV exported',
       );
     } catch (err) {
@@ -97,7 +99,7 @@ export function ExportCsv({
       )}
       {offline && coverage !== undefined && (
         <p className={common.cachedNote} data-testid="export-coverage">
-          Offline, the file holds only the trades saved on this device. {coverageText(coverage)}
+          Offline, the file holds only the trades saved on this device. {coverageText(coverage, timeZone)}
         </p>
       )}
     </form>

@@ -1,6 +1,7 @@
 import { Fragment } from 'react';
 import type { Trade } from '../../../contract/entities';
 import { tradeFees } from '../../../contract/reports';
+import { useTimeZone } from '../../hooks/timeZone';
 import { formatTradeDate, formatUsd } from '../../lib/format';
 import { Button } from '../../ui/Button';
 import * as cards from '../../ui/cardTable.css';
@@ -39,6 +40,7 @@ export function TradesTable({
   /** Why Close cannot be used now (offline), shown as its title; null when it can. */
   closeDisabled?: string | null;
 }) {
+  const timeZone = useTimeZone();
   return (
     <div className={ui.tableWrap}>
       <table className={`${ui.table} ${cards.cardTable}`} data-testid="trades-table">
@@ -104,7 +106,7 @@ export function TradesTable({
                 {formatUsd(tradeFees(t))}
               </td>
               <td className={`${ui.td} ${ui.numeric} ${ui.muted} ${cards.endOnCard} ${styles.cell.date}`}>
-                {formatTradeDate(t.createdAt)}
+                {formatTradeDate(t.createdAt, timeZone)}
               </td>
               {onClose && (
                 <td className={`${ui.td} ${styles.cell.actions}`}>

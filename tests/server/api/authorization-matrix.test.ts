@@ -78,6 +78,12 @@ const ROWS: Row[] = [
   },
   {
     method: 'PUT',
+    route: '/api/auth/time-zone',
+    body: () => ({ timeZone: 'Europe/Paris' }),
+    expect: OK_FOR_SIGNED_IN,
+  },
+  {
+    method: 'PUT',
     route: '/api/users/:id',
     id: (ctx) => ctx.owner.user._id,
     body: () => ({ maxLoss: 150 }),

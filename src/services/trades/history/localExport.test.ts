@@ -48,9 +48,14 @@ describe('offline CSV export', () => {
   });
 
   it('turns picked days into a range that covers the last day whole, and refuses one that ends before it starts', () => {
-    const r = dayRange('2026-03-01', '2026-03-01');
-    expect(new Date(r.to!).getTime() - new Date(r.from!).getTime()).toBeGreaterThanOrEqual(23 * 3_600_000);
-    expect(dayRange('', '')).toEqual({ from: undefined, to: undefined });
-    expect(() => dayRange('2026-03-02', '2026-03-01')).toThrow(EMPTY_RANGE_MESSAGE);
+    const r = dayRange('2026-03-01', '2026-03-01', 'UTC');
+    expect(new Date(r.to!).getTime() - new Date(r.from!).getTime()).toBe(24 * 3_600_000);
+    // The days are the user's: in Tokyo the 1st of March starts nine hours before it does in UTC.
+    expect(dayRange('2026-03-01', '2026-03-02', 'Asia/Tokyo')).toEqual({
+      from: '2026-02-28T15:00:00.000Z',
+      to: '2026-03-02T15:00:00.000Z',
+    });
+    expect(dayRange('', '', 'UTC')).toEqual({ from: undefined, to: undefined });
+    expect(() => dayRange('2026-03-02', '2026-03-01', 'UTC')).toThrow(EMPTY_RANGE_MESSAGE);
   });
 });
