@@ -51,6 +51,8 @@ export interface PublicUser {
   tradingPausedAt: string | null;
   /** Why, in the trader's words, e.g. 'Binance refused the order — insufficient USDT'. */
   tradingPauseReason: string | null;
+  /** The pairs the user trades (every pair the server trades unless the user picked some), in the server's order. */
+  symbols: SymbolId[];
 }
 
 export interface Fill {
@@ -131,7 +133,8 @@ export interface SymbolPrice {
   ageMs: Record<VenueId, number | null>;
 }
 
-export type Prices = Partial<Record<SymbolId, SymbolPrice>>;
+/** The pairs with a price so far (a pair that has not quoted yet has no key). */
+export type Prices = Record<SymbolId, SymbolPrice>;
 
 export type VenueBalances = Record<Currency, number>;
 
@@ -191,6 +194,8 @@ export interface MarketInfo {
   costFloor?: number;
   /** The calibrated simulated market's own recorded pace (GET /snapshot and GET /meta); absent elsewhere. */
   pace?: MarketPace | null;
+  /** The pairs the server trades (SYMBOLS), in its order; absent from an older cached answer (then the spec's two). */
+  symbols?: SymbolId[];
 }
 
 /**

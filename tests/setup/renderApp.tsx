@@ -36,6 +36,7 @@ export const testUser = (patch: Partial<PublicUser> = {}): PublicUser => ({
   hasDerivToken: false,
   tradingPausedAt: null,
   tradingPauseReason: null,
+  symbols: ['BTC/USDT', 'ETH/USDT'],
   maxExposure: 1000,
   minSpread: 0.002,
   maxLoss: 100,

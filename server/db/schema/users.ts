@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, pgTable, text, timestamp, uniqueIndex, uuid, numeric, index } from 'drizzle-orm/pg-core';
-import { ROLES, TRADING_DEFAULTS } from '../../../contract/domain';
+import { boolean, index, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ROLES, TRADING_DEFAULTS, type SymbolId } from '../../../contract/domain';
 import { TRADING_STOPS } from '../../../contract/trading-state';
 import { createdAt, money, updatedAt } from './columns';
 
@@ -36,6 +36,8 @@ export const users = pgTable(
      */
     tradingPausedAt: timestamp('trading_paused_at', { withTimezone: true, mode: 'date' }),
     tradingPauseReason: text('trading_pause_reason'),
+    /** The pairs the user trades (names from contract/pairs.ts); null = every pair the server trades. */
+    symbols: jsonb('symbols').$type<SymbolId[]>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
