@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { costFloor } from '../contract/costs';
-import { SYMBOLS } from '../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../contract/pairs';
 import { openDatabase, type Db } from '../server/db/client';
 import { insertSpreadBooks, readReplayBooks, spreadBooksSize } from '../server/db/repositories/spread-books';
 import { insertSpreadSamples, readReplayHistory } from '../server/db/repositories/spread-history';

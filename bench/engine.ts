@@ -6,12 +6,18 @@
 //              spread, closes, time limits, opens, orders handed to the executor);
 //   due→done — from the moment the tick was due on the 1 ms schedule to the same point, so event-loop lag caused
 //              by executing the trades (fills, writes, events) is included.
-// Env: BENCH_USERS (1000), BENCH_TICKS_PER_S (1000), BENCH_SECONDS (10), BENCH_VENUE_LATENCY_MS (5).
+// The same load runs twice in one process, over the spec's 2 pairs and then over 12 (the ticks spread over the pairs,
+// so the rate is the same), and the 12-pair figures are printed beside the 2-pair ones as ratios.
+// Env: BENCH_USERS (1000), BENCH_TICKS_PER_S (1000), BENCH_SECONDS (10), BENCH_VENUE_LATENCY_MS (5),
+// BENCH_PAIRS (2,12: the pair counts to run, the first being the reference).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SymbolId } from '../contract/domain';
+import { PAIR_CATALOGUE } from '../contract/pairs';
 import { ArbitrageEngine } from '../server/engine/engine';
+import { enableSymbols } from '../server/venues/enabled-pairs';
+import { modelledPair } from '../server/venues/sim/profiles';
 import { InMemoryPaperBook } from '../server/venues/sim/paper-book';
 import { fixedFigures, MemoryTradeStore, MemoryUsers } from '../tools/doubles/memory-engine-parts';
 import { ScriptedVenue } from '../tools/doubles/scripted-venue';
@@ -20,6 +26,7 @@ const USERS = Number(process.env.BENCH_USERS ?? 1000);
 const RATE = Number(process.env.BENCH_TICKS_PER_S ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const VENUE_LATENCY_MS = Number(process.env.BENCH_VENUE_LATENCY_MS ?? 5);
+const PAIR_COUNTS = (process.env.BENCH_PAIRS ?? '2,12').split(',').map(Number);
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 function percentile(sorted: number[], p: number): number {
@@ -52,10 +59,20 @@ function* spreadPath(seed: number): Generator<number> {
   }
 }
 
-async function main(): Promise<void> {
+async function run(pairCount: number) {
+  const symbols: SymbolId[] = PAIR_CATALOGUE.slice(0, pairCount).map((p) => p.symbol);
+  enableSymbols(symbols);
+  // Each pair at the middle of the simulated market's range for it; a few million USDT of each coin on Binance.
+  const base: Record<SymbolId, number> = Object.fromEntries(
+    symbols.map((s) => {
+      const [low, high] = modelledPair(s)!.priceRange;
+      return [s, (low + high) / 2];
+    }),
+  );
+  const coins = Object.fromEntries(symbols.map((s) => [s.split('/')[0]!, String(Math.round(3_000_000 / base[s]!))]));
   const book = new InMemoryPaperBook({
-    binance: { USDT: '1000000', BTC: '100', ETH: '1000' },
-    deriv: { USDT: '1000000', BTC: '0', ETH: '0' },
+    binance: { USDT: '1000000', ...coins },
+    deriv: { USDT: '1000000' },
   });
   // Orders take a few milliseconds, as a venue round trip does, so execution interleaves with ticks.
   const binance = new ScriptedVenue('binance', book, VENUE_LATENCY_MS);
@@ -82,15 +99,13 @@ async function main(): Promise<void> {
     if (e.type === 'new_trade') opened += 1;
     if (e.type === 'trade_updated' && e.trade.status !== 'pending') finished += 1;
   });
-  const symbols: SymbolId[] = ['BTC/USDT', 'ETH/USDT'];
-  const base: Record<SymbolId, number> = { 'BTC/USDT': 60_000, 'ETH/USDT': 3_000 };
   for (const s of symbols) {
-    binance.push(s, base[s]);
-    deriv.push(s, base[s]);
+    binance.push(s, base[s]!);
+    deriv.push(s, base[s]!);
   }
   await engine.start();
 
-  const paths = { 'BTC/USDT': spreadPath(7), 'ETH/USDT': spreadPath(11) };
+  const paths = new Map(symbols.map((s, i) => [s, spreadPath(7 + 4 * i)]));
   const decision: number[] = [];
   const dueToDone: number[] = [];
   const total = RATE * SECONDS;
@@ -104,12 +119,12 @@ async function main(): Promise<void> {
       const now = performance.now();
       // every tick that is due by now goes out, each measured on its own
       while (sent < total && startedAt + sent * intervalMs <= now) {
-        const symbol = symbols[sent % 2] as SymbolId;
+        const symbol = symbols[sent % symbols.length] as SymbolId;
         const due = startedAt + sent * intervalMs;
-        const spread = paths[symbol].next().value as number;
-        binance.push(symbol, base[symbol]);
+        const spread = paths.get(symbol)!.next().value as number;
+        binance.push(symbol, base[symbol]!);
         const t0 = performance.now();
-        deriv.push(symbol, base[symbol] * (1 + spread)); // combineLatest → engine.onTick → decisions, synchronously
+        deriv.push(symbol, base[symbol]! * (1 + spread)); // combineLatest → engine.onTick → decisions, synchronously
         const t1 = performance.now();
         decision.push(t1 - t0);
         dueToDone.push(t1 - due);
@@ -126,7 +141,7 @@ async function main(): Promise<void> {
   await engine.stop();
 
   const result = {
-    benchmark: 'engine tick → decision',
+    pairs: pairCount,
     users: USERS,
     ticksPerSecondTarget: RATE,
     venueLatencyMs: VENUE_LATENCY_MS,
@@ -143,7 +158,9 @@ async function main(): Promise<void> {
     node: process.version,
     at: new Date().toISOString(),
   };
-  console.log(`engine: ${USERS} users, ${result.achievedTicksPerSecond} ticks/s for ${result.seconds} s`);
+  console.log(
+    `engine: ${USERS} users, ${pairCount} pairs, ${result.achievedTicksPerSecond} ticks/s for ${result.seconds} s`,
+  );
   console.log(
     `  decision  p50 ${result.decisionMs.p50} ms  p99 ${result.decisionMs.p99} ms  max ${result.decisionMs.max} ms`,
   );
@@ -151,9 +168,23 @@ async function main(): Promise<void> {
     `  due→done  p50 ${result.dueToDoneMs.p50} ms  p99 ${result.dueToDoneMs.p99} ms  max ${result.dueToDoneMs.max} ms`,
   );
   console.log(`  trades opened ${opened}, finished ${finished}, events ${events}`);
+  return result;
+}
+
+async function main(): Promise<void> {
+  const runs = [];
+  for (const count of PAIR_COUNTS) runs.push(await run(count));
+  const [reference, ...others] = runs;
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  for (const other of others) {
+    if (!reference) break;
+    console.log(
+      `  ${other.pairs} pairs beside ${reference.pairs}: decision p50 ×${ratio(other.decisionMs.p50, reference.decisionMs.p50)}, p99 ×${ratio(other.decisionMs.p99, reference.decisionMs.p99)}; due→done p99 ×${ratio(other.dueToDoneMs.p99, reference.dueToDoneMs.p99)}`,
+    );
+  }
   const out = join(HERE, 'results', 'engine.json');
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify({ benchmark: 'engine tick → decision', runs }, null, 2)}\n`);
   console.log(`  written to ${out}`);
 }
 

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SYMBOLS } from '../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../contract/pairs';
 import { runBacktest } from '../server/engine/replay/backtest';
 import { quotesOf, toColumns, type HistoryColumns, type HistoryRow } from '../server/engine/replay/history';
 import { toPriceTick } from '../server/engine/prices';
@@ -30,7 +30,7 @@ function history(params: SimParams): HistoryColumns {
   runSim(SEED, HOURS * 3600 * perSecond, params, (tick) => {
     if (step++ % perSecond !== 0) return;
     for (const symbol of SYMBOLS) {
-      const { binance, deriv } = tick.symbols[symbol].quotes;
+      const { binance, deriv } = tick.symbols[symbol]!.quotes;
       rows.push({
         t: START + (step / perSecond) * 1000,
         symbol,

@@ -1,7 +1,16 @@
 // Request schemas of every REST call (spec section 7) and the shapes of the answers.
 // The server validates with these schemas and documents them in OpenAPI; the client imports the types only.
 import { z } from './zod';
-import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, ROLES, SYMBOLS, TRADE_STATUSES, TRADING_LIMITS, VENUES } from './domain';
+import {
+  MAX_PAGE_SIZE,
+  DEFAULT_PAGE_SIZE,
+  ROLES,
+  TRADE_STATUSES,
+  TRADING_LIMITS,
+  VENUES,
+  type MarketKind,
+} from './domain';
+import { PAIR_CATALOGUE, isKnownSymbol, type SymbolId } from './pairs';
 import type {
   ArbitrageOpportunity,
   Balances,
@@ -41,6 +50,15 @@ const optionalName = (label: string) =>
 /** An enum whose error names the field and its allowed values. */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, label: string) =>
   z.enum(values, { message: `${label} must be one of ${values.join(', ')}` });
+
+/**
+ * A pair the product knows (contract/pairs.ts). Whether the server trades it is configuration, checked where it
+ * matters (a trade, a user's pairs); a filter on a pair it does not trade finds nothing.
+ */
+export const symbolField = (label = 'symbol') =>
+  z
+    .templateLiteral([z.string(), '/USDT'], { message: `${label} must be a pair such as BTC/USDT` })
+    .refine((v): v is SymbolId => isKnownSymbol(v), `${label} must be a pair such as BTC/USDT`);
 
 export const IdParams = z.object({ id: text('The id in the URL').uuid('Not a valid id') });
 
@@ -106,9 +124,18 @@ export const TradingSettingsBody = z
       .min(TRADING_LIMITS.maxLoss.min, LIMIT_MESSAGES.belowMin('Max loss', TRADING_LIMITS.maxLoss.min))
       .max(TRADING_LIMITS.maxLoss.max),
     tradingEnabled: z.boolean(),
+    /** The pairs to trade: at least one, each a pair the server trades (the server checks that), none twice. */
+    symbols: z
+      .array(symbolField('Each pair'), { message: 'symbols must be a list of pairs' })
+      .min(1, 'Pick at least one pair to trade')
+      .max(PAIR_CATALOGUE.length)
+      .refine((list) => new Set(list).size === list.length, 'A pair is named twice'),
   })
   .partial()
-  .refine((b) => Object.keys(b).length > 0, 'Send at least one of maxExposure, minSpread, maxLoss, tradingEnabled');
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    'Send at least one of maxExposure, minSpread, maxLoss, tradingEnabled, symbols',
+  );
 
 const secret = (label: string) =>
   text(label)
@@ -153,7 +180,7 @@ const intFromQuery = (min: number, max: number, dflt: number, label: string) =>
     .default(dflt);
 export const TradesQuery = z.object({
   status: oneOf(TRADE_STATUSES, 'status').optional(),
-  symbol: oneOf(SYMBOLS, 'symbol').optional(),
+  symbol: symbolField().optional(),
   page: intFromQuery(1, 1_000_000, 1, 'page'),
   limit: intFromQuery(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, 'limit'),
 });
@@ -193,7 +220,7 @@ const isoInstant = (label: string) =>
 export const TradesExportQuery = z
   .object({
     status: oneOf(TRADE_STATUSES, 'status').optional(),
-    symbol: oneOf(SYMBOLS, 'symbol').optional(),
+    symbol: symbolField().optional(),
     from: isoInstant('from'),
     to: isoInstant('to'),
   })
@@ -202,7 +229,7 @@ export const TradesExportQuery = z
     path: ['to'],
   });
 export const CreateTradeBody = z.object({
-  symbol: oneOf(SYMBOLS, 'symbol'),
+  symbol: symbolField(),
   /** Notional in USDT. */
   totalAmount: z.number().finite().positive('Amount must be more than 0').max(10_000_000),
 });
@@ -212,7 +239,7 @@ export const TradeStatusBody = z.object({
 });
 
 // ---- exchanges ----
-export const PricesQuery = z.object({ symbol: oneOf(SYMBOLS, 'symbol').optional() });
+export const PricesQuery = z.object({ symbol: symbolField().optional() });
 export const TestConnectionBody = z.object({
   exchange: oneOf(VENUES, 'exchange'),
   /** When omitted, the caller's saved credentials are tested. */
@@ -226,7 +253,7 @@ const isoDateTime = (label: string) =>
   isoDateTimeText(label, `${label} must be an ISO 8601 date-time, e.g. 2026-01-01T00:00:00Z`);
 export const SpreadsQuery = z
   .object({
-    symbol: oneOf(SYMBOLS, 'symbol'),
+    symbol: symbolField(),
     from: isoDateTime('from'),
     to: isoDateTime('to'),
   })
@@ -349,6 +376,24 @@ export interface PricesResponse {
 export interface SpreadsResponse {
   success: true;
   series: SpreadSeries;
+}
+/** One pair the product knows, as an admin sees it: whether each venue offers it and whether this server trades it. */
+export interface AdminPair {
+  symbol: SymbolId;
+  name: string;
+  binance: boolean;
+  deriv: boolean;
+  enabled: boolean;
+}
+/**
+ * GET /admin/pairs: every pair the product knows with what the market offers of it (null when the venues could not
+ * be asked just now, with the reason in `message`) and the ones SYMBOLS enables.
+ */
+export interface AdminPairsResponse {
+  success: true;
+  market: MarketKind;
+  pairs: AdminPair[];
+  message?: string;
 }
 /** `halt`: the admin's global kill switch, so the client can show its banner from the first screen. */
 export interface MetaResponse {

@@ -2,7 +2,8 @@
 // ./backtest.ts so the client's Backtest tab does not load zod for the types and constants it needs.
 import { z } from './zod';
 import { isoDateTimeText } from './text';
-import { BACKTEST_MAX_DAYS, BACKTEST_MAX_RANGE_MS, BACKTEST_SYMBOLS, type BacktestBody as Body } from './backtest';
+import { BACKTEST_ALL_PAIRS, BACKTEST_MAX_DAYS, BACKTEST_MAX_RANGE_MS, type BacktestBody as Body } from './backtest';
+import { isKnownSymbol } from './pairs';
 import { TRADING_LIMITS } from './domain';
 import { LIMIT_MESSAGES } from './messages';
 import { percentText } from './percent';
@@ -21,7 +22,11 @@ const usdt = (amount: number) => `${amount.toLocaleString('en-US')} USDT`;
 
 export const BacktestBody = z
   .object({
-    symbol: z.enum(BACKTEST_SYMBOLS, { message: 'Pick BTC/USDT, ETH/USDT or both' }),
+    symbol: z
+      .string({ message: 'Pick a pair such as BTC/USDT, or all pairs' })
+      .refine((v): v is Body['symbol'] => v === BACKTEST_ALL_PAIRS || isKnownSymbol(v), {
+        message: 'Pick a pair such as BTC/USDT, or all pairs',
+      }),
     from: isoDateTime('From'),
     to: isoDateTime('To'),
     /** The same bounds as the trading settings. */

@@ -1,9 +1,10 @@
 // Backtest ("what would my limits have done?"): the request, its bounds and the answer, one definition for both sides.
-import { SYMBOLS, type SymbolId } from './domain';
+import type { SymbolId } from './domain';
 import type { EquityPoint } from './figures';
 
-export const BACKTEST_SYMBOLS = [...SYMBOLS, 'both'] as const;
-export type BacktestSymbol = (typeof BACKTEST_SYMBOLS)[number];
+/** Every pair the server trades ('both' on the wire, as when there were two), or one of them. */
+export const BACKTEST_ALL_PAIRS = 'both';
+export type BacktestSymbol = SymbolId | typeof BACKTEST_ALL_PAIRS;
 
 /** The longest range one backtest replays. */
 export const BACKTEST_MAX_DAYS = 7;

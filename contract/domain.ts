@@ -1,7 +1,7 @@
 // Domain constants shared by server and client. No dependencies: the client imports this freely.
 
-export const SYMBOLS = ['BTC/USDT', 'ETH/USDT'] as const;
-export type SymbolId = (typeof SYMBOLS)[number];
+// Pairs are configuration (SYMBOLS, validated at start); what the product knows of each is in ./pairs.ts.
+export type { SymbolId } from './pairs';
 
 export const VENUES = ['binance', 'deriv'] as const;
 export type VenueId = (typeof VENUES)[number];
@@ -16,8 +16,8 @@ export const SIM_PROFILES = ['calibrated', 'demo'] as const;
 export type SimProfile = (typeof SIM_PROFILES)[number];
 export const DEFAULT_SIM_PROFILE: SimProfile = 'calibrated';
 
-export const CURRENCIES = ['USDT', 'BTC', 'ETH'] as const;
-export type Currency = (typeof CURRENCIES)[number];
+/** USDT or a traded pair's coin (`currenciesOf` in ./pairs.ts lists a set of pairs' currencies). */
+export type Currency = string;
 
 export const TRADE_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;
 export type TradeStatus = (typeof TRADE_STATUSES)[number];

@@ -53,6 +53,8 @@ export interface PublicUser {
   tradingPauseReason: string | null;
   /** The IANA zone the user reads dates in (contract/time-zone.ts); null: the browser's own. */
   timeZone: string | null;
+  /** The pairs the user trades (every pair the server trades unless the user picked some), in the server's order. */
+  symbols: SymbolId[];
 }
 
 export interface Fill {
@@ -133,7 +135,8 @@ export interface SymbolPrice {
   ageMs: Record<VenueId, number | null>;
 }
 
-export type Prices = Partial<Record<SymbolId, SymbolPrice>>;
+/** The pairs with a price so far (a pair that has not quoted yet has no key). */
+export type Prices = Record<SymbolId, SymbolPrice>;
 
 export type VenueBalances = Record<Currency, number>;
 
@@ -193,6 +196,8 @@ export interface MarketInfo {
   costFloor?: number;
   /** The calibrated simulated market's own recorded pace (GET /snapshot and GET /meta); absent elsewhere. */
   pace?: MarketPace | null;
+  /** The pairs the server trades (SYMBOLS), in its order; absent from an older cached answer (then the spec's two). */
+  symbols?: SymbolId[];
 }
 
 /**

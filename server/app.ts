@@ -33,6 +33,7 @@ import {
 } from './sign-in';
 import { userRoutes } from './http/users';
 import { accountRemovalRoutes, adminRoutes } from './http/admin';
+import { adminPairRoutes } from './http/admin/pairs';
 import { registerClient, type ClientBuildStatus } from './http/client';
 import { exchangeRoutes } from './http/exchanges';
 import type { TradingFacade } from './http/plugins/engine-port';
@@ -63,6 +64,7 @@ import { createMetrics, type OpsMetrics } from './ops/metrics';
 import { readDbFigures, sharedReading } from './ops/metrics/db-figures';
 import { registerOps } from './ops/routes';
 import { sql } from 'drizzle-orm';
+import { enableSymbols } from './venues/enabled-pairs';
 
 export interface BuildAppOptions {
   config: Config;
@@ -153,6 +155,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const secrets = options.secrets ?? loadSecrets(config.dataDir, config.encryptionKey, config.tokenKey);
   app.decorate('config', config);
+  // The pairs every layer iterates (checked against the market by the process before the app is built).
+  enableSymbols(config.symbols);
   app.decorate('db', db);
   app.decorate('secrets', secrets);
   app.decorate('tokens', createTokenService(secrets.tokenKey));
@@ -231,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(userRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api' });
+  await app.register(adminPairRoutes, { prefix: '/api' });
   await app.register(accountRemovalRoutes, { prefix: '/api' });
 
   await app.register(exchangeRoutes, { prefix: '/api' });

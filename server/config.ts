@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../contract/api';
 import { DEFAULT_SIM_PROFILE, SIM_PROFILES, type SimProfile } from '../contract/domain';
+import { DEFAULT_SYMBOLS, parseSymbolList, type SymbolId } from '../contract/pairs';
 import { AUDIT_RETENTION_DEFAULT_DAYS } from '../contract/guard';
 import { SPREAD_HISTORY_DEFAULT_DAYS, SPREAD_HISTORY_MAX_DAYS } from '../contract/spreads';
 import { DEFAULT_TRADING_PARAMS } from './engine/costs';
@@ -23,6 +24,11 @@ export interface Config {
   simSeed: number | undefined;
   /** The simulated market's profile: `calibrated` (like the real pair) or `demo` (exaggerated opportunities). */
   simProfile: SimProfile;
+  /**
+   * The pairs this server trades (SYMBOLS, in the catalogue's order); checked at start against what the market
+   * offers (server/venues/pair-check.ts).
+   */
+  symbols: SymbolId[];
   /** Days of recorded spread history kept; older samples are deleted. */
   spreadHistoryDays: number;
   /** Price updates per second per symbol sent to clients. */
@@ -169,6 +175,15 @@ const EnvSchema = z.object({
   SIM_PROFILE: z
     .enum(SIM_PROFILES, { message: `SIM_PROFILE must be one of ${SIM_PROFILES.map((p) => `'${p}'`).join(', ')}` })
     .default(DEFAULT_SIM_PROFILE),
+  SYMBOLS: z
+    .string()
+    .default(DEFAULT_SYMBOLS.join(','))
+    .transform((text, ctx) => {
+      const read = parseSymbolList(text);
+      if ('symbols' in read) return read.symbols;
+      ctx.addIssue({ code: 'custom', message: `SYMBOLS: ${read.error}` });
+      return z.NEVER;
+    }),
   SPREAD_HISTORY_DAYS: int('SPREAD_HISTORY_DAYS', 1, SPREAD_HISTORY_MAX_DAYS).default(SPREAD_HISTORY_DEFAULT_DAYS),
   PRICE_HZ: int('PRICE_HZ', 1, 60).default(4),
   ADMIN_EMAIL: z
@@ -310,6 +325,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     market: e.MARKET,
     simSeed: e.SIM_SEED,
     simProfile: e.SIM_PROFILE,
+    symbols: e.SYMBOLS,
     spreadHistoryDays: e.SPREAD_HISTORY_DAYS,
     priceHz: e.PRICE_HZ,
     adminEmail: e.ADMIN_EMAIL,

@@ -1,7 +1,7 @@
 // What a simulated market looks like to a trader, measured on the model alone (no clock, no engine): the
 // distribution of the spread the engine computes, how often it reaches the costs of a round trip, and how often
 // dislocations and opportunities arrive. The calibration benchmark prints these; the model's tests bound them.
-import { SYMBOLS } from '../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../contract/pairs';
 import type { BidAsk } from '../server/venues/sim/model';
 import type { SimParams } from '../server/venues/sim/params';
 import { runSim } from '../server/venues/sim/path';
@@ -41,7 +41,7 @@ export function measureMarket(params: SimParams, seed: number, hours: number): M
   runSim(seed, steps, params, (tick) => {
     dislocations += tick.started.length;
     for (const symbol of SYMBOLS) {
-      const { binance, deriv } = tick.symbols[symbol].quotes;
+      const { binance, deriv } = tick.symbols[symbol]!.quotes;
       const spreadBp = ((mid(deriv) - mid(binance)) / mid(binance)) * 10_000;
       signed[n] = spreadBp;
       abs[n] = Math.abs(spreadBp);

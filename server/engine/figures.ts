@@ -2,7 +2,8 @@
 // with the trading figures beside them). The engine's balance_updated / stats_updated and the HTTP answers
 // (GET /balances, POST /exchanges/sync, the stats routes) all come from here.
 import Decimal from 'decimal.js';
-import { CURRENCIES, type SymbolId, type VenueId } from '../../contract/domain';
+import type { VenueId } from '../../contract/domain';
+import { PAIR_CATALOGUE } from '../../contract/pairs';
 import type { Balances, Stats, VenueBalances } from '../../contract/entities';
 import { winRate } from '../../contract/figures';
 import type { Db } from '../db/client';
@@ -12,17 +13,24 @@ import type { PriceBook } from './ports';
 
 /** Both venues' amounts added per currency. */
 export function sumVenues(perVenue: Record<VenueId, VenueAmounts>): Holdings {
-  const add = (c: keyof Holdings) => new Decimal(perVenue.binance[c]).plus(perVenue.deriv[c]).toString();
-  return { USDT: add('USDT'), BTC: add('BTC'), ETH: add('ETH') };
+  const currencies = new Set([...Object.keys(perVenue.binance), ...Object.keys(perVenue.deriv)]);
+  const add = (c: string) => new Decimal(perVenue.binance[c] ?? 0).plus(perVenue.deriv[c] ?? 0).toString();
+  return Object.fromEntries([...currencies].map((c) => [c, add(c)]));
 }
 
-/** USDT plus each coin at its mid price; a coin counts 0 while its price is unknown. */
+/**
+ * USDT plus each coin at its pair's mid price; a coin counts 0 while its price is unknown (a pair the server does not
+ * trade has none).
+ */
 export function valueOf(held: Holdings, prices: PriceBook): Decimal {
-  const coin = (amount: string, symbol: SymbolId) => {
-    const mid = prices.mid(symbol);
-    return mid === null || !Number.isFinite(mid) ? new Decimal(0) : new Decimal(amount).times(mid);
-  };
-  return new Decimal(held.USDT).plus(coin(held.BTC, 'BTC/USDT')).plus(coin(held.ETH, 'ETH/USDT'));
+  let total = new Decimal(held['USDT'] ?? 0);
+  for (const pair of PAIR_CATALOGUE) {
+    const amount = held[pair.base];
+    if (amount === undefined) continue;
+    const mid = prices.mid(pair.symbol);
+    if (mid !== null && Number.isFinite(mid)) total = total.plus(new Decimal(amount).times(mid));
+  }
+  return total;
 }
 
 export function statsOf(agg: TradeAggregates, held: Holdings, prices: PriceBook): Stats {
@@ -41,7 +49,7 @@ export function statsOf(agg: TradeAggregates, held: Holdings, prices: PriceBook)
 
 /** Decimal strings become JSON numbers here and only here. */
 const venueBalances = (amounts: VenueAmounts): VenueBalances =>
-  Object.fromEntries(CURRENCIES.map((c) => [c, Number(amounts[c] ?? 0)])) as VenueBalances;
+  Object.fromEntries(Object.entries(amounts).map(([c, amount]) => [c, Number(amount)]));
 
 export function balancesOf(amounts: Record<VenueId, VenueAmounts>, stats: Stats, updatedAt: Date): Balances {
   return {

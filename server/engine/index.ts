@@ -23,6 +23,9 @@ import type { AccountLoader, EngineLogger } from './ports';
 import { SimMarketKeeper } from './storage/sim-market-keeper';
 import { DbTradeStore } from './storage/trade-store';
 import { DbUserDirectory } from './storage/user-directory';
+import { enableSymbols } from '../venues/enabled-pairs';
+import { DEFAULT_SIM_PARAMS } from '../venues/sim/params';
+import { withPairs } from '../venues/sim/profiles';
 
 export { ArbitrageEngine, type CommandResult, type DecidedTick } from './engine';
 export type { EngineEvent } from './events';
@@ -70,12 +73,14 @@ export interface EngineSetup {
 
 export async function createEngine(setup: EngineSetup): Promise<RunningEngine> {
   const { config, db } = setup;
+  enableSymbols(config.symbols);
   // The simulated market continues the path it was on before a restart (the seed draws only the moves from there).
   const saved = config.market === 'sim' ? await SimMarketKeeper.saved(db) : null;
   const venues = await createVenues(config, {
     paperBook: new DbPaperBook(db),
     seed: config.simSeed,
-    sim: { params: setup.simParams, resume: saved?.state },
+    // The simulated market models exactly the configured pairs (a given market's own figures kept for its pairs).
+    sim: { params: withPairs(setup.simParams ?? DEFAULT_SIM_PARAMS, config.symbols), resume: saved?.state },
   });
   const keeper = venues.simMarket && new SimMarketKeeper(db, venues.simMarket);
   keeper?.builtFrom(saved?.savedAt ?? null);

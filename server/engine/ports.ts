@@ -51,6 +51,8 @@ export interface TradingSettings {
   /** Set when the engine turned trading off by itself, with the reason. */
   tradingPausedAt: Date | null;
   tradingPauseReason: string | null;
+  /** The pairs the user picked (users.symbols); null = every pair the server trades. */
+  symbols: SymbolId[] | null;
 }
 
 /** The realised window (server/engine/drawdown.ts) as the database reads it, decimal strings. */

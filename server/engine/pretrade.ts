@@ -2,6 +2,7 @@
 // limits, fees and the account's balances — before anything is written or sent. A trade that cannot be placed is
 // never opened. Pure: the caller reads the figures (server/engine/venue-figures.ts) and the replay can feed its own.
 import type { Currency, SymbolId } from '../../contract/domain';
+import { baseOf } from '../../contract/pairs';
 import type { TradeRules } from '../venues/types';
 import { Money, money } from './decimal';
 import type { Direction } from './prices';
@@ -25,7 +26,9 @@ export type PreTradeResult =
   /** `mirror`: the binance-rich case lacked coin to sell; it is skipped for the user, not counted as a failure. */
   | { ok: false; reason: string; mirror: boolean };
 
-const coinOf = (symbol: SymbolId): Currency => (symbol === 'BTC/USDT' ? 'BTC' : 'ETH');
+const coinOf = (symbol: SymbolId): Currency => baseOf(symbol);
+/** What an account holds of a currency; none when the venue did not list it. */
+const heldOf = (balances: Record<Currency, string>, currency: Currency): Money => money(balances[currency] ?? 0);
 const refuse = (reason: string, mirror = false): PreTradeResult => ({ ok: false, reason, mirror });
 const usd = (value: Money): string => value.toFixed(2);
 
@@ -59,11 +62,11 @@ export function checkBinance(order: PreTradeOrder, figures: VenueFigures): PreTr
   }
   if (order.direction === 'deriv-rich') {
     const needed = notional.times(money(1).plus(rules.feeRate));
-    const held = money(balances.USDT);
+    const held = heldOf(balances, 'USDT');
     if (held.lt(needed))
       return refuse(`not enough USDT on Binance: ${usd(needed)} needed with fees, ${usd(held)} held`);
   } else {
-    const held = money(balances[coin]);
+    const held = heldOf(balances, coin);
     if (held.lt(quantity))
       return refuse(
         `not enough ${coin} on Binance for the mirror sell: ${quantity.toFixed()} needed, ${held.toFixed()} held`,
@@ -83,7 +86,7 @@ export function checkDeriv(order: PreTradeOrder, figures: VenueFigures): PreTrad
   if (rules.maxStake !== null && stake.gt(rules.maxStake))
     return refuse(`Deriv stake ${usd(stake)} ${rules.currency} is above its maximum of ${rules.maxStake} ${at}`);
   const needed = stake.plus(order.notional.times(rules.feeRate));
-  const held = money(balances.USDT);
+  const held = heldOf(balances, 'USDT');
   if (held.lt(needed))
     return refuse(`not enough ${rules.currency} on Deriv: ${usd(needed)} needed with commission, ${usd(held)} held`);
   return { ok: true };
@@ -99,14 +102,14 @@ export function fundableNotional(order: PreTradeOrder, binance: VenueFigures, de
   const b = binance.rules;
   if (b.maxNotional !== null) most = Money.min(most, b.maxNotional);
   if (order.direction === 'deriv-rich') {
-    most = Money.min(most, money(binance.balances.USDT).dividedBy(money(1).plus(b.feeRate)));
+    most = Money.min(most, heldOf(binance.balances, 'USDT').dividedBy(money(1).plus(b.feeRate)));
   } else {
-    most = Money.min(most, money(binance.balances[coinOf(order.symbol)]).times(order.binancePrice));
+    most = Money.min(most, heldOf(binance.balances, coinOf(order.symbol)).times(order.binancePrice));
   }
   const d = deriv.rules;
   if (d.multiplier !== null) {
     const perNotional = money(1).dividedBy(d.multiplier).plus(d.feeRate);
-    most = Money.min(most, money(deriv.balances.USDT).dividedBy(perNotional));
+    most = Money.min(most, heldOf(deriv.balances, 'USDT').dividedBy(perNotional));
     if (d.maxStake !== null) most = Money.min(most, money(d.maxStake).times(d.multiplier));
   }
   return Money.max(0, most).toDecimalPlaces(2, Money.ROUND_DOWN);

@@ -3,7 +3,8 @@
 // `arbitrage_opportunity` events. A venue that goes quiet sends nothing, so a price is published again once it
 // turns stale.
 import { catchError, filter, firstValueFrom, of, share, Subject, timeout, type Subscription } from 'rxjs';
-import { SYMBOLS, type SymbolId, type VenueId } from '../../contract/domain';
+import type { SymbolId, VenueId } from '../../contract/domain';
+import { enabledSymbols } from '../venues/enabled-pairs';
 import type { Prices } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
 import type { Venue } from '../venues/types';
@@ -33,7 +34,7 @@ export class PriceFeed implements PriceBook {
   /** Subscribes to both venues' quotes; `onTick` hears each tick after it is recorded and published. */
   start(onTick: (tick: PriceTick) => void): void {
     const { params, now } = this.deps;
-    const ticks = priceTicks(this.deps.venues, SYMBOLS).pipe(share());
+    const ticks = priceTicks(this.deps.venues, enabledSymbols()).pipe(share());
     // The broadcast opportunity uses the threshold of a user with the default minSpread and taker fee.
     const threshold = openThreshold(params, params.defaultMinSpread, params.defaultTakerFee);
     this.subscriptions.push(
@@ -71,7 +72,7 @@ export class PriceFeed implements PriceBook {
   /** The latest price of each symbol, `profitable` judged against the given minSpread, staleness as of now. */
   prices(minSpread: number, symbol?: SymbolId): Prices {
     const out: Prices = {};
-    for (const s of symbol ? [symbol] : SYMBOLS) {
+    for (const s of symbol ? [symbol] : enabledSymbols()) {
       const tick = this.latest.get(s);
       if (tick) out[s] = toSymbolPrice(tick, minSpread, this.deps.now(), this.deps.params);
     }

@@ -2,7 +2,8 @@
 // the maxLoss drawdown and the circuit breaker. It issues commands and is told their outcomes; it never awaits, so a
 // tick is decided in one pass and the property tests (and a replay) can drive it with recorded or generated market
 // paths and no real time.
-import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId, type TradeOrigin } from '../../contract/domain';
+import type { OpportunityOutcomeKind, SymbolId, TradeOrigin } from '../../contract/domain';
+import { enabledSymbols } from '../venues/enabled-pairs';
 import { CLOSE_REASONS } from '../../contract/trade-life';
 import { recordBusy, recordFailure, recordSkip, recordSuccess, resetBreaker, restoreBreaker } from './circuit-breaker';
 import { CloseTriggers } from './close-triggers';
@@ -417,7 +418,7 @@ export class TradingCore {
   private forgetIfIdle(book: UserBook): void {
     if (!book.limits.autoTrade && book.limits.stopped === null && book.trades.size === 0) {
       this.users.delete(book.limits.userId);
-      this.outcomes.forget(book.limits.userId, SYMBOLS);
+      this.outcomes.forget(book.limits.userId, enabledSymbols());
     }
   }
 

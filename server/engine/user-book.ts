@@ -29,7 +29,13 @@ export interface UserLimits {
   stopped: EngineStop | null;
   /** When trading was last enabled (ms): the start of the maxLoss window; null = since the first trade. */
   windowStart: number | null;
+  /** The pairs the user trades; null = every pair the server trades. No trade opens on another. */
+  symbols: readonly SymbolId[] | null;
 }
+
+/** Whether the user picked this pair (or left the choice to the server's list). */
+export const tradesPair = (limits: Pick<UserLimits, 'symbols'>, symbol: SymbolId): boolean =>
+  limits.symbols === null || limits.symbols.includes(symbol);
 
 export type TrackedStage = 'opening' | 'open' | 'closing';
 
@@ -94,7 +100,7 @@ export function autoNotional(book: UserBook, params: TradingParams): Money {
 
 /** Whether the user may open an automated trade on the symbol now (the spread aside). */
 export function canAutoOpen(book: UserBook, symbol: SymbolId, now: number, params: TradingParams): boolean {
-  if (!book.limits.autoTrade || book.limits.stopped !== null) return false;
+  if (!book.limits.autoTrade || book.limits.stopped !== null || !tradesPair(book.limits, symbol)) return false;
   if (book.realised === null || book.readsPending > 0 || maxLossReached(book.realised, book.maxLoss)) return false;
   if (book.bySymbol.has(symbol) || activeBlock(book.breaker, symbol, now)) return false;
   return autoNotional(book, params).gte(params.minNotional);
@@ -111,7 +117,7 @@ export function whyNot(
   const { stopped } = book.limits;
   if (stopped === 'max-loss') return { outcome: 'halted', reason: 'trading is stopped: max loss reached' };
   if (stopped === 'paused') return { outcome: 'paused', reason: 'trading is paused after repeated refusals' };
-  if (!book.limits.autoTrade) return null;
+  if (!book.limits.autoTrade || !tradesPair(book.limits, symbol)) return null;
   const block = activeBlock(book.breaker, symbol, now);
   if (block) return { outcome: block.outcome, reason: block.reason };
   if (book.bySymbol.has(symbol))
@@ -150,6 +156,8 @@ export function manualRefusal(
     );
   }
   if (!context.realisedKnown) return refuse(409, REALISED_PENDING);
+  if (!tradesPair(book.limits, symbol))
+    return refuse(400, `${symbol} is not among your pairs; add it in your trading settings to trade it`);
   if (notional.lt(params.minNotional))
     return refuse(400, `Amount must be at least ${params.minNotional.toFixed()} USDT`);
   if (book.bySymbol.has(symbol)) return refuse(409, `You already have an open ${symbol} trade; wait until it closes`);

@@ -84,6 +84,7 @@ export class UserRegistry {
       // The engine's own stops hold until trading is turned on again; the kind is stored, never read from a reason.
       stopped: isEngineStop(s.tradingStop) ? s.tradingStop : null,
       windowStart: s.tradingEnabledAt?.getTime() ?? null,
+      symbols: s.symbols,
     };
   }
 

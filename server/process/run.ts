@@ -17,6 +17,8 @@ import { pricesOf, startSpreadRecorder } from '../spread-history/recorder';
 import { startBookRecorder } from '../spread-history/book-recorder';
 import { costFloor } from '../../contract/costs';
 import { SIM_PROFILE_PARAMS } from '../venues/sim/profiles';
+import { enableSymbols } from '../venues/enabled-pairs';
+import { offeredPairs, pairProblems } from '../venues/pair-check';
 import { bootstrapAdmin, generatedPasswordNotice } from './first-admin';
 import { safeOutput } from './output';
 import { buildClient, isClientStale } from './pwa-build';
@@ -48,6 +50,27 @@ function readConfig(env: ProcessOptions['env']): Config {
     }
     throw error;
   }
+}
+
+/**
+ * The configured pairs (SYMBOLS) as the market offers them: a pair a venue lacks (or the simulated market does not
+ * model) stops the start with a message naming it; a venue that cannot be asked stops it too, since nothing it
+ * would trade could be checked.
+ */
+async function checkPairs(config: Config): Promise<void> {
+  let problems: string[];
+  try {
+    problems = pairProblems(await offeredPairs(config, config.symbols), config.market);
+  } catch (error) {
+    problems = [
+      `SYMBOLS could not be checked against the venues: ${error instanceof Error ? error.message : String(error)}`,
+    ];
+  }
+  if (problems.length > 0) {
+    console.error(problems.join('\n'));
+    process.exit(1);
+  }
+  enableSymbols(config.symbols);
 }
 
 /** DATA_DIR usable and owner-only before anything opens it; otherwise a clear message and exit code 1. */
@@ -88,6 +111,7 @@ export async function runServer({ env, market }: ProcessOptions): Promise<void> 
   const logSink = safeOutput(process.stdout);
   safeOutput(process.stderr);
   const config = readConfig(env);
+  await checkPairs(config);
   // Whatever this process creates (database files, keys, logs) is the server account's alone.
   process.umask(0o077);
   readyDataDir(config.dataDir);

@@ -5,7 +5,7 @@
 // this instance's engine is told: an API-only instance still changes trading for the engine instance, which re-reads
 // within seconds. Live trading is never switched on without the keys it needs, so the stored switch always says what
 // the engine does.
-import type { MarketKind } from '../../contract/domain';
+import type { MarketKind, SymbolId } from '../../contract/domain';
 import { CLOSE_REASONS } from '../../contract/trade-life';
 import type { TradingHaltState } from '../../contract/guard';
 import type { Db } from '../db/client';
@@ -30,6 +30,8 @@ export interface LimitChanges {
   maxExposure?: string;
   minSpread?: string;
   maxLoss?: string;
+  /** The pairs the user trades (checked against the server's by the caller). */
+  symbols?: SymbolId[];
 }
 
 export type EnableResult =

@@ -204,6 +204,13 @@ export const PAPER_SEED: Record<VenueId, Record<Currency, string>> = {
   deriv: { USDT: '10000', BTC: '0', ETH: '0' },
 };
 
+/** A paper account's starting amount of a currency: the seed's, or none of a coin the seed does not name. */
+export const paperSeedOf = (
+  seed: Record<VenueId, Record<Currency, string>>,
+  venue: VenueId,
+  currency: Currency,
+): string => seed[venue][currency] ?? '0';
+
 /**
  * Where simulated venues keep paper orders and balances, so that both survive a restart and a retried
  * client order id finds its first fill. The database implementation lives under server/db/repositories.

@@ -2,7 +2,9 @@ import type { TradingHaltState } from '../../contract/guard';
 import { useObservable, useObservableState, useSubscription } from 'observable-hooks';
 import { useMemo } from 'react';
 import { map, merge, of, switchMap } from 'rxjs';
+import type { SymbolId } from '../../contract/domain';
 import type { Balances, MarketInfo, Prices, Stats, Trade } from '../../contract/entities';
+import { DEFAULT_SYMBOLS } from '../../contract/pairs';
 import type { OfflineStatus } from '../services/offline';
 import type { ConnectionState } from '../services/realtime/realtimeService';
 import type { Live } from '../services/streams/liveState';
@@ -24,6 +26,10 @@ export const useMarket = (): Live<MarketInfo | null> => useLive(useServices().ma
 /** What the user was sent, newest first, with the unread count (the top bar's badge and the Notifications screen). */
 export const useNotificationHistory = (): Live<NotificationHistory> =>
   useLive(useServices().notificationHistory.history$, EMPTY_HISTORY);
+/** The pairs the server trades, in its order (the spec's two until its market answer is known). */
+export function usePairs(): readonly SymbolId[] {
+  return useMarket().value?.symbols ?? DEFAULT_SYMBOLS;
+}
 export const useTradingHalt = (): Live<TradingHaltState | null> => useLive(useServices().market.halt$, null);
 
 const LOADING_PAGE: Live<TradePage | null> = {

@@ -23,9 +23,16 @@ export function formatCoins(amount: number | null | undefined): string {
   return (Number.isFinite(amount) ? (amount as number) : 0).toFixed(6);
 }
 
-export function formatPrice(value: number | null | undefined): string {
+/** A price in USD; `decimals` beyond 2 for a coin quoted finer (a pair's tick, contract/pairs.ts). */
+export function formatPrice(value: number | null | undefined, decimals = 2): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return 'N/A';
-  return usdFormat.format(value);
+  if (decimals <= 2) return usdFormat.format(value);
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  }).format(value);
 }
 
 // Dates: every date on screen is shown in the user's time zone (Profile; the browser's by default: contract/time-zone.ts),

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import { EquityChartCard } from '../features/charts/EquityChartCard';
 import { useEquity } from '../hooks/cockpit';
-import { useBalances, usePrices } from '../hooks/data';
+import { useBalances, usePairs, usePrices } from '../hooks/data';
 import { useServices } from '../hooks/services';
 import * as styles from '../features/balances/balances.css';
 import { VenuePanel } from '../features/balances/VenuePanel';
@@ -19,6 +19,7 @@ export function BalancesScreen() {
   const { balances: balancesService, actions } = useServices();
   const balances = useBalances();
   const prices = usePrices();
+  const pairs = usePairs();
   const [syncing, setSyncing] = useState(false);
   // Balances load on open (spec section 2), on top of the live stream the layout keeps.
   useEffect(() => balancesService.reload(), [balancesService]);
@@ -66,8 +67,20 @@ export function BalancesScreen() {
       </div>
       <EquityChartCard points={equity} />
       <div className={common.halves}>
-        <VenuePanel title="Binance" balances={b?.binance ?? null} prices={prices.value} testId="venue-binance" />
-        <VenuePanel title="Deriv" balances={b?.deriv ?? null} prices={prices.value} testId="venue-deriv" />
+        <VenuePanel
+          title="Binance"
+          balances={b?.binance ?? null}
+          prices={prices.value}
+          pairs={pairs}
+          testId="venue-binance"
+        />
+        <VenuePanel
+          title="Deriv"
+          balances={b?.deriv ?? null}
+          prices={prices.value}
+          pairs={pairs}
+          testId="venue-deriv"
+        />
       </div>
       <Card title="Trading Statistics">
         <dl className={styles.statsList}>

@@ -9,7 +9,7 @@ import { RecentTrades } from '../features/dashboard/RecentTrades';
 import { DashboardStats } from '../features/dashboard/StatCards';
 import { NextStep } from '../features/dashboard/NextStep';
 import { useEquity, useOutcomes, useRisk } from '../hooks/cockpit';
-import { useFramePrices, useMarket, useRecentTrades, useStats } from '../hooks/data';
+import { useFramePrices, useMarket, usePairs, useRecentTrades, useStats } from '../hooks/data';
 import { useAuth } from '../hooks/services';
 import { useEngineStatus } from '../hooks/engineStatus';
 import * as common from '../ui/page.css';
@@ -23,6 +23,7 @@ export function DashboardScreen() {
   const trades = useRecentTrades();
   const prices = useFramePrices();
   const market = useMarket();
+  const pairs = usePairs();
   const risk = useRisk();
   const outcomes = useOutcomes();
   const equity = useEquity();
@@ -37,7 +38,7 @@ export function DashboardScreen() {
       <NextStep user={user} stats={stats.value} />
       <div className={layout.cockpit}>
         <div className={layout.areaPrices}>
-          <LivePrices prices={prices.value} />
+          <LivePrices prices={prices.value} pairs={pairs} mine={user?.symbols ?? pairs} />
         </div>
         <div className={layout.areaPositions}>
           <OpenPositions
@@ -68,7 +69,12 @@ export function DashboardScreen() {
           <EquityChartCard points={equity} />
         </div>
         <div className={layout.areaOpportunities}>
-          <Opportunities outcomes={outcomes.value} minSpread={user?.minSpread ?? null} trades={trades.value} />
+          <Opportunities
+            outcomes={outcomes.value}
+            minSpread={user?.minSpread ?? null}
+            trades={trades.value}
+            pairs={pairs}
+          />
         </div>
         <div className={layout.areaRecent}>
           <RecentTrades trades={trades.value} loading={trades.loading} />

@@ -1,6 +1,6 @@
 import { getRouteApi } from '@tanstack/react-router';
 import { useMemo } from 'react';
-import { PAGE_SIZES, SYMBOLS, TRADE_STATUSES, type SymbolId, type TradeStatus } from '../../contract/domain';
+import { PAGE_SIZES, TRADE_STATUSES, type SymbolId, type TradeStatus } from '../../contract/domain';
 import { TradesOfflineNote } from '../features/offline/TradesOfflineNote';
 import { ReportsCard } from '../features/reports/ReportsCard';
 import { ExportCsv } from '../features/trades/ExportCsv';
@@ -11,7 +11,7 @@ import { TradesSummary } from '../features/trades/TradesSummary';
 import { TradesTable } from '../features/trades/TradesTable';
 import { useCloseTrade } from '../features/trades/useCloseTrade';
 import { STATUS_LABELS } from '../../contract/trade-life';
-import { useOfflineStatus, useStats, useTradePage } from '../hooks/data';
+import { useOfflineStatus, usePairs, useStats, useTradePage } from '../hooks/data';
 import type { TradePageQuery } from '../services/trades/tradesService';
 import { Card } from '../ui/Card';
 import { SelectField } from '../ui/Field';
@@ -31,6 +31,7 @@ export function TradesScreen() {
   const stats = useStats();
 
   const { status, symbol, page: current, limit } = search;
+  const pairs = usePairs();
   const query = useMemo(
     (): TradePageQuery => ({ status, symbol, page: current, limit }),
     [status, symbol, current, limit],
@@ -81,7 +82,7 @@ export function TradesScreen() {
               onChange={(e) => filter({ symbol: e.target.value as SymbolId | '' })}
             >
               <option value="">All</option>
-              {SYMBOLS.map((s) => (
+              {pairs.map((s) => (
                 <option key={s} value={s}>
                   {s}
                 </option>

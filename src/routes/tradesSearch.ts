@@ -1,12 +1,6 @@
 import type { SearchSchemaInput } from '@tanstack/react-router';
-import {
-  DEFAULT_PAGE_SIZE,
-  PAGE_SIZES,
-  SYMBOLS,
-  TRADE_STATUSES,
-  type SymbolId,
-  type TradeStatus,
-} from '../../contract/domain';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, TRADE_STATUSES, type SymbolId, type TradeStatus } from '../../contract/domain';
+import { PAIR_CATALOGUE } from '../../contract/pairs';
 import { DEFAULT_SORT, SORT_DIRS, SORT_KEYS, type Sort, type SortKey } from '../features/trades/sortTrades';
 
 /**
@@ -51,7 +45,12 @@ export function parseTradesSearch(search: RawTradesSearch): TradesSearch {
   const d = TRADES_SEARCH_DEFAULTS;
   return {
     status: oneOf<TradeStatus | ''>(TRADE_STATUSES, search.status, d.status),
-    symbol: oneOf<SymbolId | ''>(SYMBOLS, search.symbol, d.symbol),
+    // Any pair the product knows: which ones this server trades is its answer, not the URL's concern.
+    symbol: oneOf<SymbolId | ''>(
+      PAIR_CATALOGUE.map((p) => p.symbol),
+      search.symbol,
+      d.symbol,
+    ),
     limit: oneOf<number>(PAGE_SIZES, search.limit, d.limit),
     page: pageOf(search.page),
     sort: oneOf<SortKey>(SORT_KEYS, search.sort, d.sort),

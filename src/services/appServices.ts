@@ -24,6 +24,7 @@ import { createTradesService, type TradesService } from './trades/tradesService'
 import { createTradesExport, type TradesExport } from './trades/tradesExport';
 import { createPushDevice, type PushDevice } from './notifications/pushDevice';
 import { createNotificationHistoryService, type NotificationHistoryService } from './notifications/historyService';
+import { DEFAULT_SYMBOLS } from '../../contract/pairs';
 
 /** Everything the screens use, built once by the composition root and handed to routes through router context. */
 export interface AppServices {
@@ -157,8 +158,15 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const stats = createStatsService({ ...domain, reloads$: balances.reloads$ });
   const trades = createTradesService({ ...domain, online$ });
   const opportunities = createOpportunitiesService(domain);
-  const spreads = createSpreadsService(domain);
   const market = createMarketService(domain);
+  const spreads = createSpreadsService({
+    ...domain,
+    // The server's pairs, once its market answer is known (from the cache or the server).
+    pairs$: market.market$.pipe(
+      filter((live) => live.value !== null),
+      map((live) => live.value?.symbols ?? DEFAULT_SYMBOLS),
+    ),
+  });
   const offline = createOfflineServices({
     online$,
     connection$: realtime.state$,

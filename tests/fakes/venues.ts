@@ -1,7 +1,7 @@
 // Both fake venues at once, optionally fed by the simulated market so that a server in MARKET=live mode sees
 // moving, dislocating prices: for end-to-end and integration tests of the live path.
 import type { Subscription } from 'rxjs';
-import { SYMBOLS } from '../../contract/domain';
+import { pairSpec } from '../../contract/pairs';
 import { SimMarket } from '../../server/venues/sim/market';
 import type { SimParams } from '../../server/venues/sim/params';
 import { startFakeBinance, type FakeBinance, type FakeBinanceAccount } from './binance/server';
@@ -33,9 +33,6 @@ export interface FakeVenues {
   close(): Promise<void>;
 }
 
-const BINANCE_SYMBOL = { 'BTC/USDT': 'BTCUSDT', 'ETH/USDT': 'ETHUSDT' } as const;
-const DERIV_SYMBOL = { 'BTC/USDT': 'cryBTCUSD', 'ETH/USDT': 'cryETHUSD' } as const;
-
 export async function startFakeVenues(options: FakeVenuesOptions = {}): Promise<FakeVenues> {
   const [binance, deriv] = await Promise.all([
     startFakeBinance({ accounts: options.binanceAccounts }),
@@ -45,16 +42,20 @@ export async function startFakeVenues(options: FakeVenuesOptions = {}): Promise<
   const feeds: Subscription[] = [];
   if (options.simSeed !== undefined) {
     market = new SimMarket({ seed: options.simSeed, params: options.simParams });
-    for (const symbol of SYMBOLS) {
+    // Every pair the simulated market models (simParams' pairs; the spec's two by default).
+    for (const symbol of market.symbols) {
+      const { binanceSymbol, derivUnderlying, priceDecimals } = pairSpec(symbol);
       feeds.push(
         market
           .quotes('binance', symbol)
-          .subscribe((q) => binance.pushQuote(BINANCE_SYMBOL[symbol], q.bid.toFixed(2), q.ask.toFixed(2))),
+          .subscribe((q) =>
+            binance.pushQuote(binanceSymbol, q.bid.toFixed(priceDecimals), q.ask.toFixed(priceDecimals)),
+          ),
       );
       feeds.push(
         market
           .quotes('deriv', symbol)
-          .subscribe((q) => deriv.pushTick(DERIV_SYMBOL[symbol], q.bid.toFixed(3), q.ask.toFixed(3))),
+          .subscribe((q) => deriv.pushTick(derivUnderlying, q.bid.toFixed(3), q.ask.toFixed(3))),
       );
     }
     market.start();

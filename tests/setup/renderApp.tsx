@@ -37,6 +37,7 @@ export const testUser = (patch: Partial<PublicUser> = {}): PublicUser => ({
   tradingPausedAt: null,
   tradingPauseReason: null,
   timeZone: null,
+  symbols: ['BTC/USDT', 'ETH/USDT'],
   maxExposure: 1000,
   minSpread: 0.002,
   maxLoss: 100,

@@ -64,6 +64,7 @@ export class MemoryUsers implements UserDirectory {
       tradingEnabledAt: null,
       tradingPausedAt: null,
       tradingPauseReason: null,
+      symbols: null,
       ...this.rows.get(userId),
       ...s,
     });

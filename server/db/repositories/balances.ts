@@ -1,9 +1,10 @@
 // Holdings per venue and currency. Amounts stay decimal strings here; the routes turn them into JSON numbers.
 import { eq, sql } from 'drizzle-orm';
-import { CURRENCIES, VENUES, type Currency, type VenueId } from '../../../contract/domain';
+import { VENUES, type Currency, type VenueId } from '../../../contract/domain';
+import { enabledCurrencies } from '../../venues/enabled-pairs';
 import type { Db } from '../client';
 import { balances } from '../schema/balances';
-import { PAPER_SEED } from '../../venues/types';
+import { PAPER_SEED, paperSeedOf } from '../../venues/types';
 
 export type VenueAmounts = Record<Currency, string>;
 
@@ -14,9 +15,10 @@ export interface UserBalances {
   updatedAt: Date | null;
 }
 
-const zeroes = (): VenueAmounts => ({ USDT: '0', BTC: '0', ETH: '0' });
+/** Every currency the enabled pairs hold, at 0. */
+const zeroes = (): VenueAmounts => Object.fromEntries(enabledCurrencies().map((c) => [c, '0']));
 
-/** Every venue and currency, a missing row counting as 0. */
+/** Every venue and currency (the enabled pairs' and any other held), a missing row counting as 0. */
 export async function getBalances(db: Db, userId: string): Promise<UserBalances> {
   const rows = await db.select().from(balances).where(eq(balances.userId, userId));
   const result: UserBalances = { binance: zeroes(), deriv: zeroes(), updatedAt: null };
@@ -40,7 +42,12 @@ export async function ensurePaperBalancesOf(db: Db, userIds: readonly string[]):
   if (userIds.length === 0) return;
   const rows = userIds.flatMap((userId) =>
     VENUES.flatMap((venue) =>
-      CURRENCIES.map((currency) => ({ userId, venue, currency, amount: PAPER_SEED[venue][currency] })),
+      enabledCurrencies().map((currency) => ({
+        userId,
+        venue,
+        currency,
+        amount: paperSeedOf(PAPER_SEED, venue, currency),
+      })),
     ),
   );
   await db.insert(balances).values(rows).onConflictDoNothing();
@@ -48,7 +55,7 @@ export async function ensurePaperBalancesOf(db: Db, userIds: readonly string[]):
 
 /** Replaces one venue's holdings with amounts read from the venue (live sync). */
 export async function setVenueBalances(db: Db, userId: string, venue: VenueId, amounts: VenueAmounts): Promise<void> {
-  const rows = CURRENCIES.map((currency) => ({ userId, venue, currency, amount: amounts[currency] }));
+  const rows = Object.entries(amounts).map(([currency, amount]) => ({ userId, venue, currency, amount }));
   await db
     .insert(balances)
     .values(rows)

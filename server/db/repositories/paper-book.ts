@@ -5,7 +5,8 @@
 // of orders and balances arriving together are one query each (server/db/batch.ts).
 import Decimal from 'decimal.js';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { CURRENCIES, type Currency, type SymbolId, type VenueId } from '../../../contract/domain';
+import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
+import { enabledCurrencies } from '../../venues/enabled-pairs';
 import { VenueError, type LegFill, type PaperBook } from '../../venues/types';
 import { ReadBatcher, WriteBatcher } from '../batch';
 import type { Db } from '../client';
@@ -80,8 +81,7 @@ export class DbPaperBook implements PaperBook {
         .onConflictDoNothing()
         .returning();
       if (inserted.length === 0) return null; // the id exists: nothing changes
-      for (const currency of CURRENCIES) {
-        const delta = deltas[currency];
+      for (const [currency, delta] of Object.entries(deltas)) {
         if (delta === undefined || new Decimal(delta).isZero()) continue;
         const moved = await tx
           .update(balances)
@@ -164,4 +164,4 @@ interface OrderKey {
 /** An order belongs to its user: another account's client order id is never found. */
 const orderKey = (k: OrderKey): string => `${k.userId}|${k.venue}|${k.clientOrderId}`;
 
-const emptyBalances = (): Record<Currency, string> => ({ USDT: '0', BTC: '0', ETH: '0' });
+const emptyBalances = (): Record<Currency, string> => Object.fromEntries(enabledCurrencies().map((c) => [c, '0']));

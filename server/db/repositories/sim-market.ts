@@ -1,7 +1,7 @@
 // The simulated market's saved state (sim_market): read once at start and on a failover, written about every second
 // by the instance that trades and once more on shutdown.
 import { sql } from 'drizzle-orm';
-import { SYMBOLS } from '../../../contract/domain';
+import { isKnownSymbol, type SymbolId } from '../../../contract/pairs';
 import type { SavedSimMarket } from '../../venues/sim/market';
 import type { SymbolState } from '../../venues/sim/model';
 import type { Db } from '../client';
@@ -13,7 +13,7 @@ export async function loadSimMarket(db: Db): Promise<{ state: SavedSimMarket; sa
   const state: SavedSimMarket = {};
   let savedAt: Date | null = null;
   for (const row of rows) {
-    if (!SYMBOLS.includes(row.symbol)) continue;
+    if (!isKnownSymbol(row.symbol)) continue;
     state[row.symbol] = row.state;
     if (!savedAt || row.savedAt > savedAt) savedAt = row.savedAt;
   }
@@ -22,9 +22,7 @@ export async function loadSimMarket(db: Db): Promise<{ state: SavedSimMarket; sa
 
 export async function saveSimMarket(db: Db, state: Record<string, SymbolState>, at: Date = new Date()): Promise<void> {
   const rows = Object.entries(state)
-    .filter((entry): entry is [(typeof SYMBOLS)[number], SymbolState] =>
-      SYMBOLS.includes(entry[0] as (typeof SYMBOLS)[number]),
-    )
+    .filter((entry): entry is [SymbolId, SymbolState] => isKnownSymbol(entry[0]))
     .map(([symbol, symbolState]) => ({ symbol, state: symbolState, savedAt: at }));
   if (rows.length === 0) return;
   await db

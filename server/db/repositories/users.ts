@@ -142,6 +142,7 @@ const tradingColumns = {
   tradingEnabledAt: users.tradingEnabledAt,
   tradingPausedAt: users.tradingPausedAt,
   tradingPauseReason: users.tradingPauseReason,
+  symbols: users.symbols,
 };
 
 /** Every active user with tradingEnabled. */

@@ -1,5 +1,5 @@
 import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { CURRENCIES, VENUES } from '../../../contract/domain';
+import { VENUES, type Currency } from '../../../contract/domain';
 import { money, updatedAt } from './columns';
 import { users } from './users';
 
@@ -11,7 +11,7 @@ export const balances = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     venue: text('venue', { enum: VENUES }).notNull(),
-    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    currency: text('currency').$type<Currency>().notNull(),
     amount: money('amount').notNull().default('0'),
     updatedAt: updatedAt(),
   },

@@ -1,5 +1,5 @@
 import { jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { SYMBOLS } from '../../../contract/domain';
+import type { SymbolId } from '../../../contract/domain';
 import type { SymbolState } from '../../venues/sim/model';
 
 /**
@@ -9,7 +9,7 @@ import type { SymbolState } from '../../venues/sim/model';
  * continue the ones they opened at.
  */
 export const simMarket = pgTable('sim_market', {
-  symbol: text('symbol', { enum: SYMBOLS }).primaryKey(),
+  symbol: text('symbol').$type<SymbolId>().primaryKey(),
   state: jsonb('state').$type<SymbolState>().notNull(),
   savedAt: timestamp('saved_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

@@ -9,7 +9,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import { SYMBOLS } from '../../../contract/domain';
+import type { SymbolId } from '../../../contract/domain';
 
 /**
  * What the engine decided on: both venues' bid and ask at the engine's own ticks, so a backtest replays the very
@@ -23,7 +23,7 @@ import { SYMBOLS } from '../../../contract/domain';
 export const spreadBooks = pgTable(
   'spread_books',
   {
-    symbol: text('symbol', { enum: SYMBOLS }).notNull(),
+    symbol: text('symbol').$type<SymbolId>().notNull(),
     /** The engine's clock when it decided on the tick (ms precision). */
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
     /** Ticks of one symbol within the same millisecond, in the order the engine saw them (0, 1, …). */

@@ -1,5 +1,5 @@
 import { doublePrecision, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { SYMBOLS } from '../../../contract/domain';
+import type { SymbolId } from '../../../contract/domain';
 
 /**
  * The spread history older than a day: one row per symbol and minute, the average of that minute's one-second
@@ -9,7 +9,7 @@ import { SYMBOLS } from '../../../contract/domain';
 export const spreadMinutes = pgTable(
   'spread_minutes',
   {
-    symbol: text('symbol', { enum: SYMBOLS }).notNull(),
+    symbol: text('symbol').$type<SymbolId>().notNull(),
     /** Start of the minute. */
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
     /** How many one-second samples the averages stand for. */

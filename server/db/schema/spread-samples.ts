@@ -1,5 +1,5 @@
 import { doublePrecision, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { SYMBOLS } from '../../../contract/domain';
+import type { SymbolId } from '../../../contract/domain';
 
 /**
  * The spread history's last day: one row per symbol and second, the venues' mid prices and the spread between them
@@ -14,7 +14,7 @@ import { SYMBOLS } from '../../../contract/domain';
 export const spreadSamples = pgTable(
   'spread_samples',
   {
-    symbol: text('symbol', { enum: SYMBOLS }).notNull(),
+    symbol: text('symbol').$type<SymbolId>().notNull(),
     /** Start of the second. */
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
     binance: doublePrecision('binance').notNull(),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
-  SYMBOLS,
+  type SymbolId,
   TRADE_ORIGINS,
   TRADE_STATUSES,
   VENUES,
@@ -43,7 +43,7 @@ export const trades = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    symbol: text('symbol', { enum: SYMBOLS }).notNull(),
+    symbol: text('symbol').$type<SymbolId>().notNull(),
     status: text('status', { enum: TRADE_STATUSES }).notNull().default('pending'),
     origin: text('origin', { enum: TRADE_ORIGINS }).notNull().default('auto'),
     totalAmount: money('total_amount').notNull(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, pgTable, text, timestamp, uniqueIndex, uuid, numeric, index } from 'drizzle-orm/pg-core';
-import { ROLES, TRADING_DEFAULTS } from '../../../contract/domain';
+import { boolean, index, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ROLES, TRADING_DEFAULTS, type SymbolId } from '../../../contract/domain';
 import { TRADING_STOPS } from '../../../contract/trading-state';
 import { createdAt, money, updatedAt } from './columns';
 
@@ -38,6 +38,8 @@ export const users = pgTable(
     tradingPauseReason: text('trading_pause_reason'),
     /** The IANA zone the user reads dates in (checked against the runtime's list when saved); null: the browser's. */
     timeZone: text('time_zone'),
+    /** The pairs the user trades (names from contract/pairs.ts); null = every pair the server trades. */
+    symbols: jsonb('symbols').$type<SymbolId[]>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

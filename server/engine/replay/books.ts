@@ -2,15 +2,16 @@
 // each quote's own time, so the replay hands the engine's decision core the very ticks the engine decided on. Ranges
 // recorded before the books existed have only mids (history.ts); a backtest replays mids up to the first book of each
 // symbol and the books from there on, merged into one time line here.
-import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import type { SymbolId } from '../../../contract/domain';
+import { catalogueIndex, symbolAtIndex } from '../../../contract/pairs';
 import type { Quote } from '../../venues/types';
 import { quotesOf, type HistoryColumns } from './history';
 
-/** Ticks in columns, oldest first (ties: symbols in SYMBOLS order, a symbol's ticks in the engine's order). */
+/** Ticks in columns, oldest first (ties: symbols in the catalogue's order, a symbol's ticks in the engine's order). */
 export interface BookColumns {
   /** The engine's clock at the tick, ms since epoch. */
   t: Float64Array;
-  /** Index into SYMBOLS. */
+  /** Index into the pair catalogue (contract/pairs.ts). */
   symbol: Uint8Array;
   binanceBid: Float64Array;
   binanceAsk: Float64Array;
@@ -50,7 +51,7 @@ export function emptyBooks(n = 0): BookColumns {
 
 /** Per-symbol series merged into one time line (a k-way merge that keeps each symbol's own order). */
 export function mergeBooks(series: readonly BookSeriesInput[]): BookColumns {
-  const ordered = [...series].sort((a, b) => SYMBOLS.indexOf(a.symbol) - SYMBOLS.indexOf(b.symbol));
+  const ordered = [...series].sort((a, b) => catalogueIndex(a.symbol) - catalogueIndex(b.symbol));
   const columns = emptyBooks(ordered.reduce((sum, s) => sum + s.t.length, 0));
   const at = ordered.map(() => 0);
   for (let out = 0; out < columns.t.length; out += 1) {
@@ -62,7 +63,7 @@ export function mergeBooks(series: readonly BookSeriesInput[]): BookColumns {
     const s = ordered[pick]!;
     const i = at[pick]!;
     columns.t[out] = s.t[i]!;
-    columns.symbol[out] = SYMBOLS.indexOf(s.symbol);
+    columns.symbol[out] = catalogueIndex(s.symbol);
     for (const field of FIELDS) columns[field][out] = s[field][i]!;
     at[pick] = i + 1;
   }
@@ -83,7 +84,7 @@ export type ReplayInput = Quote | BookTick;
 
 export function* booksOf(columns: BookColumns): Generator<BookTick> {
   for (let i = 0; i < columns.t.length; i += 1) {
-    const symbol = SYMBOLS[columns.symbol[i]!] as SymbolId;
+    const symbol = symbolAtIndex(columns.symbol[i]!);
     yield {
       kind: 'tick',
       at: columns.t[i]!,

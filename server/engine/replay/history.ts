@@ -4,18 +4,19 @@
 // Deriv 2 bp), so a fill pays the venue's spread as in live paper trading; the spread the engine decides on is the
 // recorded one. A minute row is the average of its seconds: dislocations shorter than a minute are smoothed away in
 // it, which is why the answer says how many samples of each resolution were replayed.
-import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import type { SymbolId } from '../../../contract/domain';
+import { catalogueIndex, symbolAtIndex } from '../../../contract/pairs';
 import { CALIBRATED_PARAMS } from '../../venues/sim/profiles';
 import type { Quote } from '../../venues/types';
 
 /**
- * Samples in columns, oldest first (ties in SYMBOLS order), so that a day of seconds crosses to a worker thread as
+ * Samples in columns, oldest first (ties in the catalogue's order), so that a day of seconds crosses to a worker thread as
  * four transferable buffers instead of 170,000 objects.
  */
 export interface HistoryColumns {
   /** ms since epoch. */
   t: Float64Array;
-  /** Index into SYMBOLS. */
+  /** Index into the pair catalogue (contract/pairs.ts). */
   symbol: Uint8Array;
   binance: Float64Array;
   deriv: Float64Array;
@@ -40,7 +41,7 @@ export interface HistorySeries {
   deriv: readonly number[];
 }
 
-/** Several series merged into one time line: oldest first, ties in SYMBOLS order (a k-way merge, no sort). */
+/** Several series merged into one time line: oldest first, ties in the catalogue's order (a k-way merge, no sort). */
 export function mergeSeries(series: readonly HistorySeries[]): HistoryColumns {
   const n = series.reduce((sum, s) => sum + s.t.length, 0);
   const columns: HistoryColumns = {
@@ -63,12 +64,12 @@ export function mergeSeries(series: readonly HistorySeries[]): HistoryColumns {
       const best = series[pick]!;
       const t = s.t[at[k]!]!;
       const bestT = best.t[at[pick]!]!;
-      if (t < bestT || (t === bestT && SYMBOLS.indexOf(s.symbol) < SYMBOLS.indexOf(best.symbol))) pick = k;
+      if (t < bestT || (t === bestT && catalogueIndex(s.symbol) < catalogueIndex(best.symbol))) pick = k;
     }
     const s = series[pick]!;
     const i = at[pick]!;
     columns.t[out] = s.t[i]!;
-    columns.symbol[out] = SYMBOLS.indexOf(s.symbol);
+    columns.symbol[out] = catalogueIndex(s.symbol);
     columns.binance[out] = s.binance[i]!;
     columns.deriv[out] = s.deriv[i]!;
     columns.minute[out] = s.minute ? 1 : 0;
@@ -89,7 +90,7 @@ export function toColumns(rows: readonly HistoryRow[]): HistoryColumns {
   };
   rows.forEach((row, i) => {
     columns.t[i] = row.t;
-    columns.symbol[i] = SYMBOLS.indexOf(row.symbol);
+    columns.symbol[i] = catalogueIndex(row.symbol);
     columns.binance[i] = row.binance;
     columns.deriv[i] = row.deriv;
     columns.minute[i] = row.minute ? 1 : 0;
@@ -110,7 +111,7 @@ export const DEFAULT_HALF_SPREADS: HalfSpreads = {
 /** Each sample as the two venues' quotes at its instant (Binance first, as the live feeds are combined). */
 export function* quotesOf(columns: HistoryColumns, halfSpreads: HalfSpreads = DEFAULT_HALF_SPREADS): Generator<Quote> {
   for (let i = 0; i < columns.t.length; i += 1) {
-    const symbol = SYMBOLS[columns.symbol[i]!] as SymbolId;
+    const symbol = symbolAtIndex(columns.symbol[i]!);
     const ts = columns.t[i]!;
     const b = columns.binance[i]!;
     const d = columns.deriv[i]!;

@@ -8,8 +8,8 @@
 import type { EngineStop } from '../../../contract/trading-state';
 import Decimal from 'decimal.js';
 import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
-import { CURRENCIES } from '../../../contract/domain';
-import { PAPER_SEED, VenueError, type LegFill, type Quote } from '../../venues/types';
+import { PAIR_CATALOGUE, currenciesOf } from '../../../contract/pairs';
+import { PAPER_SEED, VenueError, paperSeedOf, type LegFill, type Quote } from '../../venues/types';
 import {
   DEFAULT_EXECUTION_COSTS,
   paperClose,
@@ -37,6 +37,9 @@ import {
 } from '../trade-state';
 import { TradingCore, type Command } from '../trading-core';
 import type { BookTick, ReplayInput } from './books';
+
+/** Every currency a replayed pair can move (the replay runs in a worker that knows only the catalogue). */
+const CURRENCIES = currenciesOf(PAIR_CATALOGUE.map((p) => p.symbol));
 
 /** The limits a trader tries: the same three the settings hold. */
 export interface ReplayLimits {
@@ -129,7 +132,10 @@ class Replay {
     this.costs = options.costs ?? DEFAULT_EXECUTION_COSTS;
     const seed = options.balances ?? PAPER_SEED;
     const wallet = (venue: VenueId) =>
-      Object.fromEntries(CURRENCIES.map((c) => [c, new Decimal(seed[venue][c])])) as Record<Currency, Decimal>;
+      Object.fromEntries(CURRENCIES.map((c) => [c, new Decimal(paperSeedOf(seed, venue, c))])) as Record<
+        Currency,
+        Decimal
+      >;
     this.balances = { binance: wallet('binance'), deriv: wallet('deriv') };
     this.core = new TradingCore({
       params: this.params,
@@ -148,6 +154,8 @@ class Replay {
         autoTrade: true,
         stopped: null,
         windowStart: null,
+        // The replay is fed only the pairs it was asked for.
+        symbols: null,
       }),
     );
   }
@@ -243,7 +251,10 @@ class Replay {
     const binance = trade.decision?.binance ?? this.latest.get(venueKey('binance', trade.symbol));
     if (!binance) return { ok: false, reason: 'no Binance price to size the order', mirror: false };
     const text = (venue: VenueId) =>
-      Object.fromEntries(CURRENCIES.map((c) => [c, this.balances[venue][c].toFixed()])) as Record<Currency, string>;
+      Object.fromEntries(CURRENCIES.map((c) => [c, (this.balances[venue][c] ?? new Decimal(0)).toFixed()])) as Record<
+        Currency,
+        string
+      >;
     return sizeAndCheck(
       {
         symbol: trade.symbol,
@@ -346,15 +357,16 @@ class Replay {
   private record(venue: VenueId, clientOrderId: string, execution: PaperExecution): LegFill {
     const wallet = this.balances[venue];
     const next = { ...wallet };
-    for (const currency of CURRENCIES) {
-      const delta = execution.deltas[currency];
+    for (const [currency, delta] of Object.entries(execution.deltas)) {
       if (delta === undefined) continue;
-      next[currency] = wallet[currency].plus(delta);
-      if (next[currency].isNegative()) {
+      const held = wallet[currency] ?? new Decimal(0);
+      const after = held.plus(delta);
+      next[currency] = after;
+      if (after.isNegative()) {
         throw new VenueError(
           venue,
           'insufficient-balance',
-          `Insufficient ${currency} on ${venue}: have ${wallet[currency].toFixed()}, need ${new Decimal(delta).negated().toFixed()}`,
+          `Insufficient ${currency} on ${venue}: have ${held.toFixed()}, need ${new Decimal(delta).negated().toFixed()}`,
         );
       }
     }

@@ -3,9 +3,15 @@
 // database is this thread's I/O); the replay — the engine's own decision core and paper fills (engine/replay) — runs
 // in a worker thread with a time limit. Answered from the database, so an API-only instance serves it too.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BACKTEST_MAX_TICKS, BACKTEST_TIMEOUT_MS, type BacktestResponse } from '../../../contract/backtest';
+import {
+  BACKTEST_ALL_PAIRS,
+  BACKTEST_MAX_TICKS,
+  BACKTEST_TIMEOUT_MS,
+  type BacktestResponse,
+} from '../../../contract/backtest';
 import { BacktestBody } from '../../../contract/backtest-body';
-import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import type { SymbolId } from '../../../contract/domain';
+import { enabledSymbols, isEnabledSymbol } from '../../venues/enabled-pairs';
 import { readReplayHistory } from '../../db/repositories/spread-history';
 import { countSpreadBooks, readReplayBooks } from '../../db/repositories/spread-books';
 import { mergeBooks } from '../../engine/replay/books';
@@ -31,7 +37,9 @@ export const backtestRoutes: FastifyPluginAsyncZod = async (app) => {
       const from = new Date(body.from);
       const to = new Date(Math.min(Date.parse(body.to), Date.now()));
       if (from.getTime() >= to.getTime()) throw badRequest('The range must start in the past');
-      const symbols: SymbolId[] = body.symbol === 'both' ? [...SYMBOLS] : [body.symbol];
+      if (body.symbol !== BACKTEST_ALL_PAIRS && !isEnabledSymbol(body.symbol))
+        throw badRequest(`This server does not trade ${body.symbol}; pick one of ${enabledSymbols().join(', ')}`);
+      const symbols: SymbolId[] = body.symbol === BACKTEST_ALL_PAIRS ? [...enabledSymbols()] : [body.symbol];
       // The books the engine decided on; mids only before a symbol's first book (recorded before books were kept).
       const ticks = await countSpreadBooks(app.db, symbols, from, to);
       if (ticks > BACKTEST_MAX_TICKS)

@@ -1,10 +1,11 @@
 // The calibrated simulated market's pace, measured from its own recorded spread history, so the screen can say what
 // to expect ("about N opportunities a day") instead of leaving a new user waiting for hours without a word.
-import { TRADING_DEFAULTS, SYMBOLS } from '../../../contract/domain';
+import { TRADING_DEFAULTS } from '../../../contract/domain';
 import { openThreshold, TRADING_COSTS } from '../../../contract/costs';
 import type { MarketPace, SpreadPoint } from '../../../contract/entities';
 import type { Db } from '../../db/client';
 import { readSpreadSeries } from '../../db/repositories/spread-history';
+import { enabledSymbols } from '../../venues/enabled-pairs';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -31,13 +32,13 @@ export function countOpportunities(points: readonly SpreadPoint[], threshold: nu
   return count;
 }
 
-/** The pace over both pairs' last week, per day that has history; null while nothing is recorded. */
+/** The pace over every traded pair's last week, per day that has history; null while nothing is recorded. */
 export async function measurePace(db: Db, now: number): Promise<MarketPace | null> {
   const to = new Date(now);
   const from = new Date(now - PACE_DAYS * DAY);
   const days = new Set<number>();
   let opportunities = 0;
-  for (const symbol of SYMBOLS) {
+  for (const symbol of enabledSymbols()) {
     const points = await readSpreadSeries(db, symbol, from, to, 60);
     for (const p of points) days.add(Math.floor(p.t / DAY));
     opportunities += countOpportunities(points, PACE_THRESHOLD);

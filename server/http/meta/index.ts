@@ -10,13 +10,14 @@ import type { Db } from '../../db/client';
 import { pacedReader } from './calibrated-pace';
 
 /** The market this configuration trades on, as GET /meta and GET /snapshot answer it. */
-export function marketInfo(config: Pick<Config, 'market' | 'simProfile' | 'tradeMaxHoldMs'>): MarketInfo {
+export function marketInfo(config: Pick<Config, 'market' | 'simProfile' | 'tradeMaxHoldMs' | 'symbols'>): MarketInfo {
   return {
     kind: config.market,
     simProfile: config.market === 'sim' ? config.simProfile : null,
     // What the cockpit needs to draw the engine's limits: the hold limit and the cost floor at the default fee.
     tradeMaxHoldMs: config.tradeMaxHoldMs,
     costFloor: costFloor(),
+    symbols: config.symbols,
   };
 }
 
@@ -25,7 +26,7 @@ export function marketInfo(config: Pick<Config, 'market' | 'simProfile' | 'trade
  * GET /snapshot answer it; the configured market alone elsewhere.
  */
 export function marketWithPace(
-  config: Pick<Config, 'market' | 'simProfile' | 'tradeMaxHoldMs'>,
+  config: Pick<Config, 'market' | 'simProfile' | 'tradeMaxHoldMs' | 'symbols'>,
   db: Db,
 ): () => Promise<MarketInfo> {
   const market = marketInfo(config);

@@ -2,13 +2,11 @@
 // against its type), documented in OpenAPI and enforced by the serializer, so nothing undeclared leaves the server.
 import { z } from 'zod';
 import {
-  CURRENCIES,
   LEG_SIDES,
   LEG_STATUSES,
   MARKET_KINDS,
   OPPORTUNITY_OUTCOMES,
   SIM_PROFILES,
-  SYMBOLS,
   TRADE_ORIGINS,
   TRADE_STATUSES,
   VENUES,
@@ -39,11 +37,13 @@ const Leg = z.object({
   close: Fill.nullable(),
 });
 const Quote = z.object({ bid: z.number(), ask: z.number() });
+/** A pair's name as the server answers it (one of the pairs it trades, contract/pairs.ts). */
+const PairName = z.templateLiteral([z.string(), '/USDT']);
 export const TradeSchema = z.object({
   _id: z.string(),
   tradeId: z.string(),
   userId: z.string(),
-  symbol: z.enum(SYMBOLS),
+  symbol: PairName,
   status: z.enum(TRADE_STATUSES),
   totalAmount: z.number(),
   arbitrageSpread: z.number(),
@@ -58,7 +58,7 @@ export const TradeSchema = z.object({
 }) satisfies z.ZodType<Trade>;
 
 const SymbolPriceSchema = z.object({
-  symbol: z.enum(SYMBOLS),
+  symbol: PairName,
   binance: z.number().nullable(),
   deriv: z.number().nullable(),
   spread: z.number().nullable(),
@@ -67,17 +67,11 @@ const SymbolPriceSchema = z.object({
   stale: z.boolean(),
   ageMs: z.object({ binance: z.number().nullable(), deriv: z.number().nullable() }),
 }) satisfies z.ZodType<SymbolPrice>;
-// One optional key per symbol (a record over an enum would demand every symbol).
-const PricesSchema = z.object(
-  Object.fromEntries(SYMBOLS.map((s) => [s, SymbolPriceSchema.optional()])) as Record<
-    (typeof SYMBOLS)[number],
-    z.ZodOptional<typeof SymbolPriceSchema>
-  >,
-);
+// One key per pair the server has a price for.
+const PricesSchema = z.record(PairName, SymbolPriceSchema);
 
-const VenueBalancesSchema = z.object(
-  Object.fromEntries(CURRENCIES.map((c) => [c, z.number()])) as Record<(typeof CURRENCIES)[number], z.ZodNumber>,
-) satisfies z.ZodType<VenueBalances>;
+// Every currency the account holds: USDT and each traded pair's coin.
+const VenueBalancesSchema = z.record(z.string(), z.number()) satisfies z.ZodType<VenueBalances>;
 const BalancesSchema = z.object({
   binance: VenueBalancesSchema,
   deriv: VenueBalancesSchema,
@@ -105,6 +99,7 @@ const MarketSchema = z.object({
   simProfile: z.enum(SIM_PROFILES).nullable(),
   tradeMaxHoldMs: z.number().optional(),
   costFloor: z.number().optional(),
+  symbols: z.array(PairName).optional().describe('The pairs this server trades, in its order'),
   pace: z
     .object({ perDay: z.number(), days: z.number(), threshold: z.number() })
     .nullable()
@@ -136,7 +131,7 @@ const TwoFactorSchema = z.object({
   required: z.boolean(),
 }) satisfies z.ZodType<TwoFactorStatus>;
 const OutcomeSchema = z.object({
-  symbol: z.enum(SYMBOLS),
+  symbol: PairName,
   spread: z.number(),
   direction: z.enum(['deriv-rich', 'binance-rich']),
   outcome: z.enum(OPPORTUNITY_OUTCOMES),

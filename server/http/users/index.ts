@@ -12,6 +12,8 @@ import { exposureFunding } from './funding';
 import { loadPublicUser } from './load-public-user';
 import { UserAnswer } from '../plugins/response-schemas';
 import { audit } from '../../audit/audit';
+import { inCatalogueOrder } from '../../../contract/pairs';
+import { enabledSymbols, notEnabled } from '../../venues/enabled-pairs';
 
 export const NOT_OWNER = 'You can only change your own settings';
 
@@ -41,7 +43,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         ...(body.maxExposure !== undefined && { maxExposure: String(body.maxExposure) }),
         ...(body.minSpread !== undefined && { minSpread: String(body.minSpread) }),
         ...(body.maxLoss !== undefined && { maxLoss: String(body.maxLoss) }),
+        ...(body.symbols !== undefined && { symbols: inCatalogueOrder(body.symbols) }),
       };
+      const unknown = notEnabled(body.symbols ?? []);
+      if (unknown.length > 0)
+        throw badRequest(`This server does not trade ${unknown.join(', ')}; pick from ${enabledSymbols().join(', ')}`);
       // Saving with trading enabled resumes after a halt or a pause, and turning it on starts a new maxLoss window;
       // on the live market trading stays off without the venue keys (the limits are saved all the same).
       const saved = await app.trading.saveSettings(id, limits, body.tradingEnabled);

@@ -3,6 +3,7 @@ import type { PublicUser } from '../../../contract/entities';
 import type { UserRow, VenueCredentialsRow } from '../../db/schema';
 import { derivLinkOf } from '../../db/repositories/credentials';
 import { maskSecret } from '../../security/masking';
+import { userSymbols } from '../../venues/enabled-pairs';
 
 export function toPublicUser(user: UserRow, credentials: VenueCredentialsRow | null): PublicUser {
   const hasBinanceApiKey = Boolean(credentials?.binanceApiKeyEnc);
@@ -37,5 +38,6 @@ export function toPublicUser(user: UserRow, credentials: VenueCredentialsRow | n
     tradingPausedAt: user.tradingPausedAt ? user.tradingPausedAt.toISOString() : null,
     tradingPauseReason: user.tradingPauseReason,
     timeZone: user.timeZone,
+    symbols: userSymbols(user.symbols),
   };
 }

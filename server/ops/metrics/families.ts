@@ -3,7 +3,8 @@
 // or a trade id). Counters are fed as things happen (HTTP hooks, engine events, the venue meter, the backtest
 // wrapper); gauges read their sources when Prometheus scrapes, so nothing is computed between scrapes.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { SYMBOLS, VENUES } from '../../../contract/domain';
+import { VENUES } from '../../../contract/domain';
+import { enabledSymbols } from '../../venues/enabled-pairs';
 import type { Prices } from '../../../contract/entities';
 import type { PoolStats } from '../../db/client';
 import type { DbFigures } from './db-figures';
@@ -111,7 +112,7 @@ export function createMetricFamilies(sources: ScrapeSources) {
       collect() {
         this.reset();
         const prices = sources.engine?.prices(0) ?? {};
-        for (const symbol of SYMBOLS)
+        for (const symbol of enabledSymbols())
           for (const venue of VENUES) {
             const age = prices[symbol]?.ageMs[venue];
             if (age !== null && age !== undefined) this.set({ venue, symbol }, age / 1000);
@@ -147,7 +148,8 @@ export function createMetricFamilies(sources: ScrapeSources) {
         this.reset();
         const read = await figures();
         if (read)
-          for (const symbol of SYMBOLS) this.set({ symbol }, read.open.find((o) => o.symbol === symbol)?.trades ?? 0);
+          for (const symbol of enabledSymbols())
+            this.set({ symbol }, read.open.find((o) => o.symbol === symbol)?.trades ?? 0);
       },
     }),
     openExposure: new Gauge({
@@ -159,7 +161,8 @@ export function createMetricFamilies(sources: ScrapeSources) {
         this.reset();
         const read = await figures();
         if (read)
-          for (const symbol of SYMBOLS) this.set({ symbol }, read.open.find((o) => o.symbol === symbol)?.notional ?? 0);
+          for (const symbol of enabledSymbols())
+            this.set({ symbol }, read.open.find((o) => o.symbol === symbol)?.notional ?? 0);
       },
     }),
     globalHalt: new Gauge({

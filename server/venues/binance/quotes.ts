@@ -3,7 +3,7 @@
 // resubscribes on the next watch).
 import { Observable, share } from 'rxjs';
 import type { Ticker } from 'ccxt';
-import { SYMBOLS } from '../../../contract/domain';
+import { enabledSymbols } from '../enabled-pairs';
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from '../backoff';
 import type { Quote } from '../types';
 import type { BinanceExchange } from './exchange';
@@ -19,7 +19,7 @@ export function binanceQuoteStream(
   exchange: () => Promise<BinanceExchange | null>,
   options: QuoteStreamOptions = {},
 ): Observable<Quote> {
-  const symbols = [...SYMBOLS];
+  const symbols = [...enabledSymbols()];
   return new Observable<Quote>((subscriber) => {
     let stopped = false;
     // Last bid/ask sent per symbol: ccxt resolves one watch per message, and a message that lands before the next

@@ -154,7 +154,7 @@ export class BinanceVenue implements Venue {
       if (closingSide === 'sell') {
         // A buyer paid its commission in the coin, so it holds a little less than it bought: sell what is there.
         const coin = order.symbol.split('/')[0] as Currency;
-        const held = new Decimal((await this.balances(account))[coin]);
+        const held = new Decimal((await this.balances(account))[coin] ?? 0);
         quantity = Decimal.min(quantity, held);
       }
       const amount = Number(client.amountToPrecision(order.symbol, quantity.toNumber()));

@@ -10,7 +10,7 @@ import { toVenueError } from './errors';
 import { tickTime } from './fills';
 import { parseOffer, type Offer } from './offers';
 import { NEW_API_SOCKET_LIMITS } from './session';
-import { DERIV_SYMBOLS } from './symbols';
+import { derivUnderlying } from './symbols';
 import { num } from './wire';
 
 export interface DerivPublicOptions {
@@ -33,7 +33,7 @@ export class DerivPublic {
   quotes(symbol: SymbolId): Observable<Quote> {
     let stream = this.quoteStreams.get(symbol);
     if (!stream) {
-      const underlying = DERIV_SYMBOLS[symbol];
+      const underlying = derivUnderlying(symbol);
       stream = new Observable<Quote>((subscriber) => {
         const subscription = this.connection().subscribe({ ticks: underlying }, (message) => {
           const tick = (message['tick'] ?? {}) as Json;
@@ -53,7 +53,7 @@ export class DerivPublic {
   offer(symbol: SymbolId): Promise<Offer> {
     return this.offers.get(symbol, async () => {
       try {
-        return parseOffer(await this.connection().request({ contracts_for: DERIV_SYMBOLS[symbol] }));
+        return parseOffer(await this.connection().request({ contracts_for: derivUnderlying(symbol) }));
       } catch (error) {
         throw toVenueError(error, 'read');
       }

@@ -34,7 +34,7 @@ import { findBought, openContracts, type AccountCalls } from './records';
 import { DerivPublic } from './public';
 import { DerivRest } from './rest';
 import type { DerivSession } from './session';
-import { DERIV_SYMBOLS } from './symbols';
+import { SYMBOL_OF_UNDERLYING, derivUnderlying } from './symbols';
 import { num, readContract, readProposal } from './wire';
 
 export { impliedExitSpot, type OpenContract } from './contracts';
@@ -66,10 +66,6 @@ export interface ContractUpdate {
   isSold: boolean;
   status: string;
 }
-
-const SYMBOL_OF: Record<string, SymbolId> = Object.fromEntries(
-  Object.entries(DERIV_SYMBOLS).map(([symbol, underlying]) => [underlying, symbol as SymbolId]),
-);
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
@@ -153,7 +149,7 @@ export class DerivVenue implements Venue {
     if (multiplier === null)
       throw new VenueError('deriv', 'rejected', `Deriv offers no ${contractType} multiplier for ${order.symbol}`);
     const stake = notional.dividedBy(multiplier).toDecimalPlaces(2, Decimal.ROUND_DOWN);
-    const underlying = DERIV_SYMBOLS[order.symbol];
+    const underlying = derivUnderlying(order.symbol);
     const currency = session.account.currency;
     let proposalAnswer: Json;
     try {
@@ -362,7 +358,7 @@ export class DerivVenue implements Venue {
     const { session } = await this.accounts.session(account);
     return (await openContracts(this.calls(account))).map((c) => ({
       venueOrderId: String(c.contractId),
-      symbol: SYMBOL_OF[c.underlying] ?? null,
+      symbol: SYMBOL_OF_UNDERLYING.get(c.underlying) ?? null,
       description: `${c.contractType} ${c.underlying}, stake ${c.buyPrice} ${session.account.currency}`,
       openedAt: c.purchaseTime * 1000,
     }));
@@ -416,7 +412,7 @@ export class DerivVenue implements Venue {
   ): Promise<StakeTerms> {
     return this.terms.get(`${session.account.currency}|${symbol}|${multiplier}`, async () => {
       const stake = new Decimal(defaultStake ?? 10);
-      const request = proposalRequest(session, 'MULTUP', stake, multiplier, DERIV_SYMBOLS[symbol]);
+      const request = proposalRequest(session, 'MULTUP', stake, multiplier, derivUnderlying(symbol));
       const answer = await this.call(account, request, 'read');
       return parseStakeTerms(readProposal(answer).raw, stake.toNumber(), multiplier);
     });

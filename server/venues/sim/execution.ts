@@ -2,6 +2,7 @@
 import { TRADING_COSTS } from '../../../contract/costs';
 import Decimal from 'decimal.js';
 import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
+import { baseOf } from '../../../contract/pairs';
 import { VenueError, type PriceProtection } from '../types';
 
 export interface ExecutionCosts {
@@ -32,7 +33,7 @@ export interface PaperExecution {
 const USDT_DP = 8;
 const QTY_DP = 8;
 
-export const baseCurrency = (symbol: SymbolId): Currency => (symbol === 'BTC/USDT' ? 'BTC' : 'ETH');
+export const baseCurrency = (symbol: SymbolId): Currency => baseOf(symbol);
 
 /** The price a market order gets: the far side of the book plus slippage. */
 export function fillPrice(side: 'buy' | 'sell', bid: number, ask: number, slippage: number): Decimal {

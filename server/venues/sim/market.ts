@@ -2,18 +2,19 @@
 // with a VirtualTimeScheduler (or call step()) instead of waiting for real time.
 import type { Observable } from 'rxjs';
 import { asyncScheduler, interval, ReplaySubject, type SchedulerLike, type Subscription } from 'rxjs';
-import { SYMBOLS, VENUES, type SymbolId, type VenueId } from '../../../contract/domain';
+import { VENUES, type SymbolId, type VenueId } from '../../../contract/domain';
 import type { Quote } from '../types';
 import {
   createSimState,
   restoreSymbol,
+  stateOf,
   stepSim,
   symbolSnapshot,
   type SimState,
   type SimTick,
   type SymbolState,
 } from './model';
-import { DEFAULT_SIM_PARAMS, type SimParams } from './params';
+import { DEFAULT_SIM_PARAMS, modelledSymbols, type SimParams } from './params';
 
 /** What the market saved per symbol, so that a restart continues its price path instead of drawing a new one. */
 export type SavedSimMarket = Partial<Record<SymbolId, SymbolState>>;
@@ -37,15 +38,18 @@ export class SimMarket {
   private readonly subjects = new Map<string, ReplaySubject<Quote>>();
   private readonly tickSubject = new ReplaySubject<SimTick>(1);
   private clock: Subscription | null = null;
+  /** The pairs this market models, in its order. */
+  readonly symbols: readonly SymbolId[];
 
   constructor(options: SimMarketOptions = {}) {
     this.seed = options.seed ?? Date.now() % 2 ** 31;
     this.params = options.params ?? DEFAULT_SIM_PARAMS;
     this.scheduler = options.scheduler ?? asyncScheduler;
+    this.symbols = modelledSymbols(this.params);
     this.state = createSimState(this.seed, this.params);
     if (options.resume) this.restore(options.resume);
     for (const venue of VENUES)
-      for (const symbol of SYMBOLS) this.subjects.set(key(venue, symbol), new ReplaySubject<Quote>(1));
+      for (const symbol of this.symbols) this.subjects.set(key(venue, symbol), new ReplaySubject<Quote>(1));
     // Quote at once, so the first subscriber and the first order never wait for the clock.
     this.step();
   }
@@ -64,10 +68,12 @@ export class SimMarket {
   step(): SimTick {
     const tick = stepSim(this.state, this.params);
     const ts = this.scheduler.now();
-    for (const symbol of SYMBOLS) {
+    for (const symbol of this.symbols) {
       // A venue quotes at its own rate (Deriv once a second, Binance every step); between quotes it says nothing.
-      for (const venue of tick.symbols[symbol].updated) {
-        const { bid, ask } = tick.symbols[symbol].quotes[venue];
+      const symbolTick = tick.symbols[symbol];
+      if (!symbolTick) continue;
+      for (const venue of symbolTick.updated) {
+        const { bid, ask } = symbolTick.quotes[venue];
         const quote: Quote = { venue, symbol, bid, ask, ts };
         this.latestQuotes.set(key(venue, symbol), quote);
         this.subjects.get(key(venue, symbol))?.next(quote);
@@ -79,7 +85,7 @@ export class SimMarket {
 
   /** Every symbol's state now, for saving. */
   snapshot(): Record<SymbolId, SymbolState> {
-    return { 'BTC/USDT': symbolSnapshot(this.state, 'BTC/USDT'), 'ETH/USDT': symbolSnapshot(this.state, 'ETH/USDT') };
+    return Object.fromEntries(this.symbols.map((s) => [s, symbolSnapshot(this.state, s)]));
   }
 
   /**
@@ -89,10 +95,10 @@ export class SimMarket {
   resume(saved: SavedSimMarket): void {
     this.restore(saved);
     const ts = this.scheduler.now();
-    for (const symbol of SYMBOLS) {
+    for (const symbol of this.symbols) {
       if (!saved[symbol]) continue;
       for (const venue of VENUES) {
-        const { bid, ask } = this.state.symbols[symbol].venues[venue].quote;
+        const { bid, ask } = stateOf(this.state, symbol).venues[venue].quote;
         const quote: Quote = { venue, symbol, bid, ask, ts };
         this.latestQuotes.set(key(venue, symbol), quote);
         this.subjects.get(key(venue, symbol))?.next(quote);
@@ -101,7 +107,7 @@ export class SimMarket {
   }
 
   private restore(saved: SavedSimMarket): void {
-    for (const symbol of SYMBOLS) {
+    for (const symbol of this.symbols) {
       const symbolState = saved[symbol];
       if (symbolState) restoreSymbol(this.state, symbol, symbolState);
     }

@@ -2,8 +2,16 @@
 // an index of it — delayed, smoothed, published once a second — plus a slowly wandering basis and, rarely, a
 // dislocation that converges or widens. Each venue adds its own noise and spread. Deterministic under the seed.
 // The parameters and their sources are in profiles.ts.
-import { SYMBOLS, VENUES, type SymbolId, type VenueId } from '../../../contract/domain';
-import { secondsPerYear, ticksOf, type DislocationParams, type SimParams, type VenueSimParams } from './params';
+import { VENUES, type SymbolId, type VenueId } from '../../../contract/domain';
+import {
+  modelledSymbols,
+  secondsPerYear,
+  symbolParams,
+  ticksOf,
+  type DislocationParams,
+  type SimParams,
+  type VenueSimParams,
+} from './params';
 import { createRng, type Rng } from './prng';
 
 export interface BidAsk {
@@ -67,7 +75,7 @@ export function createSimState(seed: number, params: SimParams): SimState {
   const rng = createRng(seed);
   const maxLag = Math.max(...VENUES.map((v) => ticksOf(params.venues[v].lagMs, params.tickMs)));
   const symbolState = (symbol: SymbolId): SymbolState => {
-    const [low, high] = params.symbols[symbol].priceRange;
+    const [low, high] = symbolParams(params, symbol).priceRange;
     const latent = rng.between(low, high);
     const venue = (): VenueState => ({ seen: latent, quote: { bid: latent, ask: latent } });
     const { mean, sd } = params.basis;
@@ -83,12 +91,22 @@ export function createSimState(seed: number, params: SimParams): SimState {
       venues: { binance: venue(), deriv: venue() },
     };
   };
-  return { rng, tick: -1, symbols: { 'BTC/USDT': symbolState('BTC/USDT'), 'ETH/USDT': symbolState('ETH/USDT') } };
+  // One pair after another in the parameters' order, so a seed draws the same prices for the same pairs.
+  const symbols: Record<SymbolId, SymbolState> = {};
+  for (const symbol of modelledSymbols(params)) symbols[symbol] = symbolState(symbol);
+  return { rng, tick: -1, symbols };
+}
+
+/** One modelled pair's state; throws for a pair the market does not model (callers iterate the modelled ones). */
+export function stateOf(state: SimState, symbol: SymbolId): SymbolState {
+  const s = state.symbols[symbol];
+  if (!s) throw new Error(`The simulated market does not model ${symbol}`);
+  return s;
 }
 
 /** A copy of one symbol's state: what a restart needs to continue its price path (sim_market table). */
 export function symbolSnapshot(state: SimState, symbol: SymbolId): SymbolState {
-  return structuredClone(state.symbols[symbol]);
+  return structuredClone(stateOf(state, symbol));
 }
 
 /**
@@ -96,7 +114,7 @@ export function symbolSnapshot(state: SimState, symbol: SymbolId): SymbolState {
  * and each venue's last quote. The history is fitted to the current parameters' longest lag (a changed profile).
  */
 export function restoreSymbol(state: SimState, symbol: SymbolId, saved: SymbolState): void {
-  const target = state.symbols[symbol];
+  const target = stateOf(state, symbol);
   const length = target.history.length;
   const history = saved.history.slice(-length);
   while (history.length < length) history.unshift(history[0] ?? saved.latent);
@@ -121,10 +139,10 @@ export function stepSim(state: SimState, params: SimParams): SimTick {
   state.tick += 1;
   const dtSeconds = params.tickMs / 1000;
   const started: DislocationEvent[] = [];
-  const symbols = {} as Record<SymbolId, SymbolTick>;
-  for (const symbol of SYMBOLS) {
-    const s = state.symbols[symbol];
-    const p = params.symbols[symbol];
+  const symbols: Record<SymbolId, SymbolTick> = {};
+  for (const symbol of modelledSymbols(params)) {
+    const s = stateOf(state, symbol);
+    const p = symbolParams(params, symbol);
     if (state.tick > 0) {
       const sigma = p.annualVolatility * Math.sqrt(dtSeconds / secondsPerYear);
       s.latent *= Math.exp(-0.5 * sigma * sigma + sigma * state.rng.normal());

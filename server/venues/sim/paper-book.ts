@@ -1,7 +1,8 @@
 // Paper orders and balances kept in memory: for tests, and for the simulated market when no database book is given.
 import Decimal from 'decimal.js';
-import { CURRENCIES, type Currency, type SymbolId, type VenueId } from '../../../contract/domain';
-import { PAPER_SEED, VenueError, type LegFill, type PaperBook } from '../types';
+import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
+import { enabledCurrencies } from '../enabled-pairs';
+import { PAPER_SEED, VenueError, paperSeedOf, type LegFill, type PaperBook } from '../types';
 
 type Balances = Record<Currency, Decimal>;
 
@@ -29,15 +30,16 @@ export class InMemoryPaperBook implements PaperBook {
     if (first) return { ...first };
     const wallet = this.wallet(userId, venue);
     const next = { ...wallet };
-    for (const currency of CURRENCIES) {
-      const delta = deltas[currency];
+    for (const [currency, delta] of Object.entries(deltas)) {
       if (delta === undefined) continue;
-      next[currency] = wallet[currency].plus(delta);
-      if (next[currency].isNegative()) {
+      const held = wallet[currency] ?? new Decimal(0);
+      const after = held.plus(delta);
+      next[currency] = after;
+      if (after.isNegative()) {
         throw new VenueError(
           venue,
           'insufficient-balance',
-          `Insufficient ${currency} on ${venue}: have ${wallet[currency].toFixed()}, need ${new Decimal(delta).negated().toFixed()}`,
+          `Insufficient ${currency} on ${venue}: have ${held.toFixed()}, need ${new Decimal(delta).negated().toFixed()}`,
         );
       }
     }
@@ -48,14 +50,19 @@ export class InMemoryPaperBook implements PaperBook {
 
   async balances(userId: string, venue: VenueId): Promise<Record<Currency, string>> {
     const wallet = this.wallet(userId, venue);
-    return { USDT: wallet.USDT.toFixed(), BTC: wallet.BTC.toFixed(), ETH: wallet.ETH.toFixed() };
+    // Every currency the enabled pairs hold, and any other the account still has.
+    const currencies = new Set([...enabledCurrencies(), ...Object.keys(wallet)]);
+    return Object.fromEntries([...currencies].map((c) => [c, (wallet[c] ?? new Decimal(0)).toFixed()]));
   }
 
   private wallet(userId: string, venue: VenueId): Balances {
     const existing = this.wallets.get(walletKey(userId, venue));
     if (existing) return existing;
-    const seed = this.seed[venue];
-    const fresh: Balances = { USDT: new Decimal(seed.USDT), BTC: new Decimal(seed.BTC), ETH: new Decimal(seed.ETH) };
+    // Every currency the enabled pairs hold, and any other the seed names.
+    const currencies = new Set([...enabledCurrencies(), ...Object.keys(this.seed[venue])]);
+    const fresh: Balances = Object.fromEntries(
+      [...currencies].map((c) => [c, new Decimal(paperSeedOf(this.seed, venue, c))]),
+    );
     this.wallets.set(walletKey(userId, venue), fresh);
     return fresh;
   }

@@ -57,6 +57,7 @@ export interface DislocationParams {
 export interface SimParams {
   /** Time between model steps; the fastest venue can quote once a step. */
   tickMs: number;
+  /** The pairs this market models, in the order it draws them (the catalogue's). */
   symbols: Record<SymbolId, SymbolSimParams>;
   venues: Record<VenueId, VenueSimParams>;
   basis: BasisParams;
@@ -84,10 +85,9 @@ export interface SimParamsOverrides {
 export function withOverrides(base: SimParams, overrides: SimParamsOverrides = {}): SimParams {
   return {
     tickMs: overrides.tickMs ?? base.tickMs,
-    symbols: {
-      'BTC/USDT': { ...base.symbols['BTC/USDT'], ...overrides.symbols?.['BTC/USDT'] },
-      'ETH/USDT': { ...base.symbols['ETH/USDT'], ...overrides.symbols?.['ETH/USDT'] },
-    },
+    symbols: Object.fromEntries(
+      modelledSymbols(base).map((s) => [s, { ...symbolParams(base, s), ...overrides.symbols?.[s] }]),
+    ),
     venues: {
       binance: { ...base.venues.binance, ...overrides.venues?.binance },
       deriv: { ...base.venues.deriv, ...overrides.venues?.deriv },
@@ -95,6 +95,17 @@ export function withOverrides(base: SimParams, overrides: SimParamsOverrides = {
     basis: { ...base.basis, ...overrides.basis },
     dislocation: { ...base.dislocation, ...overrides.dislocation },
   };
+}
+
+/** The pairs a market models, in its order. */
+export const modelledSymbols = (params: Pick<SimParams, 'symbols'>): SymbolId[] =>
+  Object.keys(params.symbols) as SymbolId[];
+
+/** One modelled pair's parameters; throws for a pair the market does not model. */
+export function symbolParams(params: Pick<SimParams, 'symbols'>, symbol: SymbolId): SymbolSimParams {
+  const p = params.symbols[symbol];
+  if (!p) throw new Error(`The simulated market does not model ${symbol}`);
+  return p;
 }
 
 /** The default market (the calibrated profile) with some values replaced: tests' and demonstrations' own markets. */

@@ -6,17 +6,60 @@
 //                          opportunities are exaggerated, and the app says so on screen.
 // `npx tsx bench/market.ts` prints what each profile produces over a simulated day.
 import type { SimProfile } from '../../../contract/domain';
-import type { DislocationParams, SimParams } from './params';
+import { DEFAULT_SYMBOLS, pairSpec, type SymbolId } from '../../../contract/pairs';
+import type { DislocationParams, SimParams, SymbolSimParams } from './params';
 
 /**
- * Latent prices. BTC's annualised realised volatility was 40–55 % through 2023–24 (Glassnode's rolling 3-month to
- * 1-year figures; one-week windows touched 20 % and 70 %): 50 %, about 0.9 bp per √second. ETH has run at roughly
- * 1.3× BTC's volatility over the same years: 65 %, about 1.2 bp per √second.
+ * Latent prices, per pair: the range the starting price is drawn from (each coin's 2024–25 trading range on Binance,
+ * rounded) and its annualised volatility; the quote decimals are Binance's PRICE_FILTER tick (contract/pairs.ts).
+ * BTC's annualised realised volatility was 40–55 % through 2023–24 (Glassnode's rolling 3-month to 1-year figures;
+ * one-week windows touched 20 % and 70 %): 50 %, about 0.9 bp per √second. ETH has run at roughly 1.3× BTC's
+ * volatility over the same years: 65 %, about 1.2 bp per √second. The other coins from the same kind of figure
+ * (1-year realised volatility of daily returns through 2024 as Kaiko Research and CoinMetrics publish it, rounded to
+ * 5 points): BNB and TRX near BTC's (45–50 %), LTC, BCH, ADA, DOT and XLM 70–75 %, XRP and SOL 80 %, DOGE 90 %.
+ * Volatility matters to the basis only through the index's lag (a faster coin drifts further from Binance in the
+ * lagged second), so these figures need to be right to tens of percent, not to the point.
  */
-const SYMBOLS: SimParams['symbols'] = {
-  'BTC/USDT': { priceRange: [60_000, 100_000], annualVolatility: 0.5, decimals: 2 },
-  'ETH/USDT': { priceRange: [2_000, 5_000], annualVolatility: 0.65, decimals: 2 },
+const PAIR_LATENTS: Record<string, Omit<SymbolSimParams, 'decimals'>> = {
+  BTC: { priceRange: [60_000, 100_000], annualVolatility: 0.5 },
+  ETH: { priceRange: [2_000, 5_000], annualVolatility: 0.65 },
+  LTC: { priceRange: [60, 130], annualVolatility: 0.75 },
+  XRP: { priceRange: [0.45, 3], annualVolatility: 0.8 },
+  SOL: { priceRange: [100, 260], annualVolatility: 0.8 },
+  BCH: { priceRange: [250, 650], annualVolatility: 0.75 },
+  BNB: { priceRange: [300, 800], annualVolatility: 0.45 },
+  ADA: { priceRange: [0.3, 1.2], annualVolatility: 0.75 },
+  DOGE: { priceRange: [0.08, 0.45], annualVolatility: 0.9 },
+  DOT: { priceRange: [3.5, 11], annualVolatility: 0.75 },
+  XLM: { priceRange: [0.08, 0.55], annualVolatility: 0.75 },
+  TRX: { priceRange: [0.1, 0.45], annualVolatility: 0.5 },
 };
+
+/** The simulated market's parameters for one pair, or null for a pair it does not model. */
+export function modelledPair(symbol: SymbolId): SymbolSimParams | null {
+  const spec = pairSpec(symbol);
+  const latent = PAIR_LATENTS[spec.base];
+  return latent ? { ...latent, decimals: spec.priceDecimals } : null;
+}
+
+/** Every pair the simulated market can model. */
+export const MODELLED_SYMBOLS: readonly SymbolId[] = Object.keys(PAIR_LATENTS).map((base) => `${base}/USDT` as const);
+
+/**
+ * A profile's market over these pairs (in the order given); throws naming a pair it cannot model (the start-up check,
+ * server/venues/pair-check.ts, refuses such a configuration first).
+ */
+export function withPairs(params: SimParams, symbols: readonly SymbolId[]): SimParams {
+  const entries = symbols.map((symbol) => {
+    // A pair the profile already carries keeps its (possibly overridden) parameters.
+    const modelled = params.symbols[symbol] ?? modelledPair(symbol);
+    if (!modelled) throw new Error(`The simulated market does not model ${symbol}`);
+    return [symbol, modelled] as const;
+  });
+  return { ...params, symbols: Object.fromEntries(entries) };
+}
+
+const SYMBOLS: SimParams['symbols'] = Object.fromEntries(DEFAULT_SYMBOLS.map((s) => [s, modelledPair(s)!]));
 
 /**
  * Binance spot is where BTC/USDT and ETH/USDT are discovered, so its mid is the latent price itself. Its book is

@@ -2,6 +2,7 @@
 import Decimal from 'decimal.js';
 import { firstValueFrom, timer, type Observable } from 'rxjs';
 import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
+import { pairSpec } from '../../../contract/pairs';
 import {
   VenueError,
   type CloseOrder,
@@ -181,12 +182,12 @@ export class SimVenue implements Venue {
   }
 }
 
-/** Binance spot's filters for our symbols (exchangeInfo: NOTIONAL min 5 USDT, LOT_SIZE steps) and the taker fee. */
+/** Binance spot's filters for the pair (exchangeInfo's NOTIONAL minimum and LOT_SIZE step) and the taker fee. */
 export function simBinanceRules(symbol: SymbolId, costs: ExecutionCosts): TradeRules {
-  const step = symbol === 'BTC/USDT' ? '0.00001' : '0.0001';
+  const { lotStep: step, minNotional } = pairSpec(symbol);
   return {
     currency: 'USDT',
-    minNotional: '5',
+    minNotional,
     maxNotional: null,
     stepSize: step,
     minQuantity: step,

@@ -4,7 +4,8 @@ import { useObservableEagerState } from 'observable-hooks';
 import { useMemo, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import type { BacktestRange, BacktestResult, BacktestSymbol } from '../../../contract/backtest';
-import { BACKTEST_RANGES } from '../../../contract/backtest';
+import { BACKTEST_ALL_PAIRS, BACKTEST_RANGES } from '../../../contract/backtest';
+import { usePairs } from '../../hooks/data';
 import type { PublicUser } from '../../../contract/entities';
 import { useRunBacktest } from '../../hooks/backtest';
 import { messageOf } from '../../hooks/errors';
@@ -50,6 +51,7 @@ const replayedText = ({ source, bookTicks, secondSamples, minuteSamples }: Backt
 };
 
 export function BacktestPanel({ user }: { user: PublicUser }) {
+  const pairs = usePairs();
   const services = useServices();
   const runBacktest = useRunBacktest();
   const online = useObservableEagerState(services.offline.online$);
@@ -126,9 +128,12 @@ export function BacktestPanel({ user }: { user: PublicUser }) {
             value={form.symbol}
             onChange={(e) => setForm((f) => ({ ...f, symbol: e.target.value as BacktestSymbol }))}
           >
-            <option value="both">Both</option>
-            <option value="BTC/USDT">BTC/USDT</option>
-            <option value="ETH/USDT">ETH/USDT</option>
+            <option value={BACKTEST_ALL_PAIRS}>{pairs.length === 2 ? 'Both' : 'All pairs'}</option>
+            {pairs.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </SelectField>
           <TextField
             label="Max Exposure (USDT)"

@@ -1,4 +1,4 @@
-import { CURRENCIES } from '../../../contract/domain';
+import { currenciesOf, DEFAULT_SYMBOLS, type SymbolId } from '../../../contract/pairs';
 import type { Prices, VenueBalances } from '../../../contract/entities';
 import { formatCoins, formatUsd } from '../../lib/format';
 import { Card } from '../../ui/Card';
@@ -10,7 +10,10 @@ export function VenuePanel({
   balances,
   prices,
   testId,
+  pairs = DEFAULT_SYMBOLS,
 }: {
+  /** The pairs the server trades: their coins are listed (and any other coin the account holds). */
+  pairs?: readonly SymbolId[];
   title: string;
   balances: VenueBalances | null;
   prices: Prices;
@@ -19,7 +22,7 @@ export function VenuePanel({
   return (
     <Card title={title} data-testid={testId}>
       <ul className={styles.holdings}>
-        {CURRENCIES.map((c) => {
+        {currenciesHeld(pairs, balances).map((c) => {
           const amount = balances?.[c] ?? 0;
           const value = usdValue(c, amount, prices);
           return (
@@ -45,4 +48,11 @@ export function VenuePanel({
       </ul>
     </Card>
   );
+}
+
+/** USDT and every traded pair's coin, in the server's order, then any other coin the account holds. */
+function currenciesHeld(pairs: readonly SymbolId[], balances: VenueBalances | null): string[] {
+  const listed = currenciesOf(pairs);
+  const others = Object.keys(balances ?? {}).filter((c) => !listed.includes(c) && (balances?.[c] ?? 0) !== 0);
+  return [...listed, ...others];
 }

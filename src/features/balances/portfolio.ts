@@ -1,7 +1,7 @@
 import type { Currency } from '../../../contract/domain';
 import type { Prices } from '../../../contract/entities';
 
-/** Dollar value of a holding: USDT is dollars; BTC and ETH at the live Binance price (Deriv when Binance is missing). */
+/** Dollar value of a holding: USDT is dollars; a coin at its pair's live Binance price (Deriv when Binance is missing). */
 export function usdValue(currency: Currency, amount: number, prices: Prices): number | null {
   if (currency === 'USDT') return amount;
   const p = prices[`${currency}/USDT`];

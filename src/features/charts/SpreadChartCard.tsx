@@ -1,5 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import type { SymbolId } from '../../../contract/domain';
+import { usePairs } from '../../hooks/data';
+import { SelectField } from '../../ui/Field';
 import type { Trade } from '../../../contract/entities';
 import { useSpreadRange } from '../../hooks/cockpit';
 import { useNow } from '../../hooks/clock';
@@ -21,7 +23,9 @@ interface Props {
 
 /** Spread history per pair over 15 min / 1 h / 24 h / 7 d, live, with the user's threshold, the cost floor and trades. */
 export function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
-  const [symbol, setSymbol] = useState<SymbolId>('BTC/USDT');
+  const pairs = usePairs();
+  const [picked, setSymbol] = useState<SymbolId | null>(null);
+  const symbol = picked !== null && pairs.includes(picked) ? picked : (pairs[0] ?? 'BTC/USDT');
   const [rangeId, setRangeId] = useState<SpreadRangeId>('1h');
   const [showVenues, setShowVenues] = useState(false);
   const range = SPREAD_RANGES.find((r) => r.id === rangeId) ?? SPREAD_RANGES[1];
@@ -37,19 +41,29 @@ export function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
   return (
     <Card title="Spread history" data-testid="spread-chart">
       <div className={styles.controls}>
-        <div role="group" aria-label="Pair" className={styles.controls} style={{ margin: 0 }}>
-          {SYMBOLS.map((s) => (
-            <Button
-              key={s}
-              small
-              variant={s === symbol ? 'primary' : 'secondary'}
-              aria-pressed={s === symbol}
-              onClick={() => setSymbol(s)}
-            >
-              {s}
-            </Button>
-          ))}
-        </div>
+        {pairs.length <= 2 ? (
+          <div role="group" aria-label="Pair" className={styles.controls} style={{ margin: 0 }}>
+            {pairs.map((s) => (
+              <Button
+                key={s}
+                small
+                variant={s === symbol ? 'primary' : 'secondary'}
+                aria-pressed={s === symbol}
+                onClick={() => setSymbol(s)}
+              >
+                {s}
+              </Button>
+            ))}
+          </div>
+        ) : (
+          <SelectField label="Pair" value={symbol} onChange={(e) => setSymbol(e.target.value as SymbolId)}>
+            {pairs.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </SelectField>
+        )}
         <div role="group" aria-label="Range" className={styles.controls} style={{ margin: 0 }}>
           {SPREAD_RANGES.map((r) => (
             <Button

@@ -1,12 +1,14 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { SYMBOLS, type OpportunityOutcomeKind, type SymbolId } from '../../../contract/domain';
+import type { OpportunityOutcomeKind, SymbolId } from '../../../contract/domain';
+import { DEFAULT_SYMBOLS } from '../../../contract/pairs';
 import type { OpportunityOutcome, Trade } from '../../../contract/entities';
 import { useTimeZone } from '../../hooks/timeZone';
 import { describeSpread, formatClock, formatSpread } from '../../lib/format';
 import { Badge, type Tone } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
+import { SelectField } from '../../ui/Field';
 import * as ui from '../../ui/ui.css';
 import * as styles from './cockpit.css';
 
@@ -32,10 +34,13 @@ export function Opportunities({
   outcomes,
   minSpread,
   trades,
+  pairs = DEFAULT_SYMBOLS,
 }: {
   outcomes: OpportunityOutcome[];
   minSpread: number | null;
   trades: Trade[];
+  /** The pairs the server trades: a button each for two, a list to pick from beyond. */
+  pairs?: readonly SymbolId[];
 }) {
   // An outcome names its trade by the readable tradeId; the detail screen is reached by the trade's _id.
   const idOf = new Map(trades.map((t) => [t.tradeId, t._id]));
@@ -44,19 +49,32 @@ export function Opportunities({
   const shown = outcomes.filter((o) => pair === 'all' || o.symbol === pair).slice(0, SHOWN);
   return (
     <Card title="Opportunities" data-testid="opportunities">
-      <div className={styles.filters} role="group" aria-label="Pair">
-        {(['all', ...SYMBOLS] as const).map((p) => (
-          <Button
-            key={p}
-            small
-            variant={pair === p ? 'primary' : 'secondary'}
-            aria-pressed={pair === p}
-            onClick={() => setPair(p)}
-          >
-            {p === 'all' ? 'Both pairs' : p}
-          </Button>
-        ))}
-      </div>
+      {pairs.length <= 2 ? (
+        <div className={styles.filters} role="group" aria-label="Pair">
+          {(['all', ...pairs] as const).map((p) => (
+            <Button
+              key={p}
+              small
+              variant={pair === p ? 'primary' : 'secondary'}
+              aria-pressed={pair === p}
+              onClick={() => setPair(p)}
+            >
+              {p === 'all' ? 'Both pairs' : p}
+            </Button>
+          ))}
+        </div>
+      ) : (
+        <div className={styles.filters}>
+          <SelectField label="Pair" value={pair} onChange={(e) => setPair(e.target.value as SymbolId | 'all')}>
+            <option value="all">All pairs</option>
+            {pairs.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      )}
       <p className={styles.exposure}>
         Your threshold: {minSpread === null ? '—' : formatSpread(minSpread)} either way (and the costs).
       </p>

@@ -1,4 +1,4 @@
-import { ENGINE_BUSY_RECENT_MS, SYMBOLS, VENUES, VENUE_NAMES } from '../../../contract/domain';
+import { ENGINE_BUSY_RECENT_MS, VENUES, VENUE_NAMES } from '../../../contract/domain';
 import type { OpportunityOutcome, Prices, RiskSummary, SymbolPrice } from '../../../contract/entities';
 import type { EngineStatus } from '../../../contract/trading-state';
 import { formatAge, formatUsd } from '../../lib/format';
@@ -24,12 +24,12 @@ function Meter({ used, limit, label }: { used: number; limit: number; label: str
   );
 }
 
-/** The oldest quote of a venue over both pairs: what the engine would trade on. */
+/** The oldest quote of a venue over every pair with a price: what the engine would trade on. */
 function venueAge(prices: Prices, venue: (typeof VENUES)[number]): number | null {
   // A price cached by an older version may carry no ages.
-  const ages = SYMBOLS.map((s) => (prices[s]?.ageMs as SymbolPrice['ageMs'] | undefined)?.[venue]).filter(
-    (a): a is number => typeof a === 'number',
-  );
+  const ages = Object.values(prices)
+    .map((p) => (p.ageMs as SymbolPrice['ageMs'] | undefined)?.[venue])
+    .filter((a): a is number => typeof a === 'number');
   return ages.length ? Math.max(...ages) : null;
 }
 
@@ -55,7 +55,7 @@ export function RiskStrip({
   outcomes?: readonly OpportunityOutcome[];
   now?: number;
 }) {
-  const stale = SYMBOLS.some((s) => prices[s]?.stale);
+  const stale = Object.values(prices).some((p) => p.stale);
   const shedding = sheddingSince(outcomes, now);
   return (
     <section className={styles.strip} aria-label="Risk" data-testid="risk-strip">

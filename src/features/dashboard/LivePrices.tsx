@@ -1,57 +1,121 @@
-import { SYMBOLS, type SymbolId } from '../../../contract/domain';
-import type { Prices } from '../../../contract/entities';
-import { describeSpread, formatPrice } from '../../lib/format';
+import type { SymbolId } from '../../../contract/domain';
+import type { Prices, SymbolPrice } from '../../../contract/entities';
+import { DEFAULT_SYMBOLS, pairSpec } from '../../../contract/pairs';
+import { describeSpread, formatPrice, formatSpread } from '../../lib/format';
 import { Badge } from '../../ui/Badge';
 import { Card } from '../../ui/Card';
 import * as styles from './dashboard.css';
+import { sortedPairs } from './pairOrder';
 
-const NAMES: Record<SymbolId, string> = { 'BTC/USDT': 'Bitcoin', 'ETH/USDT': 'Ethereum' };
+/** A price is highlighted only when it can be traded: a stale one (a venue stopped quoting) never is. */
+const profitableNow = (p: SymbolPrice | undefined): boolean => p?.stale !== true && p?.arbitrage.profitable === true;
 
-export function LivePrices({ prices }: { prices: Prices }) {
+/**
+ * Live Prices. The spec's two pairs as its two cards, in its order; more pairs as a compact list sorted by spread
+ * with the user's own pairs first, so a dozen stay readable on a phone.
+ */
+export function LivePrices({
+  prices,
+  pairs = DEFAULT_SYMBOLS,
+  mine = pairs,
+}: {
+  prices: Prices;
+  /** The pairs the server trades. */
+  pairs?: readonly SymbolId[];
+  /** The pairs the user trades (listed first). */
+  mine?: readonly SymbolId[];
+}) {
   return (
     <Card title="Live Prices" data-testid="live-prices">
-      <div className={styles.priceGrid}>
-        {SYMBOLS.map((symbol) => {
-          const p = prices[symbol];
-          // A stale price (a venue stopped quoting) is never highlighted: it cannot be traded.
-          const stale = p?.stale === true;
-          const profitable = !stale && p?.arbitrage.profitable === true;
-          return (
-            <div
-              key={symbol}
-              className={styles.priceCard}
-              data-profitable={profitable}
-              data-stale={stale}
-              data-testid={`price-${symbol}`}
-            >
-              <div className={styles.priceHead}>
-                <span className={styles.priceSymbol}>{symbol}</span>
-                {stale ? (
-                  <Badge tone="warning">Stale prices</Badge>
-                ) : (
-                  <span className={styles.priceName}>{NAMES[symbol]}</span>
-                )}
-              </div>
-              <div className={styles.priceRows}>
-                <span>Binance</span>
-                <span className={styles.priceValue} data-testid="price-binance">
-                  {formatPrice(p?.binance)}
-                </span>
-                <span>Deriv</span>
-                <span className={styles.priceValue} data-testid="price-deriv">
-                  {formatPrice(p?.deriv)}
-                </span>
-                <span>Spread</span>
-                <span className={styles.priceValue} data-testid="price-spread">
-                  {/* The sign explained: spread = (Deriv − Binance) / Binance. */}
-                  {p?.spread === null || p?.spread === undefined ? 'N/A' : describeSpread(p.spread)}
-                  {profitable && ' · profitable'}
-                </span>
-              </div>
-            </div>
-          );
-        })}
-      </div>
+      {pairs.length <= 2 ? <PriceCards prices={prices} pairs={pairs} /> : <PairList {...{ prices, pairs, mine }} />}
     </Card>
+  );
+}
+
+function PriceCards({ prices, pairs }: { prices: Prices; pairs: readonly SymbolId[] }) {
+  return (
+    <div className={styles.priceGrid}>
+      {pairs.map((symbol) => {
+        const p = prices[symbol];
+        const stale = p?.stale === true;
+        const profitable = profitableNow(p);
+        return (
+          <div
+            key={symbol}
+            className={styles.priceCard}
+            data-profitable={profitable}
+            data-stale={stale}
+            data-testid={`price-${symbol}`}
+          >
+            <div className={styles.priceHead}>
+              <span className={styles.priceSymbol}>{symbol}</span>
+              {stale ? (
+                <Badge tone="warning">Stale prices</Badge>
+              ) : (
+                <span className={styles.priceName}>{pairSpec(symbol).name}</span>
+              )}
+            </div>
+            <div className={styles.priceRows}>
+              <span>Binance</span>
+              <span className={styles.priceValue} data-testid="price-binance">
+                {formatPrice(p?.binance)}
+              </span>
+              <span>Deriv</span>
+              <span className={styles.priceValue} data-testid="price-deriv">
+                {formatPrice(p?.deriv)}
+              </span>
+              <span>Spread</span>
+              <span className={styles.priceValue} data-testid="price-spread">
+                {/* The sign explained: spread = (Deriv − Binance) / Binance. */}
+                {p?.spread === null || p?.spread === undefined ? 'N/A' : describeSpread(p.spread)}
+                {profitable && ' · profitable'}
+              </span>
+            </div>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function PairList({ prices, pairs, mine }: { prices: Prices; pairs: readonly SymbolId[]; mine: readonly SymbolId[] }) {
+  return (
+    <ul className={styles.pairList} aria-label="Pairs by spread, yours first">
+      {sortedPairs(pairs, mine, prices).map((symbol) => {
+        const p = prices[symbol];
+        const stale = p?.stale === true;
+        const profitable = profitableNow(p);
+        const decimals = pairSpec(symbol).priceDecimals;
+        const yours = mine.includes(symbol);
+        return (
+          <li
+            key={symbol}
+            className={styles.pairRow}
+            data-profitable={profitable}
+            data-stale={stale}
+            data-mine={yours}
+            data-testid={`price-${symbol}`}
+          >
+            <span className={styles.pairName}>
+              <strong>{symbol}</strong> <span className={styles.priceName}>{pairSpec(symbol).name}</span>
+              {!yours && <span className={styles.priceName}> · not traded by you</span>}
+            </span>
+            <span className={styles.pairSpread} data-testid="price-spread" title={describeSpread(p?.spread)}>
+              {stale ? (
+                <Badge tone="warning">Stale</Badge>
+              ) : p?.spread === null || p?.spread === undefined ? (
+                'N/A'
+              ) : (
+                `${p.spread > 0 ? '+' : ''}${formatSpread(p.spread)}${profitable ? ' · profitable' : ''}`
+              )}
+            </span>
+            <span className={styles.pairVenues}>
+              Binance <span data-testid="price-binance">{formatPrice(p?.binance, decimals)}</span> · Deriv{' '}
+              <span data-testid="price-deriv">{formatPrice(p?.deriv, decimals)}</span>
+            </span>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

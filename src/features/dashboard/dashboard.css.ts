@@ -89,3 +89,28 @@ export const areaPositions = area('positions');
 export const areaEquity = area('equity');
 export const areaOpportunities = area('opportunities');
 export const areaRecent = area('recent');
+
+/** The list of many pairs (more than the spec's two): one compact row each, usable with a dozen on a phone. */
+export const pairList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: '2px' });
+export const pairRow = style({
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr) auto',
+  gap: `2px ${space.md}`,
+  padding: `${space.sm} ${space.md}`,
+  borderRadius: radius.md,
+  border: `1px solid transparent`,
+  background: vars.color.surfaceRaised,
+  selectors: {
+    '&[data-profitable="true"]': { borderColor: vars.color.profit, background: vars.color.highlight },
+    '&[data-mine="false"]': { opacity: 0.75 },
+  },
+});
+export const pairName = style({ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' });
+export const pairSpread = style({ textAlign: 'right', fontVariantNumeric: 'tabular-nums', fontWeight: 600 });
+export const pairVenues = style({
+  gridColumn: '1 / -1',
+  fontSize: '13px',
+  color: vars.color.textMuted,
+  fontVariantNumeric: 'tabular-nums',
+  overflowWrap: 'anywhere',
+});

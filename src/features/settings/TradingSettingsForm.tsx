@@ -7,6 +7,8 @@ import { Checkbox, TextField } from '../../ui/Field';
 import { fieldErrorsOf, messageOf } from '../../hooks/errors';
 import { useServices } from '../../hooks/services';
 import { useEngineStatus } from '../../hooks/engineStatus';
+import { usePairs } from '../../hooks/data';
+import { PairPicker } from './PairPicker';
 import { TRADING_LIMITS } from '../../../contract/domain';
 import { percentOf } from '../../../contract/percent';
 import {
@@ -21,6 +23,7 @@ import * as styles from './settings.css';
 export function TradingSettingsForm({ user }: { user: PublicUser }) {
   const { actions, auth } = useServices();
   const status = useEngineStatus();
+  const pairs = usePairs();
   const [form, setForm] = useState<TradingForm>(() => formFromUser(user));
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<TradingFormErrors>({});
@@ -39,7 +42,8 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
     const found = validateTradingForm(form);
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
-    const body = bodyFromForm(form);
+    // The pairs are sent only where the form offers them (the server trades more than two).
+    const body = bodyFromForm(pairs.length > 2 ? form : { ...form, symbols: undefined });
     setBusy(true);
     try {
       const res = await actions.saveTradingSettings(user._id, body);
@@ -51,6 +55,7 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
         maxExposure: 'maxExposure',
         minSpread: 'minSpreadPercent',
         maxLoss: 'maxLoss',
+        symbols: 'symbols',
       };
       const marked = fieldErrorsOf(err, fieldOf);
       if (marked) setErrors(marked);
@@ -121,6 +126,17 @@ export function TradingSettingsForm({ user }: { user: PublicUser }) {
           required
         />
       </div>
+      {pairs.length > 2 && (
+        <PairPicker
+          pairs={pairs}
+          picked={form.symbols ?? [...pairs]}
+          error={errors.symbols}
+          onChange={(symbols) => {
+            setForm((f) => ({ ...f, symbols }));
+            setErrors((x) => ({ ...x, symbols: undefined }));
+          }}
+        />
+      )}
       {status && status.kind !== 'running' && status.kind !== 'off' && (
         <p className={styles.paused} role="status" data-testid="settings-engine-status">
           {status.sentence}{' '}

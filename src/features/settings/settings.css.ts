@@ -99,3 +99,12 @@ export const simNote = style({
   overflowWrap: 'anywhere',
 });
 export const simNoteLink = style({ fontWeight: 600, whiteSpace: 'nowrap' });
+
+/** The pair picker: a fieldset of checkboxes, two columns on a phone, more as the screen widens. */
+export const pairPicker = style({ border: 'none', margin: 0, padding: 0, minWidth: 0 });
+export const pairGrid = style({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(140px, 1fr))',
+  gap: `${space.xs} ${space.md}`,
+});
+export const pairError = style({ margin: 0, fontSize: '13px', color: vars.color.loss });

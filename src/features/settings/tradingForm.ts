@@ -1,4 +1,4 @@
-import { TRADING_DEFAULTS, TRADING_LIMITS } from '../../../contract/domain';
+import { TRADING_DEFAULTS, TRADING_LIMITS, type SymbolId } from '../../../contract/domain';
 import type { PublicUser } from '../../../contract/entities';
 import { fractionOf, percentOf, percentText } from '../../../contract/percent';
 import { LIMIT_MESSAGES } from '../../../contract/messages';
@@ -9,6 +9,8 @@ export interface TradingForm {
   minSpreadPercent: string;
   maxLoss: string;
   tradingEnabled: boolean;
+  /** The pairs the user trades, when the form offers a choice (the server trades more than the spec's two). */
+  symbols?: SymbolId[];
 }
 
 /** Spec section 9 form defaults (1000, 0.2 %, 100, disabled), as the contract defines them. */
@@ -26,6 +28,7 @@ export function formFromUser(u: PublicUser | null): TradingForm {
     minSpreadPercent: String(percentOf(u.minSpread ?? TRADING_DEFAULTS.minSpread)),
     maxLoss: String(u.maxLoss ?? TRADING_DEFAULTS.maxLoss),
     tradingEnabled: u.tradingEnabled ?? TRADING_DEFAULTS.tradingEnabled,
+    ...(u.symbols && { symbols: [...u.symbols] }),
   };
 }
 
@@ -34,16 +37,21 @@ export function bodyFromForm(f: TradingForm): {
   minSpread: number;
   maxLoss: number;
   tradingEnabled: boolean;
+  symbols?: SymbolId[];
 } {
   return {
     maxExposure: Number(f.maxExposure),
     minSpread: fractionOf(Number(f.minSpreadPercent)),
     maxLoss: Number(f.maxLoss),
     tradingEnabled: f.tradingEnabled,
+    ...(f.symbols && { symbols: f.symbols }),
   };
 }
 
-export type TradingFormErrors = Partial<Record<'maxExposure' | 'minSpreadPercent' | 'maxLoss', string>>;
+export type TradingFormErrors = Partial<Record<'maxExposure' | 'minSpreadPercent' | 'maxLoss' | 'symbols', string>>;
+
+/** The message when no pair is picked (the server's schema says the same). */
+export const NO_PAIR_PICKED = 'Pick at least one pair to trade';
 
 const grouped = (n: number) => n.toLocaleString('en-US');
 
@@ -78,5 +86,6 @@ export function validateTradingForm(f: TradingForm): TradingFormErrors {
     percentText(minSpread.max),
   );
   check('maxLoss', 'Max loss', f.maxLoss, maxLoss.min, maxLoss.max, grouped(maxLoss.max));
+  if (f.symbols && f.symbols.length === 0) errors.symbols = NO_PAIR_PICKED;
   return errors;
 }

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import type { SymbolId } from '../../../contract/domain';
+import { usePairs } from '../../hooks/data';
+import { useAuth } from '../../hooks/services';
 import { messageOf } from '../../hooks/errors';
 import { showTradeToast } from '../toasts/tradeToast';
 import { Button } from '../../ui/Button';
@@ -11,7 +13,12 @@ import * as common from '../../ui/page.css';
 /** A manual trade: the engine opens it on the same path and within the same limits as an automated one. */
 export function ManualTradeForm() {
   const { actions } = useServices();
-  const [symbol, setSymbol] = useState<SymbolId>('BTC/USDT');
+  const { user } = useAuth();
+  // The user's own pairs: the engine refuses a trade on any other.
+  const serverPairs = usePairs();
+  const pairs = user?.symbols ?? serverPairs;
+  const [picked, setSymbol] = useState<SymbolId | null>(null);
+  const symbol = picked !== null && pairs.includes(picked) ? picked : (pairs[0] ?? 'BTC/USDT');
   const [amount, setAmount] = useState('100');
   const [busy, setBusy] = useState(false);
 
@@ -38,7 +45,7 @@ export function ManualTradeForm() {
     <form className={common.toolbar} onSubmit={submit} aria-label="Manual trade" noValidate>
       <div className={common.toolbarItem}>
         <SelectField label="Pair to trade" value={symbol} onChange={(e) => setSymbol(e.target.value as SymbolId)}>
-          {SYMBOLS.map((s) => (
+          {pairs.map((s) => (
             <option key={s} value={s}>
               {s}
             </option>

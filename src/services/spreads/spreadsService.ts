@@ -11,11 +11,13 @@ import {
   scan,
   share,
   startWith,
+  take,
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
 import type { SpreadsResponse } from '../../../contract/api';
-import { SYMBOLS, type SymbolId } from '../../../contract/domain';
+import type { SymbolId } from '../../../contract/domain';
+import { DEFAULT_SYMBOLS } from '../../../contract/pairs';
 import type { SpreadPoint } from '../../../contract/entities';
 import { SERVER_EVENTS } from '../../../contract/events';
 import { nextSpreadSample, type SpreadSample } from '../../../contract/spreads';
@@ -34,6 +36,8 @@ export interface SpreadsDeps extends DomainDeps {
   writeEveryMs?: number;
   now?: () => number;
   scheduler?: SchedulerLike;
+  /** The pairs the server trades (its market answer); the spec's two when not given. */
+  pairs$?: Observable<readonly SymbolId[]>;
 }
 
 export interface SpreadsService {
@@ -62,7 +66,8 @@ export function createSpreadsService(deps: SpreadsDeps): SpreadsService {
   const snapshots = (cache: UserCache): Observable<SpreadSample[]> =>
     deps.reconnected$.pipe(
       startWith(undefined),
-      concatMap(() => merge(...SYMBOLS.map((symbol) => fill(cache, symbol)))),
+      concatMap(() => (deps.pairs$ ?? of(DEFAULT_SYMBOLS)).pipe(take(1))),
+      concatMap((pairs) => merge(...pairs.map((symbol) => fill(cache, symbol)))),
     );
 
   const live$: Observable<SpreadSample[]> = defer(() => {

@@ -1,4 +1,5 @@
-// The slice of GET /api/v3/exchangeInfo the fake serves: the two spot symbols with Binance's real filters.
+// The slice of GET /api/v3/exchangeInfo the fake serves: a few USDT spot symbols with Binance's real filters (more
+// than Deriv's fake offers, so a pair only one venue has can be refused).
 export interface FakeSymbol {
   symbol: string;
   baseAsset: string;
@@ -10,6 +11,9 @@ export interface FakeSymbol {
 export const FAKE_SYMBOLS: FakeSymbol[] = [
   { symbol: 'BTCUSDT', baseAsset: 'BTC', quoteAsset: 'USDT', tickSize: '0.01000000', stepSize: '0.00001000' },
   { symbol: 'ETHUSDT', baseAsset: 'ETH', quoteAsset: 'USDT', tickSize: '0.01000000', stepSize: '0.00010000' },
+  { symbol: 'LTCUSDT', baseAsset: 'LTC', quoteAsset: 'USDT', tickSize: '0.01000000', stepSize: '0.00100000' },
+  { symbol: 'BCHUSDT', baseAsset: 'BCH', quoteAsset: 'USDT', tickSize: '0.10000000', stepSize: '0.00100000' },
+  { symbol: 'SOLUSDT', baseAsset: 'SOL', quoteAsset: 'USDT', tickSize: '0.01000000', stepSize: '0.00100000' },
 ];
 
 export function exchangeInfo(now: number): unknown {

@@ -67,6 +67,9 @@ export class Ledger {
     for (const account of accounts) this.addAccount(account);
     this.setQuote('BTCUSDT', '80000.00', '80000.01');
     this.setQuote('ETHUSDT', '3000.00', '3000.01');
+    this.setQuote('LTCUSDT', '90.00', '90.01');
+    this.setQuote('BCHUSDT', '450.0', '450.1');
+    this.setQuote('SOLUSDT', '150.00', '150.01');
   }
 
   addAccount(account: FakeBinanceAccount): void {

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { exchangeInfo } from './exchange-info';
+import { exchangeInfo, FAKE_SYMBOLS } from './exchange-info';
 import { BinanceError, Ledger, orderPayload, tradePayload, type FakeBinanceAccount, type FakeOrder } from './ledger';
 import { extractSignature, signatureMatches } from './signature';
 
@@ -160,7 +160,7 @@ export async function startFakeBinance(options: FakeBinanceOptions = {}): Promis
         return send(res, 200, []);
       case 'GET /sapi/v1/asset/tradeFee': {
         const account = ledger.accountPayload(apiKey, now) as { commissionRates: { maker: string; taker: string } };
-        const symbols = params.get('symbol') ? [params.get('symbol')] : ['BTCUSDT', 'ETHUSDT'];
+        const symbols = params.get('symbol') ? [params.get('symbol')] : FAKE_SYMBOLS.map((s) => s.symbol);
         return send(
           res,
           200,

@@ -2,7 +2,7 @@
 // the underlying `symbol`; the new API has no `authorize` (the socket's account comes from its one-time password),
 // names the underlying `underlying_symbol` (proposal.md, buy.md, portfolio.md, active-symbols.md), refuses any
 // request that carries `loginid`, and answers the authenticated calls only on an account's socket.
-import { STAKE_LIMITS, SYMBOLS, DerivError } from './market';
+import { STAKE_LIMITS, SYMBOL_NAMES, SYMBOLS, DerivError } from './market';
 import type { Connection, Hub } from './hub';
 
 export const LEGACY_CALLS = [
@@ -115,7 +115,7 @@ export function handle(hub: Hub, conn: Connection, request: Record<string, unkno
           submarket: 'non_stable_coin',
           trade_count: 0,
           underlying_symbol: symbol,
-          underlying_symbol_name: symbol === 'cryBTCUSD' ? 'BTC/USD' : 'ETH/USD',
+          underlying_symbol_name: SYMBOL_NAMES[symbol],
           underlying_symbol_type: 'cryptocurrency',
         })),
       });

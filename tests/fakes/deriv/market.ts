@@ -77,7 +77,14 @@ export class DerivError extends Error {
   }
 }
 
-export const SYMBOLS = ['cryBTCUSD', 'cryETHUSD'] as const;
+/** The crypto underlyings the fake offers on multipliers, with their display names (Binance's fake has more). */
+export const SYMBOL_NAMES = {
+  cryBTCUSD: 'BTC/USD',
+  cryETHUSD: 'ETH/USD',
+  cryLTCUSD: 'LTC/USD',
+  cryBCHUSD: 'BCH/USD',
+} as const;
+export const SYMBOLS = Object.keys(SYMBOL_NAMES) as (keyof typeof SYMBOL_NAMES)[];
 /** Multipliers offered for a symbol unless a test sets others (Deriv's differ per symbol and change). */
 export const MULTIPLIERS = [10, 20, 30, 40, 50, 100];
 /** Stake bounds of a multiplier proposal, as validation_params states them. */
@@ -115,6 +122,8 @@ export class DerivMarket {
     accounts.forEach((a) => this.addAccount(a));
     this.setQuote('cryBTCUSD', '80000.000', '80010.000');
     this.setQuote('cryETHUSD', '3000.000', '3001.000');
+    this.setQuote('cryLTCUSD', '90.000', '90.020');
+    this.setQuote('cryBCHUSD', '450.000', '450.100');
   }
 
   addAccount(account: FakeDerivAccount): void {

@@ -2,7 +2,7 @@
 // samples (run in a worker thread), it says which resolutions it replayed, and every bad range or limit is a clear 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKTEST_EQUITY_POINTS, type BacktestResponse } from '../../../contract/backtest';
-import { SYMBOLS } from '../../../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../../../contract/pairs';
 import type { SpreadSample } from '../../../contract/spreads';
 import { insertSpreadBooks } from '../../../server/db/repositories/spread-books';
 import { insertSpreadSamples, rollUpSpreadSamples } from '../../../server/db/repositories/spread-history';
@@ -27,7 +27,7 @@ function recordedHour(seed: number, end: number): SpreadSample[] {
     if (step % stepsPerSecond !== 0) return;
     const t = end - HOUR + (step / stepsPerSecond - 1) * SECOND;
     for (const symbol of SYMBOLS) {
-      const { binance, deriv } = tick.symbols[symbol].quotes;
+      const { binance, deriv } = tick.symbols[symbol]!.quotes;
       const b = (binance.bid + binance.ask) / 2;
       const d = (deriv.bid + deriv.ask) / 2;
       const spread = (d - b) / b;

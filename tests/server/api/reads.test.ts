@@ -24,7 +24,7 @@ describe.each(backends)('trade and balance reads on %s', (backend) => {
   }));
 
   beforeAll(async () => {
-    t = await createTestApp(backend, { build: { priceBook: { mid: (symbol) => PRICES[symbol] } } });
+    t = await createTestApp(backend, { build: { priceBook: { mid: (symbol) => PRICES[symbol] ?? null } } });
     alice = await t.createUser();
     bob = await t.createUser();
     aliceIds = await insertTrades(t.db, alice.user._id, aliceSeeds);
@@ -124,7 +124,7 @@ describe.each(backends)('trade and balance reads on %s', (backend) => {
       });
     }
     const held = (c: 'USDT' | 'BTC' | 'ETH') => Number(PAPER_SEED.binance[c]) + Number(PAPER_SEED.deriv[c]);
-    const value = held('USDT') + held('BTC') * PRICES['BTC/USDT'] + held('ETH') * PRICES['ETH/USDT'];
+    const value = held('USDT') + held('BTC') * PRICES['BTC/USDT']! + held('ETH') * PRICES['ETH/USDT']!;
     expect(balance.totalValue).toBeCloseTo(value, 8);
     expect(balance.totalTrades).toBe(45);
     expect(Object.keys(balance).sort()).toEqual(

@@ -20,7 +20,7 @@ describe.each(backends)('GET /api/snapshot on %s', (backend) => {
   let bob: SignedIn;
 
   beforeAll(async () => {
-    t = await createTestApp(backend, { build: { priceBook: { mid: (symbol) => PRICES[symbol] } } });
+    t = await createTestApp(backend, { build: { priceBook: { mid: (symbol) => PRICES[symbol] ?? null } } });
     alice = await t.createUser();
     bob = await t.createUser();
     await insertTrades(t.db, alice.user._id, seeds);

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SYMBOLS } from '../../../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../../../contract/pairs';
 import { BUILD_INPUTS, ENTRIES, ROOT, compileServer, isServerStale } from '../../../server/compile.js';
 import { runBacktest, type BacktestJob } from '../../../server/engine/replay/backtest';
 import { toColumns, type HistoryRow } from '../../../server/engine/replay/history';
@@ -94,7 +94,7 @@ function job(): BacktestJob {
   runSim(9, 6000, DEMO_PARAMS, (tick) => {
     if (step++ % 10 !== 0) return;
     for (const symbol of SYMBOLS) {
-      const { binance, deriv } = tick.symbols[symbol].quotes;
+      const { binance, deriv } = tick.symbols[symbol]!.quotes;
       rows.push({
         t: start + step * 100,
         symbol,

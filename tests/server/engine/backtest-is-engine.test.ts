@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BacktestResponse } from '../../../contract/backtest';
 import { costFloor } from '../../../contract/costs';
-import { SYMBOLS } from '../../../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../../../contract/pairs';
 import { startBookRecorder } from '../../../server/spread-history/book-recorder';
 import { pricesOf, startSpreadRecorder } from '../../../server/spread-history/recorder';
 import { DEMO_PARAMS } from '../../../server/venues/sim/profiles';

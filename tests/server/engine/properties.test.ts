@@ -4,7 +4,7 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SYMBOLS } from '../../../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../../../contract/pairs';
 import { DEFAULT_TRADING_PARAMS } from '../../../server/engine/costs';
 import type { UserLimits } from '../../../server/engine/trading-core';
 import type { TradeState } from '../../../server/engine/trade-state';
@@ -24,6 +24,7 @@ const userArb = (i: number): fc.Arbitrary<UserLimits> =>
     autoTrade: fc.constant(true),
     stopped: fc.constant(null),
     windowStart: fc.constant(null),
+    symbols: fc.constant(null),
   });
 
 const stepArb: fc.Arbitrary<MarketStep> = fc.record({

@@ -2,7 +2,8 @@
 // every quote the market publishes is recorded; replaying those quotes with the same limits makes the same trades —
 // same count, symbols, directions, opening spreads, statuses and profits to the last stored decimal.
 import { describe, expect, it } from 'vitest';
-import { SYMBOLS, VENUES } from '../../../contract/domain';
+import { VENUES } from '../../../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../../../contract/pairs';
 import { replayQuotes, type ReplayLimits } from '../../../server/engine/replay/replay';
 import { DEMO_PARAMS } from '../../../server/venues/sim/profiles';
 import type { Quote } from '../../../server/venues/types';

@@ -1,7 +1,7 @@
 // The backtest's worker thread and its bounds: the answer a worker gives is the replay's own; a replay past the time
 // limit is stopped and answered with a message; more than two at once are turned away instead of queued.
 import { describe, expect, it } from 'vitest';
-import { SYMBOLS } from '../../../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../../../contract/pairs';
 import { runBacktest, type BacktestJob } from '../../../server/engine/replay/backtest';
 import { toColumns, type HistoryRow } from '../../../server/engine/replay/history';
 import { backtestInWorker } from '../../../server/engine/replay/run-in-worker';
@@ -17,7 +17,7 @@ function job(): BacktestJob {
   runSim(9, 6000, DEMO_PARAMS, (tick) => {
     if (step++ % 10 !== 0) return;
     for (const symbol of SYMBOLS) {
-      const { binance, deriv } = tick.symbols[symbol].quotes;
+      const { binance, deriv } = tick.symbols[symbol]!.quotes;
       rows.push({
         t: START + step * 100,
         symbol,

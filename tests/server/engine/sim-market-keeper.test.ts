@@ -51,7 +51,7 @@ describe.each(backends)('simulated market state on %s', (backend) => {
     await wrapped.stop(); // shutdown: the last state is saved before the lock goes
     const saved = await loadSimMarket(db);
     expect(saved.savedAt).not.toBeNull();
-    expect(saved.state['BTC/USDT']?.latent).toBe(leaderMarket.snapshot()['BTC/USDT'].latent);
+    expect(saved.state['BTC/USDT']?.latent).toBe(leaderMarket.snapshot()['BTC/USDT']!.latent);
 
     // The standby's market ran a path of its own; taking over, it continues the leader's.
     const standbyMarket = new SimMarket({ seed: 2 });

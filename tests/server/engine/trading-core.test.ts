@@ -18,6 +18,7 @@ const user = (userId: string, over: Partial<UserLimits> = {}): UserLimits => ({
   autoTrade: true,
   stopped: null,
   windowStart: null,
+  symbols: null,
   ...over,
 });
 

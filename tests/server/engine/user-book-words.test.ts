@@ -13,6 +13,7 @@ const book = () => {
     autoTrade: true,
     stopped: null,
     windowStart: null,
+    symbols: null,
   });
   b.bySymbol.set('ETH/USDT', 't1');
   b.bySymbol.set('BTC/USDT', 't2');

@@ -59,7 +59,7 @@ describe('paper balances against recorded profit', () => {
         const deriv = new SimVenue('deriv', { market, paperBook: book, latencyMs: 0 });
         const account: VenueAccount = { userId: 'u', credentials: {} };
         const usdt = async () =>
-          new Decimal((await book.balances('u', 'binance')).USDT).plus((await book.balances('u', 'deriv')).USDT);
+          new Decimal((await book.balances('u', 'binance')).USDT!).plus((await book.balances('u', 'deriv')).USDT!);
         const coins = async () => book.balances('u', 'binance');
         const startUsdt = await usdt();
         const startCoins = await coins();

@@ -2,7 +2,7 @@
 // a basis of a few basis points, a round trip's costs rarely on offer, Deriv's index quoting once a second behind
 // Binance. Seeded, on the model alone; bounds are set a little outside what the calibration benchmark measures.
 import { describe, expect, it } from 'vitest';
-import { SYMBOLS } from '../../../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../../../contract/pairs';
 import { withOverrides } from '../../../server/venues/sim/params';
 import { runSim } from '../../../server/venues/sim/path';
 import { CALIBRATED_PARAMS, DEMO_PARAMS } from '../../../server/venues/sim/profiles';
@@ -43,7 +43,7 @@ describe('the calibrated market (the default)', () => {
     const counts = { binance: 0, deriv: 0 };
     const seconds = 60;
     runSim(4, (seconds * 1000) / CALIBRATED_PARAMS.tickMs, CALIBRATED_PARAMS, (tick) => {
-      for (const venue of tick.symbols['BTC/USDT'].updated) counts[venue] += 1;
+      for (const venue of tick.symbols['BTC/USDT']!.updated) counts[venue] += 1;
     });
     expect(counts).toEqual({ binance: seconds * 10, deriv: seconds });
   });
@@ -60,7 +60,7 @@ describe('the calibrated market (the default)', () => {
     runSim(5, 6 * 3600 * 10, params, (tick) => {
       n += 1;
       for (const symbol of SYMBOLS) {
-        const { binance, deriv } = tick.symbols[symbol].quotes;
+        const { binance, deriv } = tick.symbols[symbol]!.quotes;
         const spread = (deriv.bid + deriv.ask) / (binance.bid + binance.ask) - 1;
         squares[symbol]! += spread * spread;
       }
@@ -68,7 +68,7 @@ describe('the calibrated market (the default)', () => {
     const { lagMs, smoothingMs, updateMs } = CALIBRATED_PARAMS.venues.deriv;
     const exposureSeconds = (lagMs + smoothingMs / 2 + updateMs / 2) / 1000;
     for (const symbol of SYMBOLS) {
-      const perSecond = CALIBRATED_PARAMS.symbols[symbol].annualVolatility / Math.sqrt(365 * 86_400);
+      const perSecond = CALIBRATED_PARAMS.symbols[symbol]!.annualVolatility / Math.sqrt(365 * 86_400);
       const expected = perSecond * Math.sqrt(exposureSeconds);
       const measured = Math.sqrt(squares[symbol]! / n);
       expect(measured).toBeGreaterThan(expected * 0.8);

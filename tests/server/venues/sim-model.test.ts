@@ -1,7 +1,7 @@
 import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SYMBOLS } from '../../../contract/domain';
+import { DEFAULT_SYMBOLS as SYMBOLS } from '../../../contract/pairs';
 import { createRng, nextMulberry32 } from '../../../server/venues/sim/prng';
 import { simParams } from '../../../server/venues/sim/params';
 import { DEMO_PARAMS } from '../../../server/venues/sim/profiles';
@@ -73,13 +73,13 @@ describe('simulatePath', () => {
     for (let seed = 1; seed <= 50; seed += 1) {
       const { ticks } = simulatePath(seed, 200);
       const first = ticks[0]!.symbols;
-      expect(first['BTC/USDT'].latent).toBeGreaterThanOrEqual(60_000);
-      expect(first['BTC/USDT'].latent).toBeLessThanOrEqual(100_000);
-      expect(first['ETH/USDT'].latent).toBeGreaterThanOrEqual(2_000);
-      expect(first['ETH/USDT'].latent).toBeLessThanOrEqual(5_000);
+      expect(first['BTC/USDT']!.latent).toBeGreaterThanOrEqual(60_000);
+      expect(first['BTC/USDT']!.latent).toBeLessThanOrEqual(100_000);
+      expect(first['ETH/USDT']!.latent).toBeGreaterThanOrEqual(2_000);
+      expect(first['ETH/USDT']!.latent).toBeLessThanOrEqual(5_000);
       for (const tick of ticks) {
         for (const symbol of SYMBOLS) {
-          const { binance, deriv } = tick.symbols[symbol].quotes;
+          const { binance, deriv } = tick.symbols[symbol]!.quotes;
           expect(binance.bid).toBeLessThanOrEqual(binance.ask);
           expect(deriv.bid).toBeLessThanOrEqual(deriv.ask);
         }
@@ -93,11 +93,11 @@ describe('simulatePath', () => {
     const returns: number[] = [];
     for (let seed = 1; seed <= 40; seed += 1) {
       const latent: number[] = [];
-      runSim(seed, 86_400 / 4, params, (tick) => latent.push(tick.symbols['BTC/USDT'].latent));
+      runSim(seed, 86_400 / 4, params, (tick) => latent.push(tick.symbols['BTC/USDT']!.latent));
       returns.push(Math.log(latent[latent.length - 1]! / latent[0]!));
     }
     const sd = Math.sqrt(returns.reduce((s, r) => s + r * r, 0) / returns.length);
-    const expected = params.symbols['BTC/USDT'].annualVolatility * Math.sqrt(86_400 / 4 / (365 * 86_400));
+    const expected = params.symbols['BTC/USDT']!.annualVolatility * Math.sqrt(86_400 / 4 / (365 * 86_400));
     expect(sd).toBeGreaterThan(expected * 0.6);
     expect(sd).toBeLessThan(expected * 1.5);
   });
@@ -109,7 +109,7 @@ describe('simulatePath', () => {
       expect(dislocations).toEqual([]);
       for (const tick of ticks) {
         for (const symbol of SYMBOLS) {
-          const { binance, deriv } = tick.symbols[symbol].quotes;
+          const { binance, deriv } = tick.symbols[symbol]!.quotes;
           expect(Math.abs(mid(deriv) / mid(binance) - 1)).toBeLessThan(0.0015);
         }
       }
@@ -136,7 +136,7 @@ describe('simulatePath', () => {
         if (end >= ticks.length) continue;
         judged += 1;
         for (let i = event.tick; i <= end; i += 1) {
-          if (Math.abs(ticks[i]!.symbols[event.symbol].dislocation) < 0.0015) {
+          if (Math.abs(ticks[i]!.symbols[event.symbol]!.dislocation) < 0.0015) {
             converged += 1;
             break;
           }
@@ -160,7 +160,7 @@ describe('simulatePath', () => {
     for (let seed = 1; seed <= paths; seed += 1) {
       const { ticks } = simulatePath(seed, horizon, params);
       const found = ticks.some((t) =>
-        SYMBOLS.some((s) => Math.abs(mid(t.symbols[s].quotes.deriv) / mid(t.symbols[s].quotes.binance) - 1) > 0.0045),
+        SYMBOLS.some((s) => Math.abs(mid(t.symbols[s]!.quotes.deriv) / mid(t.symbols[s]!.quotes.binance) - 1) > 0.0045),
       );
       if (found) seen += 1;
     }
@@ -189,9 +189,9 @@ describe('SimMarket', () => {
     expect(deriv.length).toBe(11);
     expect(deriv.map((q) => q.ts)).toEqual(Array.from({ length: 11 }, (_, i) => i * 1000));
     const path = simulatePath(99, 51, params);
-    expect(binance.map((q) => q.bid)).toEqual(path.ticks.map((t) => t.symbols['ETH/USDT'].quotes.binance.bid));
-    const derivTicks = path.ticks.filter((t) => t.symbols['ETH/USDT'].updated.includes('deriv'));
-    expect(deriv.map((q) => q.bid)).toEqual(derivTicks.map((t) => t.symbols['ETH/USDT'].quotes.deriv.bid));
+    expect(binance.map((q) => q.bid)).toEqual(path.ticks.map((t) => t.symbols['ETH/USDT']!.quotes.binance.bid));
+    const derivTicks = path.ticks.filter((t) => t.symbols['ETH/USDT']!.updated.includes('deriv'));
+    expect(deriv.map((q) => q.bid)).toEqual(derivTicks.map((t) => t.symbols['ETH/USDT']!.quotes.deriv.bid));
   });
 
   it('replays the latest quote to a late subscriber and steps by hand', () => {

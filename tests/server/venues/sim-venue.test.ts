@@ -66,7 +66,7 @@ describe('SimVenue paper execution', () => {
     expect(cost.toNumber()).toBeCloseTo(1000, 2);
     expect(new Decimal(fill.fee).toNumber()).toBeCloseTo(1, 4);
     const balances = await book.balances('alice', 'binance');
-    expect(new Decimal(balances.USDT).toNumber()).toBeCloseTo(10_000 - 1000 - 1, 2);
+    expect(new Decimal(balances.USDT!).toNumber()).toBeCloseTo(10_000 - 1000 - 1, 2);
     expect(balances.BTC).toBe(new Decimal('0.1').plus(fill.quantity).toFixed());
     expect(await binance.takerFeeRate(alice)).toBe('0.001');
   });
@@ -80,7 +80,7 @@ describe('SimVenue paper execution', () => {
     expect(b).toEqual(a);
     expect(c).toEqual(a);
     expect(await binance.findOrder(alice, 'ETH/USDT', 't2-b')).toEqual(a);
-    const spent = new Decimal(10_000).minus((await book.balances('alice', 'binance')).USDT);
+    const spent = new Decimal(10_000).minus((await book.balances('alice', 'binance')).USDT!);
     expect(spent.toNumber()).toBeCloseTo(500.5, 2);
   });
 
@@ -120,7 +120,7 @@ describe('SimVenue paper execution', () => {
     expect(stake.toNumber()).toBeCloseTo(100, 2);
     expect(new Decimal(open.fee).toNumber()).toBeCloseTo(100 * deriv.costs.derivCommissionOfStake, 4);
     const afterOpen = await book.balances('alice', 'deriv');
-    expect(new Decimal(afterOpen.USDT).toNumber()).toBeCloseTo(10_000 - 100 - 0.3, 2);
+    expect(new Decimal(afterOpen.USDT!).toNumber()).toBeCloseTo(10_000 - 100 - 0.3, 2);
     expect(afterOpen.BTC).toBe('0');
 
     for (let i = 0; i < 20; i += 1) market.step();
@@ -136,8 +136,8 @@ describe('SimVenue paper execution', () => {
     expect(Number(close.price)).toBeGreaterThanOrEqual(exitAsk);
     const pnl = new Decimal(open.price).minus(close.price).times(open.quantity);
     const afterClose = await book.balances('alice', 'deriv');
-    expect(new Decimal(afterClose.USDT).toNumber()).toBeCloseTo(
-      new Decimal(afterOpen.USDT).plus(stake).plus(pnl).toNumber(),
+    expect(new Decimal(afterClose.USDT!).toNumber()).toBeCloseTo(
+      new Decimal(afterOpen.USDT!).plus(stake).plus(pnl).toNumber(),
       4,
     );
     const retry = await deriv.closeLeg(alice, {
@@ -182,7 +182,7 @@ describe('SimVenue paper execution', () => {
     const balances = await book.balances('bob', 'binance');
     expect(balances.ETH).toBe('2');
     // Lost the spread, the slippage and two fees: a little over 0.2 % of 300.
-    const loss = new Decimal(10_000).minus(balances.USDT).toNumber();
+    const loss = new Decimal(10_000).minus(balances.USDT!).toNumber();
     expect(loss).toBeGreaterThan(0.6);
     expect(loss).toBeLessThan(0.7);
   });
