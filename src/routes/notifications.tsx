@@ -7,6 +7,7 @@ import { needsServerText } from '../features/offline/offlineText';
 import { useNotificationHistory, useOfflineStatus } from '../hooks/data';
 import { messageOf } from '../services/http';
 import { useServices } from '../hooks/services';
+import { useTimeZone } from '../hooks/timeZone';
 import { formatRelative, formatTradeDate } from '../lib/format';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
@@ -18,6 +19,7 @@ import * as ui from '../ui/ui.css';
 export function NotificationsScreen() {
   const { notificationHistory } = useServices();
   const live = useNotificationHistory();
+  const timeZone = useTimeZone();
   const { offline } = useOfflineStatus();
   const [busy, setBusy] = useState(false);
   const { items, unread, nextCursor } = live.value;
@@ -83,7 +85,7 @@ export function NotificationsScreen() {
                   <div className={styles.body}>{n.body}</div>
                   <div className={styles.meta}>
                     <time dateTime={n.sentAt} title={formatRelative(n.sentAt)}>
-                      {formatTradeDate(n.sentAt)}
+                      {formatTradeDate(n.sentAt, timeZone)}
                     </time>
                     {n.readAt === null ? ' · Unread' : ''}
                   </div>
