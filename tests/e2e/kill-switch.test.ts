@@ -81,7 +81,8 @@ async function login(email: string, password: string): Promise<{ token: string; 
 async function signedIn(viewport: typeof PHONE, who: { email: string; password: string }, scheme: 'light' | 'dark') {
   const context = await browser.newContext({ viewport, baseURL: base, serviceWorkers: 'block', colorScheme: scheme });
   const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  // Generous: two cores shared by many processes can take a while to paint the Dashboard; nothing here races.
+  page.setDefaultTimeout(45_000);
   await page.goto('/login');
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password', { exact: true }).fill(who.password);
@@ -98,7 +99,7 @@ const noSidewaysScroll = async (page: Page) =>
  * not send the order before Deriv's next tick (a loaded machine): asked again until it is placed.
  */
 async function openManualTrade(token: string): Promise<Trade> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const r = await call<{ trade?: Trade; message?: string }>('POST', '/trades', {
       token,
@@ -213,18 +214,22 @@ describe('kill switches against a market that holds still', () => {
     // Two taps: the button, then Confirm.
     await phone.page.getByTestId('kill-switch').getByRole('button', { name: 'Stop & flatten' }).click();
     await phone.page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    // The answer lists the trade closed, or still closing when both legs took longer than the flatten waits (a
+    // loaded machine); the engine finishes it either way, and the screens below are read once it has.
     const results = phone.page.getByRole('dialog').getByTestId('flatten-results');
-    await visible(results.getByText(FLATTENED));
-    const stored = await call<{ trade: Trade }>('GET', `/trades/${opened._id}`, { token: trader.token });
-    const closed = stored.json.trade;
+    const answered = await textOf(results);
+    expect(answered).toMatch(new RegExp(`${FLATTENED}|Closing`));
+    await screenshot(phone.page, 'flatten-result');
+    await phone.page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    // Closed: the Dashboard hears it over the socket.
+    await visible(phone.page.getByTestId('recent-trades').getByTestId('trade-life').getByText(FLATTENED));
+    const closed = (await call<{ trade: Trade }>('GET', `/trades/${opened._id}`, { token: trader.token })).json.trade;
     expect(closed.status).toBe('completed');
     expect(closed.reason).toBe(CLOSE_REASONS.flattened);
     // Unchanged prices: the round trip paid both venues' spreads and the fees.
     expect(closed.actualProfit).toBeLessThan(0);
     const loss = formatUsd(closed.actualProfit);
-    expect(await textOf(results)).toContain(loss);
-    await screenshot(phone.page, 'flatten-result');
-    await phone.page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    if (answered.includes(FLATTENED)) expect(answered).toContain(loss);
 
     // The risk strip follows the flatten at once, without waiting for another event or a reload.
     const off = engineStatusOf({ stop: 'flattened', globalHalt: false });
@@ -237,7 +242,8 @@ describe('kill switches against a market that holds still', () => {
       await page.goto('/dashboard');
       const recent = page.getByTestId('recent-trades');
       const item = recent.getByTestId('recent-trade').filter({ hasText: 'BTC/USDT' });
-      expect(await textOf(item.getByTestId('trade-life'))).toBe(FLATTENED);
+      // Waited for: a screen may paint from this device's cache first, then from the server.
+      await visible(item.getByTestId('trade-life').getByText(FLATTENED, { exact: true }));
       expect(await textOf(item.getByTestId('trade-profit'))).toBe(`▼ ${loss}`);
       expect(await recent.getByText(CANCELLED_LABEL).count()).toBe(0);
       await gone(page.getByTestId('open-position'));
@@ -246,7 +252,7 @@ describe('kill switches against a market that holds still', () => {
 
       await page.goto('/trades');
       const row = page.getByTestId('trade-row').filter({ hasText: 'BTC/USDT' });
-      expect(await textOf(row.getByTestId('trade-life'))).toBe(FLATTENED);
+      await visible(row.getByTestId('trade-life').getByText(FLATTENED, { exact: true }));
       expect(await textOf(row.getByTestId('trade-profit'))).toBe(`▼ ${loss}`);
       expect(await page.getByTestId('trades-table').getByText(CANCELLED_LABEL).count()).toBe(0);
       await noSidewaysScroll(page);
@@ -254,7 +260,7 @@ describe('kill switches against a market that holds still', () => {
 
       await page.goto(`/trades/${opened._id}`);
       const detail = page.getByTestId('trade-detail');
-      expect(await textOf(detail.getByTestId('trade-life'))).toBe(FLATTENED);
+      await visible(detail.getByTestId('trade-life').getByText(FLATTENED, { exact: true }));
       expect(await textOf(detail.getByTestId('detail-profit'))).toBe(`▼ ${loss}`);
       expect(await textOf(detail.getByTestId('detail-reason'))).toBe(CLOSE_REASONS.flattened);
       expect(await detail.getByTestId('detail-close').count()).toBe(0);
@@ -263,7 +269,7 @@ describe('kill switches against a market that holds still', () => {
     }
     await phone.context.close();
     await desktop.context.close();
-  });
+  }, 240_000);
 
   it("an admin's global halt: halted on every screen, never running, until an admin resumes", async () => {
     // A trader watching the Dashboard gets the banner over the socket, without a reload.
@@ -301,9 +307,10 @@ describe('kill switches against a market that holds still', () => {
         await page.goto('/dashboard');
         expect(await textOf(page.getByTestId('halt-banner'))).toContain('e2e drill');
         const engine = page.getByTestId('risk-engine');
+        await visible(engine.locator('[data-state="halted-admin"]'));
         expect(await textOf(engine.locator('[data-state]'))).toBe(ENGINE_STATUS_LABELS['halted-admin']);
         await visible(engine.getByText(halted.sentence));
-        expect(await textOf(page.getByTestId('dashboard-greeting'))).toContain(halted.sentence);
+        await visible(page.getByTestId('dashboard-greeting').getByText(halted.sentence, { exact: false }));
         expect(await textOf(page.getByTestId('risk-strip'))).not.toMatch(/running/i);
         expect(await textOf(page.getByTestId('dashboard-greeting'))).not.toMatch(/running|enabled/i);
         await noSidewaysScroll(page);
@@ -316,13 +323,11 @@ describe('kill switches against a market that holds still', () => {
       await admin.page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
       await visible(toast(admin.page, 'Trading resumed for every user.'));
       await gone(watching.page.getByTestId('halt-banner'));
-      expect(await textOf(watching.page.getByTestId('risk-engine').locator('[data-state]'))).toBe(
-        ENGINE_STATUS_LABELS.off,
-      );
+      await visible(watching.page.getByTestId('risk-engine').locator('[data-state="off"]'));
       await watching.context.close();
     } finally {
       await call('POST', '/admin/trading/resume', { token: adminToken });
       await admin.context.close();
     }
-  });
+  }, 240_000);
 });

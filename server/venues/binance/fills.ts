@@ -48,8 +48,12 @@ export function commissionInBase(symbol: SymbolId, fills: RawFill[]): Decimal {
  * the coin, while the commission's value is its fee. So the fee is counted once: the close sells exactly what is
  * held, and the profit (closing proceeds − cost − fees) does not charge the missing coins a second time.
  * What it received is rarely on the lot step (the commission is a fraction of it), and a sell can only be a whole
- * number of steps: the position is what the close can sell, rounded down to `stepSize`. The rest (less than one
- * step) stays on the account as the user's coin; it is not part of the trade, so its cost is never booked as a loss.
+ * number of steps: the position is what the close can sell, a whole number of steps. The rest (less than one step)
+ * stays on the account as the user's coin, outside the trade, so its cost is never booked as a loss while it is held.
+ * It is carried into the next buy of that coin: given the account's coin after the fill (`heldAfter`), the position is
+ * the whole steps the buy added to the account, which takes in one more step whenever what was left before and what
+ * arrived now make one. So the coin left behind stays under one step, the user's own whole steps are never sold, and
+ * a trade that takes the remainder in takes it at its opening price.
  */
 export function toLegFill(
   symbol: SymbolId,
@@ -58,6 +62,7 @@ export function toLegFill(
   takerRate: string,
   role: 'open' | 'close',
   stepSize?: string | null,
+  heldAfter?: string,
 ): LegFill {
   const executed = new Decimal(order.executedQty);
   if (executed.lte(0)) {
@@ -69,7 +74,7 @@ export function toLegFill(
   }
   const price = new Decimal(order.cummulativeQuoteQty).dividedBy(executed).toDecimalPlaces(8, Decimal.ROUND_HALF_UP);
   const received = executed.minus(commissionInBase(symbol, fills));
-  const held = role === 'open' && order.side === 'BUY' ? onStep(received, stepSize) : executed;
+  const held = role === 'open' && order.side === 'BUY' ? buyPosition(received, stepSize, heldAfter) : executed;
   return {
     clientOrderId: order.clientOrderId,
     venueOrderId: String(order.orderId),
@@ -78,6 +83,22 @@ export function toLegFill(
     fee: commissionInUsdt(symbol, fills, takerRate).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toFixed(),
     at: order.transactTime ?? order.updateTime ?? order.time ?? Date.now(),
   };
+}
+
+/**
+ * What an opening buy holds: the whole steps it added to the account (`heldAfter` − `received` was there before), so
+ * the remainder an earlier buy left is carried in once it makes a step with this one's. Never less than the whole
+ * steps received nor more than one step beyond them (an account read that missed the fill cannot inflate it), and
+ * never more than the account holds. Without the account's figure: the whole steps received.
+ */
+export function buyPosition(received: Decimal, stepSize: string | null | undefined, heldAfter?: string): Decimal {
+  const own = onStep(received, stepSize);
+  if (!stepSize || heldAfter === undefined) return own;
+  const step = new Decimal(stepSize);
+  const after = new Decimal(heldAfter);
+  if (!after.isFinite() || step.lte(0)) return own;
+  const added = onStep(after, stepSize).minus(onStep(Decimal.max(after.minus(received), 0), stepSize));
+  return Decimal.max(own, Decimal.min(added, own.plus(step), onStep(after, stepSize)));
 }
 
 /** A quantity rounded down to a whole number of lot steps (unchanged without a step). */

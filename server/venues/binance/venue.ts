@@ -197,7 +197,8 @@ export class BinanceVenue implements Venue {
       const trades = await client.fetchOrderTrades(String(raw.orderId), symbol);
       const fills = trades.map((t) => t.info as RawFill);
       const takerRate = await this.takerFeeRate(account).catch(() => DEFAULT_TAKER_FEE);
-      return toLegFill(symbol, raw, fills, takerRate, role, lotStep(client, symbol));
+      const heldAfter = await this.coinAfterBuy(account, symbol, raw, role);
+      return toLegFill(symbol, raw, fills, takerRate, role, lotStep(client, symbol), heldAfter);
     } catch (error) {
       throw toVenueError(error, 'read');
     }
@@ -239,7 +240,8 @@ export class BinanceVenue implements Venue {
     try {
       const order = await place(client);
       const raw = order.info as RawOrder & { fills?: RawFill[] };
-      return toLegFill(symbol, raw, raw.fills ?? [], takerRate, role, lotStep(client, symbol));
+      const heldAfter = await this.coinAfterBuy(account, symbol, raw, role);
+      return toLegFill(symbol, raw, raw.fills ?? [], takerRate, role, lotStep(client, symbol), heldAfter);
     } catch (error) {
       const mapped = toVenueError(error, 'order');
       if (mapped.kind !== 'unknown-outcome' && !isDuplicateOrder(error)) throw mapped;
@@ -262,6 +264,24 @@ export class BinanceVenue implements Venue {
         `Binance failed while placing order ${clientOrderId}; it was not executed (${mapped.message})`,
       );
     }
+  }
+
+  /**
+   * After an opening buy filled: the account's coin, from which the position takes in the remainder earlier buys left
+   * (fills.ts). Read after the order, so it never delays one; a failed read leaves the position at the whole steps
+   * received, and never turns the fill into an error.
+   */
+  private async coinAfterBuy(
+    account: VenueAccount,
+    symbol: SymbolId,
+    raw: RawOrder,
+    role: 'open' | 'close',
+  ): Promise<string | undefined> {
+    if (role !== 'open' || raw.side !== 'BUY' || !(Number(raw.executedQty) > 0)) return undefined;
+    const coin = symbol.split('/')[0] as Currency;
+    return this.balances(account)
+      .then((held) => held[coin])
+      .catch(() => undefined);
   }
 
   private async accountInfo(account: VenueAccount): Promise<AccountInfo> {
