@@ -1,5 +1,6 @@
 // Shared parts of the end-to-end files: Chromium, the API of the one shared server, sign-in, screenshots.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
@@ -138,4 +139,30 @@ export async function makeClosedTrades(token: string, symbols: readonly ('BTC/US
       await new Promise((res) => setTimeout(res, 100));
     }
   }
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's violations inside `selector`, in the current colour scheme, once colour transitions have finished. */
+export async function axeViolations(page: Page, selector: string): Promise<string[]> {
+  await page.evaluate(async () => {
+    for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a instanceof CSSTransition)
+        .map((a) => a.finished.catch(() => undefined)),
+    );
+  });
+  // Through the DevTools protocol: the app's CSP (script-src 'self') rightly refuses an injected <script>.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
+  return page.evaluate(async (include) => {
+    const { axe } = window as unknown as {
+      axe: {
+        run(c: string): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
+      };
+    };
+    const result = await axe.run(include);
+    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  }, selector);
 }

@@ -23,7 +23,9 @@ export function RealtimeToasts() {
       case SERVER_EVENTS.newTrade:
       case SERVER_EVENTS.tradeUpdated: {
         const { text, kind } = tradeToastText(e.payload);
-        showTradeToast(e.payload._id, text, kind === 'failed' ? 'error' : kind === 'open' ? 'info' : 'success');
+        const type =
+          kind === 'failed' ? 'error' : kind === 'open' ? 'info' : e.payload.actualProfit < 0 ? 'warning' : 'success';
+        showTradeToast(e.payload._id, text, type, { final: kind !== 'open' });
         break;
       }
       case SERVER_EVENTS.arbitrageOpportunity: {
