@@ -1,5 +1,6 @@
 // Socket.IO event map, shared by the gateway and the client. No runtime dependencies.
 import type { TradingHaltState } from './guard';
+import type { VenueHealth } from './venue-health';
 import type {
   ArbitrageOpportunity,
   Balances,
@@ -23,6 +24,8 @@ export const SERVER_EVENTS = {
   opportunityOutcome: 'opportunity_outcome',
   /** To every signed-in user: the admin's global kill switch changed. */
   tradingHalt: 'trading_halt',
+  /** To every signed-in client: a venue's connection changed (state, round trip, error). */
+  venueHealth: 'venue_health',
 } as const;
 
 export const CLIENT_EVENTS = { joinRoom: 'join_room', leaveRoom: 'leave_room' } as const;
@@ -50,6 +53,7 @@ export interface ServerToClientEvents {
   notice: (notice: Notice) => void;
   opportunity_outcome: (outcome: OpportunityOutcome) => void;
   trading_halt: (halt: TradingHaltState) => void;
+  venue_health: (health: VenueHealth) => void;
 }
 
 export interface ClientToServerEvents {

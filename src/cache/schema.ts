@@ -25,7 +25,8 @@ export type SnapshotKind =
   | 'market'
   | 'outcomes'
   | 'risk'
-  | 'halt';
+  | 'halt'
+  | 'venueHealth';
 
 export interface SnapshotRecord<T = unknown> {
   kind: SnapshotKind;
