@@ -26,10 +26,14 @@ function VenueRow({ held, live, timeZone }: { held: Held; live: boolean; timeZon
       <div className={styles.venueHead}>
         <span className={styles.venueName}>{VENUE_NAMES[h.venue]}</span>
         {live ? (
-          <Badge tone={TONES[h.state]}>{VENUE_LINK_LABELS[h.state]}</Badge>
+          <Badge tone={TONES[h.state]} asWritten>
+            {VENUE_LINK_LABELS[h.state]}
+          </Badge>
         ) : (
           // Offline the server cannot be asked: what it last said is shown as that, never as the state now.
-          <Badge tone="neutral">Unknown — offline</Badge>
+          <Badge tone="neutral" asWritten>
+            Unknown — offline
+          </Badge>
         )}
       </div>
       <div className={styles.venueMeta} data-testid="venue-state-line">
