@@ -199,6 +199,9 @@ describe('Dashboard venue health', () => {
       new RegExp(`^Last error ${clock} \\(\\d s ago\\): Connection to Deriv lost$`),
     );
     expect(deriv.getAttribute('data-state')).toBe('disconnected');
+    expect(within(deriv).getByTestId('venue-state-line').textContent).toMatch(/^Disconnected for \d+ s$/);
+    // Down, the round trip on show is the last one measured, and says so.
+    expect(within(deriv).getByTestId('venue-latency').textContent).toMatch(/^Last round trip 84 ms/);
 
     // The live link drops: what the server last said is last known, not the state now, and its age keeps counting.
     act(() => events.error(new Error('disconnected: transport close')));

@@ -17,6 +17,9 @@ const TONES: Record<VenueLinkState, Tone> = {
 
 type Held = VenueHealthView['venues'][number];
 
+/** How long a state has held: 'for 38 s', 'for 3 min', or 'just now'. */
+const lasted = (ms: number) => (ms < 1000 ? 'just now' : `for ${formatAgo(ms).replace(/ ago$/, '')}`);
+
 function VenueRow({ held, live, timeZone }: { held: Held; live: boolean; timeZone: string }) {
   const h = held.health;
   const simulated = h.state === 'simulated';
@@ -38,9 +41,7 @@ function VenueRow({ held, live, timeZone }: { held: Held; live: boolean; timeZon
       </div>
       <div className={styles.venueMeta} data-testid="venue-state-line">
         {live
-          ? !simulated &&
-            since !== null &&
-            `${VENUE_LINK_LABELS[h.state]} since ${formatAgo(since).replace(/ ago$/, '')}`
+          ? !simulated && since !== null && `${VENUE_LINK_LABELS[h.state]} ${lasted(since)}`
           : `Last known ${formatAgo(reported)}: ${VENUE_LINK_LABELS[h.state].toLowerCase()}`}
       </div>
       <div className={styles.venueMeta} data-testid="venue-latency">
@@ -48,7 +49,8 @@ function VenueRow({ held, live, timeZone }: { held: Held; live: boolean; timeZon
           ? 'Round trip: none, the simulated market runs inside the server'
           : h.latencyMs === null
             ? 'Round trip: not measured yet'
-            : `Round trip ${formatLatency(h.latencyMs)}, measured ${formatAgo(measured)}`}
+            : // Down, the figure is the last one measured before the drop, and says so.
+              `${h.state === 'connected' ? 'Round trip' : 'Last round trip'} ${formatLatency(h.latencyMs)}, measured ${formatAgo(measured)}`}
       </div>
       <div className={styles.venueMeta} data-testid="venue-error">
         {h.lastError ? (
