@@ -32,6 +32,7 @@ import { binanceKeyProblem } from './binance-keys';
 import { derivAccountIdProblem, derivAppIdProblem, derivTokenProblem, type DerivLink } from './deriv';
 import { EMAIL_PATTERN, LIMIT_MESSAGES, MESSAGES, PHONE_PATTERN } from './messages';
 import { percentText } from './percent';
+import type { VenueHealth } from './venue-health';
 import { isTimeZone, TIME_ZONE_INVALID, TIME_ZONE_MAX_LENGTH } from './time-zone';
 
 // Validation texts of spec section 5 and their patterns, in a zod-free module so the client's forms read them too.
@@ -414,6 +415,8 @@ export interface SnapshotResponse {
   market: MarketInfo;
   halt: TradingHaltState;
   prices: Prices | null;
+  /** Each venue's connection as the engine's instance sees it (contract/venue-health.ts); null with no engine here. */
+  venues: VenueHealth[] | null;
   balance: Balances;
   stats: Stats;
   /** GET /trades?page=1&limit=20 as it answers: the Dashboard's recent trades and the Trades screen's first page. */

@@ -1,6 +1,7 @@
 // Socket.IO event map, shared by the gateway and the client. No runtime dependencies.
 import type { TradingHaltState } from './guard';
 import type { SentNotification } from './notification-history';
+import type { VenueHealth } from './venue-health';
 import type {
   ArbitrageOpportunity,
   Balances,
@@ -26,6 +27,8 @@ export const SERVER_EVENTS = {
   tradingHalt: 'trading_halt',
   /** Per user: a notification was just sent them (its entry in their notifications history). */
   notification: 'notification',
+  /** To every signed-in client: a venue's connection changed (state, round trip, error). */
+  venueHealth: 'venue_health',
 } as const;
 
 export const CLIENT_EVENTS = { joinRoom: 'join_room', leaveRoom: 'leave_room' } as const;
@@ -54,6 +57,7 @@ export interface ServerToClientEvents {
   opportunity_outcome: (outcome: OpportunityOutcome) => void;
   trading_halt: (halt: TradingHaltState) => void;
   notification: (notification: SentNotification) => void;
+  venue_health: (health: VenueHealth) => void;
 }
 
 export interface ClientToServerEvents {

@@ -17,3 +17,4 @@ export * from './deriv';
 export * from './engine-instances';
 export * from './trade-life';
 export * from './time-zone';
+export * from './venue-health';

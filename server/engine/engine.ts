@@ -7,6 +7,7 @@ import { share, Subject, type Observable } from 'rxjs';
 import type { SymbolId, VenueId } from '../../contract/domain';
 import type { OpportunityOutcome, Prices, Trade } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
+import type { VenueHealth } from '../../contract/venue-health';
 import type { Venue } from '../venues/types';
 import { DEFAULT_TRADING_PARAMS, type TradingParams } from './costs';
 import { money } from './decimal';
@@ -310,6 +311,11 @@ export class ArbitrageEngine implements PriceBook {
   /** The latest price of each symbol, `profitable` judged against the given minSpread, staleness as of now. */
   prices(minSpread: number, symbol?: SymbolId): Prices {
     return this.priceFeed.prices(minSpread, symbol);
+  }
+
+  /** Each venue's connection now: state, round trip, last error (the Dashboard's venue health). */
+  venueHealth(): VenueHealth[] {
+    return this.priceFeed.venueHealth();
   }
 
   /** The user's newest opportunity outcomes on this instance, newest first (GET /snapshot's `outcomes`). */

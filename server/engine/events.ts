@@ -10,6 +10,7 @@ import type {
   Trade,
 } from '../../contract';
 import type { SERVER_EVENTS } from '../../contract/events';
+import type { VenueHealth } from '../../contract/venue-health';
 
 type Name = typeof SERVER_EVENTS;
 
@@ -22,4 +23,6 @@ export type EngineEvent =
   | { type: Name['opportunityOutcome']; userId: string; outcome: OpportunityOutcome }
   /** Broadcast to every signed-in client. */
   | { type: Name['priceUpdate']; price: SymbolPrice }
-  | { type: Name['arbitrageOpportunity']; opportunity: ArbitrageOpportunity };
+  | { type: Name['arbitrageOpportunity']; opportunity: ArbitrageOpportunity }
+  /** Broadcast to every signed-in client: a venue's connection changed. */
+  | { type: Name['venueHealth']; health: VenueHealth };

@@ -1,9 +1,10 @@
 // The engine's prices: the latest tick of each symbol (the price book holdings are valued with), every tick as it
 // arrives (a manual trade waits there for a pair of quotes it may trade on), and the `priceUpdate` and
 // `arbitrage_opportunity` events. A venue that goes quiet sends nothing, so a price is published again once it
-// turns stale.
-import { catchError, filter, firstValueFrom, of, share, Subject, timeout, type Subscription } from 'rxjs';
-import type { SymbolId, VenueId } from '../../contract/domain';
+// turns stale. Beside the prices, each venue's connection health (state, round trip, last error) as it changes.
+import { catchError, filter, firstValueFrom, merge, of, share, Subject, timeout, type Subscription } from 'rxjs';
+import { VENUES, type SymbolId, type VenueId } from '../../contract/domain';
+import type { VenueHealth } from '../../contract/venue-health';
 import { enabledSymbols } from '../venues/enabled-pairs';
 import type { Prices } from '../../contract/entities';
 import { SERVER_EVENTS } from '../../contract/events';
@@ -48,6 +49,9 @@ export class PriceFeed implements PriceBook {
         ticks.pipe(filter((tick) => checkQuotes(tick.binance, tick.deriv, now(), params).ok)),
         threshold,
       ).subscribe((opportunity) => this.deps.emit({ type: SERVER_EVENTS.arbitrageOpportunity, opportunity })),
+      merge(...this.healthSources().map((source) => source.changes$)).subscribe((health) =>
+        this.deps.emit({ type: SERVER_EVENTS.venueHealth, health }),
+      ),
     );
     this.timer = setInterval(() => this.publishStaleness(), Math.min(500, params.quoteMaxAgeMs));
     this.timer.unref();
@@ -58,6 +62,18 @@ export class PriceFeed implements PriceBook {
     this.timer = null;
     for (const s of this.subscriptions) s.unsubscribe();
     this.subscriptions = [];
+  }
+
+  /** Each venue's connection as its connector sees it now (venues that report none are left out). */
+  venueHealth(): VenueHealth[] {
+    return this.healthSources().map((source) => source.current());
+  }
+
+  private healthSources() {
+    return VENUES.flatMap((venue) => {
+      const source = this.deps.venues[venue].health;
+      return source ? [source] : [];
+    });
   }
 
   mid(symbol: SymbolId): number | null {

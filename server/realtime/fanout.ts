@@ -39,6 +39,9 @@ export function emitEngineEvent(io: RealtimeServer, event: EngineEvent): void {
     case SERVER_EVENTS.arbitrageOpportunity:
       io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.arbitrageOpportunity, event.opportunity);
       return;
+    case SERVER_EVENTS.venueHealth:
+      io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.venueHealth, event.health);
+      return;
   }
 }
 

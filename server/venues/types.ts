@@ -2,6 +2,7 @@
 import type { Observable } from 'rxjs';
 import type { DerivAccountInfo, DerivApi } from '../../contract/deriv';
 import type { Currency, SymbolId, VenueId } from '../../contract/domain';
+import type { VenueHealthSource } from './health';
 
 export interface Quote {
   venue: VenueId;
@@ -195,6 +196,8 @@ export interface Venue {
   openPositions?(account: VenueAccount): Promise<VenuePosition[]>;
   /** Checks credentials; resolves with a human-readable summary or rejects with a VenueError. */
   testConnection(account: VenueAccount): Promise<string>;
+  /** The market-data connection's health (state, round trip, last error); test doubles without one omit it. */
+  readonly health?: VenueHealthSource;
   close(): Promise<void>;
 }
 

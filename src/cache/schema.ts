@@ -26,7 +26,8 @@ export type SnapshotKind =
   | 'outcomes'
   | 'risk'
   | 'halt'
-  | 'notifications';
+  | 'notifications'
+  | 'venueHealth';
 
 export interface SnapshotRecord<T = unknown> {
   kind: SnapshotKind;

@@ -5,6 +5,7 @@ import type { OpportunityOutcome, RiskSummary, SpreadPoint, Trade } from '../../
 import type { EquityPoint } from '../../contract/figures';
 import { cockpitOf } from '../services/cockpit/cockpitServices';
 import type { Live } from '../services/streams/liveState';
+import type { VenueHealthView } from '../services/venues/venueHealthService';
 import { useLive } from './live';
 import { useServices } from './services';
 
@@ -15,6 +16,7 @@ const useCockpit = () => cockpitOf(useServices());
 export const useOutcomes = (): Live<OpportunityOutcome[]> => useLive(useCockpit().outcomes.outcomes$, []);
 export const useRisk = (): Live<RiskSummary | null> => useLive(useCockpit().risk.risk$, null);
 export const useEquity = (): EquityPoint[] => useObservableState(useCockpit().equity$, []);
+export const useVenueHealth = (): VenueHealthView | null => useObservableState(useCockpit().venueHealth$, null);
 
 /** One trade for its detail screen; a new id switches to its own stream. */
 export function useTradeDetail(id: string): Live<Trade | null> {

@@ -56,3 +56,16 @@ export function useAuth(): AuthState {
   if (!auth) throw new Error('useAuth outside the services providers');
   return useSyncExternalStore(auth.subscribe, () => auth.state);
 }
+
+const noSubscription = () => () => undefined;
+
+/**
+ * The signed-in user's time-zone choice when a session is in reach; undefined outside the providers (a panel rendered
+ * on its own), where dates fall back to the browser's zone.
+ */
+export function useChosenTimeZone(): string | null | undefined {
+  const entry = useContext(EntryContext);
+  const services = useContext(ServicesContext);
+  const auth = services?.auth ?? entry?.session.auth;
+  return useSyncExternalStore(auth?.subscribe ?? noSubscription, () => auth?.state.user?.timeZone);
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeSpread,
+  formatAgo,
+  formatLatency,
   formatAge,
   formatBp,
   formatClock,
@@ -91,5 +93,21 @@ describe("dates in the user's time zone", () => {
     // Santiago springs forward at midnight: that day starts at 01:00 local, the first instant that exists.
     expect(formatTradeDate(zonedDayStart('2026-09-06', 'America/Santiago')!, 'America/Santiago')).toBe('Sep 06, 01:00');
     expect(zonedDayStart('21/11/2026', 'UTC')).toBeNull();
+  });
+});
+
+describe('formatAgo and formatLatency', () => {
+  it('says how long ago in the largest whole unit', () => {
+    expect(formatAgo(400)).toBe('just now');
+    expect(formatAgo(12_900)).toBe('12 s ago');
+    expect(formatAgo(185_000)).toBe('3 min ago');
+    expect(formatAgo(2 * 3_600_000 + 5)).toBe('2 h ago');
+    expect(formatAgo(3 * 86_400_000)).toBe('3 d ago');
+    expect(formatAgo(null)).toBe('');
+  });
+  it('shows a round trip in milliseconds, a tenth under 10 ms', () => {
+    expect(formatLatency(0.84)).toBe('0.8 ms');
+    expect(formatLatency(84.4)).toBe('84 ms');
+    expect(formatLatency(1240)).toBe('1,240 ms');
   });
 });

@@ -194,3 +194,18 @@ export function formatAge(ms: number | null | undefined): string {
 export function formatBp(fraction: number): string {
   return `${(fraction * 10_000).toFixed(2)} bp`;
 }
+
+/** How long ago, in a few characters: 'just now', '12 s', '3 min', '2 h', '3 d'. */
+export function formatAgo(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
+  if (ms < 1000) return 'just now';
+  if (ms < 60_000) return `${Math.floor(ms / 1000)} s ago`;
+  if (ms < 3_600_000) return `${Math.floor(ms / 60_000)} min ago`;
+  if (ms < 86_400_000) return `${Math.floor(ms / 3_600_000)} h ago`;
+  return `${Math.floor(ms / 86_400_000)} d ago`;
+}
+
+/** A measured round trip: '0.8 ms', '84 ms', '1,240 ms'. */
+export function formatLatency(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms).toLocaleString('en-US')} ms`;
+}

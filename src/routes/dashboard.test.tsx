@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { Subject } from 'rxjs';
 import type { ServerEvent } from '../services/realtime/socketLink';
+import type { VenueHealth } from '../../contract/venue-health';
 import { describe, expect, it } from 'vitest';
 import { renderApp, testUser } from '../../tests/setup/renderApp';
 
@@ -147,5 +148,69 @@ describe('Dashboard', () => {
     expect(await within(btc).findByText('Stale prices')).toBeTruthy();
     expect(btc.getAttribute('data-profitable')).toBe('false');
     expect(within(btc).queryByText(/profitable/)).toBeNull();
+  });
+});
+
+describe('Dashboard venue health', () => {
+  const report = (patch: Partial<VenueHealth> & Pick<VenueHealth, 'venue'>): VenueHealth => {
+    const now = Date.now();
+    return {
+      state: 'connected',
+      since: new Date(now - 60_000).toISOString(),
+      latencyMs: 84.2,
+      latencyAt: new Date(now - 2_000).toISOString(),
+      probe: 'ping',
+      lastError: null,
+      reportedAt: new Date(now).toISOString(),
+      ...patch,
+    };
+  };
+
+  it('shows each venue connected with its round trip, a drop with the error and when, and last known once offline', async () => {
+    const events = new Subject<ServerEvent>();
+    renderApp('/dashboard', { user: testUser({ timeZone: 'UTC' }), events });
+    const card = await screen.findByTestId('venue-health');
+    act(() => {
+      events.next({ name: 'venue_health', payload: report({ venue: 'binance', latencyMs: 84.2 }) });
+      events.next({ name: 'venue_health', payload: report({ venue: 'deriv', latencyMs: 3.14 }) });
+    });
+    const binance = await within(card).findByTestId('venue-health-binance');
+    const deriv = within(card).getByTestId('venue-health-deriv');
+    expect(within(binance).getByText('Connected')).toBeTruthy();
+    expect(within(binance).getByTestId('venue-latency').textContent).toMatch(/^Round trip 84 ms, measured \d s ago$/);
+    expect(within(deriv).getByTestId('venue-latency').textContent).toMatch(/^Round trip 3\.1 ms/);
+    expect(within(deriv).getByTestId('venue-error').textContent).toBe('No errors since the server started');
+
+    const at = new Date(Date.now() - 5_000);
+    act(() =>
+      events.next({
+        name: 'venue_health',
+        payload: report({
+          venue: 'deriv',
+          state: 'disconnected',
+          since: at.toISOString(),
+          lastError: { message: 'Connection to Deriv lost', at: at.toISOString() },
+        }),
+      }),
+    );
+    expect(await within(deriv).findByText('Disconnected')).toBeTruthy();
+    const clock = at.toISOString().slice(11, 19);
+    expect(within(deriv).getByTestId('venue-error').textContent).toMatch(
+      new RegExp(`^Last error ${clock} \\(\\d s ago\\): Connection to Deriv lost$`),
+    );
+    expect(deriv.getAttribute('data-state')).toBe('disconnected');
+    expect(within(deriv).getByTestId('venue-state-line').textContent).toMatch(/^Disconnected for \d+ s$/);
+    // Down, the round trip on show is the last one measured, and says so.
+    expect(within(deriv).getByTestId('venue-latency').textContent).toMatch(/^Last round trip 84 ms/);
+
+    // The live link drops: what the server last said is last known, not the state now, and its age keeps counting.
+    act(() => events.error(new Error('disconnected: transport close')));
+    await waitFor(() => expect(deriv.getAttribute('data-state')).toBe('unknown'));
+    expect(within(deriv).getByText('Unknown — offline')).toBeTruthy();
+    expect(within(binance).queryByText('Connected')).toBeNull();
+    const line = () => within(deriv).getByTestId('venue-state-line').textContent;
+    expect(line()).toMatch(/^Last known (just now|\d s ago): disconnected$/);
+    const first = line();
+    await waitFor(() => expect(line()).not.toBe(first), { timeout: 5_000 });
   });
 });

@@ -8,7 +8,8 @@ import { LivePrices } from '../features/dashboard/LivePrices';
 import { RecentTrades } from '../features/dashboard/RecentTrades';
 import { DashboardStats } from '../features/dashboard/StatCards';
 import { NextStep } from '../features/dashboard/NextStep';
-import { useEquity, useOutcomes, useRisk } from '../hooks/cockpit';
+import { VenueHealthCard } from '../features/dashboard/VenueHealthCard';
+import { useEquity, useOutcomes, useRisk, useVenueHealth } from '../hooks/cockpit';
 import { useFramePrices, useMarket, usePairs, useRecentTrades, useStats } from '../hooks/data';
 import { useAuth } from '../hooks/services';
 import { useEngineStatus } from '../hooks/engineStatus';
@@ -27,6 +28,7 @@ export function DashboardScreen() {
   const risk = useRisk();
   const outcomes = useOutcomes();
   const equity = useEquity();
+  const venues = useVenueHealth();
   const status = useEngineStatus(risk.value);
   const { close, closing, disabled: closeDisabled } = useCloseTrade();
 
@@ -37,8 +39,9 @@ export function DashboardScreen() {
       </p>
       <NextStep user={user} stats={stats.value} />
       <div className={layout.cockpit}>
-        <div className={layout.areaPrices}>
+        <div className={`${layout.areaPrices} ${common.stack}`}>
           <LivePrices prices={prices.value} pairs={pairs} mine={user?.symbols ?? pairs} />
+          <VenueHealthCard view={venues} />
         </div>
         <div className={layout.areaPositions}>
           <OpenPositions

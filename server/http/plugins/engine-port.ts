@@ -4,6 +4,7 @@
 // within seconds.
 import type { SymbolId } from '../../../contract/domain';
 import type { OpportunityOutcome, Prices } from '../../../contract/entities';
+import type { VenueHealth } from '../../../contract/venue-health';
 import type { CloseUserTradesResult, CommandResult } from '../../engine/engine';
 import type { Venue } from '../../venues/types';
 
@@ -11,6 +12,8 @@ export interface TradingFacade {
   readonly isTrading: boolean;
   readonly venues: { binance: Venue; deriv: Venue };
   prices(minSpread: number, symbol?: SymbolId): Prices;
+  /** Each venue's connection (state, round trip, last error), as the venues' connectors see it. */
+  venueHealth(): VenueHealth[];
   /** The user's newest opportunity outcomes on this instance, newest first. */
   recentOutcomes(userId: string): OpportunityOutcome[];
   addUser(userId: string): Promise<void>;

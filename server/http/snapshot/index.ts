@@ -54,6 +54,7 @@ export const snapshotRoutes: FastifyPluginAsyncZod = async (app) => {
         market: marketNow,
         halt,
         prices: app.engine ? app.engine.prices(minSpread) : null,
+        venues: app.engine ? app.engine.venueHealth() : null,
         balance,
         stats,
         recent: { trades: page.trades, pagination: page.pagination },

@@ -24,6 +24,7 @@ import type {
 } from '../../../contract/entities';
 import type { TradingHaltState, TwoFactorStatus } from '../../../contract/guard';
 import { TRADING_STOPS } from '../../../contract/trading-state';
+import { VENUE_LINK_STATES, type VenueHealth } from '../../../contract/venue-health';
 import { PublicUserSchema } from '../plugins/response-schemas';
 
 const Fill = z.object({ price: z.number(), quantity: z.number(), fee: z.number(), at: z.string() });
@@ -140,6 +141,17 @@ const OutcomeSchema = z.object({
   at: z.string(),
 }) satisfies z.ZodType<OpportunityOutcome>;
 
+const VenueHealthSchema = z.object({
+  venue: z.enum(VENUES),
+  state: z.enum(VENUE_LINK_STATES),
+  since: z.string().nullable(),
+  latencyMs: z.number().nullable(),
+  latencyAt: z.string().nullable(),
+  probe: z.string(),
+  lastError: z.object({ message: z.string(), at: z.string() }).nullable(),
+  reportedAt: z.string(),
+}) satisfies z.ZodType<VenueHealth>;
+
 export const SnapshotAnswer = z.object({
   success: z.literal(true),
   user: PublicUserSchema,
@@ -148,6 +160,10 @@ export const SnapshotAnswer = z.object({
   prices: PricesSchema.nullable().describe(
     'Null on an instance that runs no engine (API only): GET /exchanges/prices answers 503 there',
   ),
+  venues: z
+    .array(VenueHealthSchema)
+    .nullable()
+    .describe("Each venue's connection (state, round trip, last error); null on an instance that runs no engine"),
   balance: BalancesSchema,
   stats: StatsSchema,
   recent: z

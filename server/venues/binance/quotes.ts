@@ -5,6 +5,7 @@ import { Observable, share } from 'rxjs';
 import type { Ticker } from 'ccxt';
 import { enabledSymbols } from '../enabled-pairs';
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from '../backoff';
+import type { LinkHealth } from '../health';
 import type { Quote } from '../types';
 import type { BinanceExchange } from './exchange';
 
@@ -12,6 +13,8 @@ export interface QuoteStreamOptions {
   backoff?: BackoffOptions;
   /** Told about each failure before the next attempt (logging). */
   onError?: (error: unknown, attempt: number) => void;
+  /** Where the stream's connection state is written: connected while watches answer, down with the error that broke it. */
+  health?: LinkHealth;
 }
 
 /** `exchange` resolves null once the venue is closed, which completes the stream. */
@@ -27,6 +30,7 @@ export function binanceQuoteStream(
     const sent = new Map<string, string>();
     const run = async (): Promise<void> => {
       let attempt = 0;
+      options.health?.connecting();
       while (!stopped) {
         try {
           const client = await exchange();
@@ -36,6 +40,7 @@ export function binanceQuoteStream(
           }
           const updates = await client.watchBidsAsks(symbols);
           attempt = 0;
+          options.health?.connected();
           const cache = (client as unknown as { bidsasks?: Record<string, Ticker> }).bidsasks ?? updates;
           for (const symbol of symbols) {
             const ticker = cache[symbol] ?? updates[symbol];
@@ -54,6 +59,7 @@ export function binanceQuoteStream(
           }
         } catch (error) {
           if (stopped) return;
+          options.health?.disconnected(error);
           options.onError?.(error, attempt);
           await sleep(backoffDelay(attempt, options.backoff ?? DEFAULT_BACKOFF));
           attempt += 1;

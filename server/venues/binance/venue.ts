@@ -4,9 +4,12 @@
 import { TRADING_COSTS } from '../../../contract/costs';
 import ccxt from 'ccxt';
 import Decimal from 'decimal.js';
-import { filter, shareReplay, type Observable } from 'rxjs';
+import { performance } from 'node:perf_hooks';
+import { filter, Observable, share, shareReplay } from 'rxjs';
+import type { VenueHealth } from '../../../contract/venue-health';
 import type { Currency, SymbolId } from '../../../contract/domain';
 import type { BackoffOptions } from '../backoff';
+import { LinkHealth, type VenueHealthSource } from '../health';
 import { InFlight } from '../inflight';
 import {
   VenueError,
@@ -30,6 +33,8 @@ export interface BinanceVenueOptions {
   /** How long an account's fee rate is reused before it is read again. */
   feeCacheMs?: number;
   onStreamError?: (error: unknown, attempt: number) => void;
+  /** How often the REST round trip is measured while someone watches the venue's health. */
+  probeIntervalMs?: number;
 }
 
 /** When the account does not say (contract/costs.ts). */
@@ -51,6 +56,12 @@ export class BinanceVenue implements Venue {
   private readonly perSymbol = new Map<SymbolId, Observable<Quote>>();
   private readonly feeCacheMs: number;
   private closed = false;
+  private readonly link = new LinkHealth('binance', 'round trip of GET /api/v3/ping to the REST API');
+  /**
+   * The quote stream's connection (connected while ccxt's bookTicker watches answer, down with the error that broke
+   * it) and the REST round trip, measured at once and then every probeIntervalMs while the health is watched.
+   */
+  readonly health: VenueHealthSource;
 
   constructor(options: BinanceVenueOptions) {
     this.endpoints = options.endpoints;
@@ -58,7 +69,35 @@ export class BinanceVenue implements Venue {
     this.stream = binanceQuoteStream(() => (this.closed ? Promise.resolve(null) : this.publicExchange()), {
       backoff: options.backoff,
       onError: options.onStreamError,
+      health: this.link,
     });
+    const probeEvery = options.probeIntervalMs ?? 30_000;
+    this.health = {
+      current: () => this.link.current(),
+      changes$: new Observable<VenueHealth>((subscriber) => {
+        const changes = this.link.changes$.subscribe(subscriber);
+        void this.probeLatency();
+        const timer = setInterval(() => void this.probeLatency(), probeEvery);
+        timer.unref();
+        return () => {
+          clearInterval(timer);
+          changes.unsubscribe();
+        };
+      }).pipe(share()),
+    };
+  }
+
+  /** One REST round trip (GET /api/v3/ping, weight 1), timed from the request to its answer. */
+  private async probeLatency(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const client = await this.publicExchange();
+      const started = performance.now();
+      await client.publicGetPing();
+      if (!this.closed) this.link.roundTrip(performance.now() - started);
+    } catch (error) {
+      if (!this.closed) this.link.failed(toVenueError(error, 'read'));
+    }
   }
 
   quotes(symbol: SymbolId): Observable<Quote> {

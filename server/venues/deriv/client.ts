@@ -3,7 +3,9 @@
 // connection with the token; the new API connects to a one-time-password URL asked for afresh before every
 // connection, and never authorizes on the socket. The URL is a credential: it appears in no message or log.
 import WebSocket from 'ws';
+import { performance } from 'node:perf_hooks';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from '../backoff';
+import type { LinkHealth } from '../health';
 import { SlidingWindow } from '../rate-window';
 
 export type Json = Record<string, unknown>;
@@ -52,10 +54,17 @@ export interface DerivClientOptions {
   maxSubscriptions?: number;
   /** Whether an error from connectUrl means asking again cannot help (a refused token), ending the attempts. */
   isRefusal?: (error: unknown) => boolean;
+  /**
+   * Where the connection's health is written: connecting, connected, dropped (with why), and the round trip of each
+   * keep-alive ping (one as soon as the connection opens, then every pingIntervalMs).
+   */
+  health?: LinkHealth;
 }
 
 interface Pending {
   call: string;
+  /** performance.now() when the request left (after its turn in the rate window): a ping's round trip starts here. */
+  sentAt: number;
   resolve: (message: Json) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
@@ -184,7 +193,15 @@ export class DerivClient {
   }
 
   private async open(): Promise<void> {
-    const socket = await this.dial();
+    const health = this.options.health;
+    health?.connecting();
+    let socket: WebSocket;
+    try {
+      socket = await this.dial();
+    } catch (error) {
+      health?.disconnected(error);
+      throw error;
+    }
     if (this.closed) {
       socket.terminate();
       throw new DerivConnectionError('Deriv client is closed');
@@ -192,9 +209,7 @@ export class DerivClient {
     this.socket = socket;
     socket.on('message', (data) => this.onMessage(String(data)));
     socket.on('close', () => this.onClose(socket));
-    this.pingTimer = setInterval(() => {
-      this.send({ ping: 1 }).catch(() => undefined);
-    }, this.options.pingIntervalMs ?? 30_000);
+    this.pingTimer = setInterval(() => this.ping(), this.options.pingIntervalMs ?? 30_000);
     this.pingTimer.unref();
     try {
       if (this.options.token) {
@@ -207,9 +222,23 @@ export class DerivClient {
       // A refused token or scope will not get better by retrying; a lost connection may.
       if (!(error instanceof DerivConnectionError)) this.closed = true;
       this.teardown(error instanceof Error ? error : new Error(String(error)));
+      health?.disconnected(error);
       throw error;
     }
     this.attempt = 0;
+    if (health) {
+      health.connected();
+      // The first round trip now, not a ping interval later.
+      this.ping();
+    }
+  }
+
+  /** The keep-alive; its answer's round trip is the connection's latency. */
+  private ping(): void {
+    this.send({ ping: 1 }).catch((error: unknown) => {
+      // A ping lost with its connection is already said by the drop; one Deriv answered with an error is not.
+      if (error instanceof DerivApiError) this.options.health?.failed(error);
+    });
   }
 
   private startSubscription(state: SubscriptionState): void {
@@ -254,12 +283,14 @@ export class DerivClient {
     return new Promise<Json>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(reqId);
-        reject(new DerivConnectionError(`Deriv did not answer ${call} in time`));
+        const silent = new DerivConnectionError(`Deriv did not answer ${call} in time`);
+        this.options.health?.failed(silent);
+        reject(silent);
         // A silent connection is a dead one: cut it so that the reconnect logic takes over.
         socket.terminate();
       }, this.options.requestTimeoutMs ?? 15_000);
       timer.unref();
-      this.pending.set(reqId, { call, resolve, reject, timer });
+      this.pending.set(reqId, { call, resolve, reject, timer, sentAt: performance.now() });
       socket.send(JSON.stringify({ ...request, req_id: reqId }));
     });
   }
@@ -280,7 +311,10 @@ export class DerivClient {
       clearTimeout(pending.timer);
       if (error)
         pending.reject(new DerivApiError(error.code ?? 'UnknownError', error.message ?? 'Deriv error', pending.call));
-      else pending.resolve(message);
+      else {
+        if (pending.call === 'ping') this.options.health?.roundTrip(performance.now() - pending.sentAt);
+        pending.resolve(message);
+      }
     }
     const subscription = this.subscriptionsByReqId.get(reqId);
     if (subscription && !error) {
@@ -297,7 +331,9 @@ export class DerivClient {
 
   private onClose(socket: WebSocket): void {
     if (this.socket !== socket) return;
-    this.teardown(new DerivConnectionError('Connection to Deriv lost'));
+    const lost = new DerivConnectionError('Connection to Deriv lost');
+    this.options.health?.disconnected(lost);
+    this.teardown(lost);
     this.scheduleReconnect();
   }
 

@@ -3,6 +3,7 @@
 import { Observable, shareReplay } from 'rxjs';
 import type { SymbolId } from '../../../contract/domain';
 import type { BackoffOptions } from '../backoff';
+import { LinkHealth } from '../health';
 import { Kept } from '../kept';
 import type { Quote } from '../types';
 import { DerivClient, type Json } from './client';
@@ -25,6 +26,8 @@ export class DerivPublic {
   private client: DerivClient | null = null;
   private readonly quoteStreams = new Map<SymbolId, Observable<Quote>>();
   private readonly offers: Kept<Offer>;
+  /** Deriv as the Dashboard sees it: this socket carries every user's quotes, so its health is the venue's. */
+  readonly health = new LinkHealth('deriv', "Deriv's ping over the market-data websocket");
 
   constructor(private readonly options: DerivPublicOptions) {
     this.offers = new Kept(options.offerCacheMs ?? 10 * 60_000);
@@ -78,6 +81,7 @@ export class DerivPublic {
       backoff: this.options.backoff,
       pingIntervalMs: this.options.pingIntervalMs,
       requestTimeoutMs: this.options.requestTimeoutMs,
+      health: this.health,
     });
     return this.client;
   }

@@ -10,6 +10,7 @@ import { filter, map, Observable, take } from 'rxjs';
 import type { Currency, SymbolId } from '../../../contract/domain';
 import type { BackoffOptions } from '../backoff';
 import { InFlight } from '../inflight';
+import type { VenueHealthSource } from '../health';
 import { Kept } from '../kept';
 import {
   VenueError,
@@ -75,6 +76,8 @@ export class DerivVenue implements Venue {
   private readonly market: DerivPublic;
   private readonly accounts: DerivAccounts;
   private readonly terms: Kept<StakeTerms>;
+  /** The market-data socket's health (public.ts); users' own trading sockets open and close with their orders. */
+  readonly health: VenueHealthSource;
 
   constructor(options: DerivVenueOptions) {
     const connection = {
@@ -84,6 +87,7 @@ export class DerivVenue implements Venue {
     };
     this.terms = new Kept(options.offerCacheMs ?? 10 * 60_000);
     this.market = new DerivPublic({ url: options.publicUrl, offerCacheMs: options.offerCacheMs, ...connection });
+    this.health = this.market.health;
     this.accounts = new DerivAccounts({
       legacyUrl: options.url,
       defaultAppId: options.appId,

@@ -14,6 +14,7 @@ import {
   type Venue,
   type VenueAccount,
 } from '../types';
+import { simulatedHealth, type VenueHealthSource } from '../health';
 import { DEFAULT_EXECUTION_COSTS, paperClose, paperOpen, type ExecutionCosts, type PaperExecution } from './execution';
 import { BookDepth, closingSide, consumingDepth, notionalAt, type DepthModel } from './depth';
 import type { SimMarket } from './market';
@@ -38,6 +39,8 @@ export class SimVenue implements Venue {
   private readonly latencyMs: number;
   readonly costs: ExecutionCosts;
   private readonly depth: BookDepth;
+  /** No connection to measure: the simulated order delay (latencyMs) is a model input, not a measured round trip. */
+  readonly health: VenueHealthSource;
 
   constructor(
     readonly id: VenueId,
@@ -48,6 +51,7 @@ export class SimVenue implements Venue {
     this.latencyMs = options.latencyMs ?? 30;
     this.costs = { ...DEFAULT_EXECUTION_COSTS, ...options.costs };
     this.depth = new BookDepth(options.depth);
+    this.health = simulatedHealth(id);
   }
 
   quotes(symbol: SymbolId): Observable<Quote> {

@@ -114,3 +114,21 @@ export const pairVenues = style({
   fontVariantNumeric: 'tabular-nums',
   overflowWrap: 'anywhere',
 });
+
+export const venueList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: space.md });
+export const venueRow = style({ display: 'grid', gap: '2px', minWidth: 0 });
+export const venueHead = style({
+  display: 'flex',
+  justifyContent: 'space-between',
+  alignItems: 'center',
+  gap: space.sm,
+  flexWrap: 'wrap',
+});
+export const venueName = style({ fontWeight: 700 });
+export const venueMeta = style({
+  fontSize: '13px',
+  color: vars.color.textMuted,
+  fontVariantNumeric: 'tabular-nums',
+  overflowWrap: 'anywhere',
+  selectors: { '&:empty': { display: 'none' } },
+});

@@ -45,21 +45,23 @@ export const TimeZoneCard = memo(function TimeZoneCard() {
 
   return (
     <Card title="Time zone" data-testid="time-zone-card">
-      <SelectField
-        label="Show dates in"
-        value={saved ?? ''}
-        disabled={busy}
-        onChange={(e) => void choose(e.target.value)}
-        data-testid="time-zone-select"
-        hint="Saved with your account: every device shows the same times, and the P&L report's days follow it."
-      >
-        <option value="">This browser&apos;s time zone ({spoken(device)})</option>
-        {choices.map((zone) => (
-          <option key={zone} value={zone}>
-            {spoken(zone)}
-          </option>
-        ))}
-      </SelectField>
+      <div className={styles.zoneField}>
+        <SelectField
+          label="Show dates in"
+          value={saved ?? ''}
+          disabled={busy}
+          onChange={(e) => void choose(e.target.value)}
+          data-testid="time-zone-select"
+          hint="Saved with your account: every device shows the same times, and the P&L report's days follow it."
+        >
+          <option value="">This browser&apos;s time zone ({spoken(device)})</option>
+          {choices.map((zone) => (
+            <option key={zone} value={zone}>
+              {spoken(zone)}
+            </option>
+          ))}
+        </SelectField>
+      </div>
       <p className={styles.zoneNow} data-testid="time-zone-now">
         Now: {formatDateTime(now, shown)} ({spoken(shown)})
       </p>

@@ -34,3 +34,4 @@ export const full = style({ '@media': { [media.md]: { gridColumn: '1 / -1' } } }
 export const actions = style({ display: 'flex', gap: space.sm, justifyContent: 'flex-end', flexWrap: 'wrap' });
 export const toastList = style({ margin: `${space.xs} 0 0`, paddingLeft: '18px' });
 export const zoneNow = style({ margin: `${space.sm} 0 0`, color: vars.color.textMuted, fontSize: '13.5px' });
+export const zoneField = style({ maxWidth: '32rem' });

@@ -10,6 +10,8 @@ import { eventsOf } from '../streams/domainDeps';
 import { SERVER_EVENTS } from '../../../contract/events';
 import type { Live } from '../streams/liveState';
 import { equity$, tradeDetail } from '../trades/tradeDetail';
+import { createVenueHealthService, type VenueHealthView } from '../venues/venueHealthService';
+import { map } from 'rxjs';
 
 // The cockpit's services: built from the app's services on the first screen that uses them (the app layout keeps the
 // opportunity outcomes warm), so none of this code is part of /login's first load.
@@ -25,6 +27,8 @@ export interface CockpitServices {
   equity$: Observable<EquityPoint[]>;
   /** A pair's spread history over a range back from now, moving with every live price. */
   spreadRange(symbol: SymbolId, rangeMs: number): Observable<SpreadPoint[]>;
+  /** Each venue's connection as the server measures it; last known (ages counting) while this device is offline. */
+  venueHealth$: Observable<VenueHealthView>;
 }
 
 const built = new WeakMap<AppServices, CockpitServices>();
@@ -47,6 +51,10 @@ export function cockpitOf(app: AppServices): CockpitServices {
           symbol,
           () => Date.now() - rangeMs,
         ),
+      venueHealth$: createVenueHealthService({
+        ...domain,
+        reachable$: app.offline.status$.pipe(map((s) => !s.offline)),
+      }).health$,
     };
     built.set(app, c);
   }

@@ -84,6 +84,7 @@ describe.each(backends)('GET /api/snapshot on %s', (backend) => {
       'success',
       'twoFactor',
       'user',
+      'venues',
     ]);
     expect(JSON.stringify(snap.user)).not.toMatch(/password|hash/i);
   });
@@ -105,6 +106,7 @@ describe.each(backends)('GET /api/snapshot on %s', (backend) => {
     const snap = await body<SnapshotResponse>('/api/snapshot', bob);
     expect((await t.request('GET', '/api/exchanges/prices', { token: bob.token })).statusCode).toBe(503);
     expect(snap.prices).toBeNull();
+    expect(snap.venues).toBeNull();
   });
 });
 
@@ -126,5 +128,14 @@ describe.each(backends)('GET /api/snapshot with the engine on %s', (backend) => 
     const prices = (pricesRes.json() as { prices: Record<string, unknown> }).prices;
     expect(snap.prices).not.toBeNull();
     expect(Object.keys(snap.prices ?? {}).sort()).toEqual(Object.keys(prices).sort());
+  });
+
+  it("has each venue's health: on the simulated market, said as simulated with nothing measured", async () => {
+    const user = await e.createUser();
+    const snap = (await e.request('GET', '/api/snapshot', { token: user.token })).json() as SnapshotResponse;
+    expect(snap.venues?.map((v) => [v.venue, v.state, v.latencyMs])).toEqual([
+      ['binance', 'simulated', null],
+      ['deriv', 'simulated', null],
+    ]);
   });
 });

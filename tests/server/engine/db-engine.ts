@@ -45,6 +45,7 @@ export async function createDbEngine(
       return live().venues;
     },
     prices: (...a) => live().prices(...a),
+    venueHealth: () => live().venueHealth(),
     recentOutcomes: (id) => live().recentOutcomes(id),
     addUser: (id) => live().addUser(id),
     removeUser: (id) => live().removeUser(id),

@@ -23,6 +23,7 @@ function recordingEngine() {
     isTrading: true,
     venues: {} as TradingFacade['venues'],
     prices: () => ({}),
+    venueHealth: () => [],
     recentOutcomes: () => [],
     addUser: unused,
     refreshUser: async (userId) => void refreshed.push(userId),

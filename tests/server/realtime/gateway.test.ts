@@ -203,6 +203,24 @@ describe('fan-out', () => {
     for (const heard of await Promise.all(opportunities))
       expect(heard).toMatchObject({ spread: -0.003, direction: 'binance-rich' });
   });
+
+  it("broadcasts a venue's health to every signed-in client", async () => {
+    const sockets = await Promise.all([signedIn('alice-token', 'alice'), signedIn('bob-token')]);
+    const heard = sockets.map((socket) => next(socket, 'venue_health'));
+    const at = new Date().toISOString();
+    const health = {
+      venue: 'deriv',
+      state: 'disconnected',
+      since: at,
+      latencyMs: 41.5,
+      latencyAt: at,
+      probe: "Deriv's ping over the market-data websocket",
+      lastError: { message: 'Connection to Deriv lost', at },
+      reportedAt: at,
+    } as const;
+    gateway.events.next({ type: 'venue_health', health });
+    for (const h of await Promise.all(heard)) expect(h).toEqual(health);
+  });
 });
 
 describe('price coalescing over the wire', () => {
