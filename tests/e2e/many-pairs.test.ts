@@ -95,6 +95,7 @@ describe('twelve pairs in Chromium', () => {
   it('picks the pairs to trade in Settings, and the Dashboard lists those first', async () => {
     const { context, page } = await signedIn(DESKTOP);
     await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Trading' }).click();
     const picker = page.getByTestId('pair-picker');
     await visible(picker);
     expect(await picker.getByRole('checkbox').count()).toBe(12);
@@ -124,6 +125,7 @@ describe('twelve pairs in Chromium', () => {
         await screenshot(page, `many-pairs-dashboard-${scheme}`);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
         await page.goto('/settings');
+        await page.getByRole('tab', { name: 'Trading' }).click();
         await visible(page.getByTestId('pair-picker'));
         await screenshot(page, `many-pairs-settings-${scheme}`);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
