@@ -56,10 +56,12 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T, label:
  * A pair the product knows (contract/pairs.ts). Whether the server trades it is configuration, checked where it
  * matters (a trade, a user's pairs); a filter on a pair it does not trade finds nothing.
  */
-export const symbolField = (label = 'symbol') =>
-  z
-    .templateLiteral([z.string(), '/USDT'], { message: `${label} must be a pair such as BTC/USDT` })
-    .refine((v): v is SymbolId => isKnownSymbol(v), `${label} must be a pair such as BTC/USDT`);
+export const symbolField = (label = 'symbol') => {
+  const message = `${label} must be a pair such as BTC/USDT`;
+  return text(label, { message }).pipe(
+    z.templateLiteral([z.string(), '/USDT'], { message }).refine((v): v is SymbolId => isKnownSymbol(v), message),
+  );
+};
 
 export const IdParams = z.object({ id: text('The id in the URL').uuid('Not a valid id') });
 

@@ -1,7 +1,7 @@
 // The backtest request's schema: the server validates with it (and documents it in OpenAPI). Apart from
 // ./backtest.ts so the client's Backtest tab does not load zod for the types and constants it needs.
 import { z } from './zod';
-import { isoDateTimeText } from './text';
+import { isoDateTimeText, text } from './text';
 import { BACKTEST_ALL_PAIRS, BACKTEST_MAX_DAYS, BACKTEST_MAX_RANGE_MS, type BacktestBody as Body } from './backtest';
 import { isKnownSymbol } from './pairs';
 import { TRADING_LIMITS } from './domain';
@@ -22,11 +22,12 @@ const usdt = (amount: number) => `${amount.toLocaleString('en-US')} USDT`;
 
 export const BacktestBody = z
   .object({
-    symbol: z
-      .string({ message: 'Pick a pair such as BTC/USDT, or all pairs' })
-      .refine((v): v is Body['symbol'] => v === BACKTEST_ALL_PAIRS || isKnownSymbol(v), {
+    symbol: text('Symbol', { message: 'Pick a pair such as BTC/USDT, or all pairs' }).refine(
+      (v): v is Body['symbol'] => v === BACKTEST_ALL_PAIRS || isKnownSymbol(v),
+      {
         message: 'Pick a pair such as BTC/USDT, or all pairs',
-      }),
+      },
+    ),
     from: isoDateTime('From'),
     to: isoDateTime('To'),
     /** The same bounds as the trading settings. */

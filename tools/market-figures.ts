@@ -1,9 +1,8 @@
 // What a simulated market looks like to a trader, measured on the model alone (no clock, no engine): the
 // distribution of the spread the engine computes, how often it reaches the costs of a round trip, and how often
 // dislocations and opportunities arrive. The calibration benchmark prints these; the model's tests bound them.
-import { DEFAULT_SYMBOLS as SYMBOLS } from '../contract/pairs';
 import type { BidAsk } from '../server/venues/sim/model';
-import type { SimParams } from '../server/venues/sim/params';
+import { modelledSymbols, type SimParams } from '../server/venues/sim/params';
 import { runSim } from '../server/venues/sim/path';
 
 /** |spread| levels, in basis points, whose share of time is reported. */
@@ -32,6 +31,8 @@ const mid = (q: BidAsk): number => (q.bid + q.ask) / 2;
 /** Runs `hours` of the market under `seed` and measures it at every model step (so shares are shares of time). */
 export function measureMarket(params: SimParams, seed: number, hours: number): MarketFigures {
   const steps = Math.round((hours * 3600 * 1000) / params.tickMs);
+  // Every pair the market models (the spec's two unless the parameters name more).
+  const SYMBOLS = modelledSymbols(params);
   const abs = new Float32Array(steps * SYMBOLS.length);
   const signed = new Float32Array(steps * SYMBOLS.length);
   const above = new Map<string, boolean>();

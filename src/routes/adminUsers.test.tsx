@@ -75,6 +75,41 @@ describe('Admin users screen', () => {
     expect(card.textContent).toContain('Not traded right now: shard 3.');
   });
 
+  it('lists the pairs the product knows, which the venues offer and which this server trades', async () => {
+    const pair = (symbol: string, name: string, offered: boolean, enabled: boolean) => ({
+      symbol,
+      name,
+      binance: true,
+      deriv: offered,
+      enabled,
+    });
+    renderApp('/admin/users', {
+      user: admin,
+      handler: (_m, p) => {
+        if (p === '/api/admin/users') return { body: { success: true, users: [admin] } };
+        if (p !== '/api/admin/pairs') return undefined;
+        return {
+          body: {
+            success: true,
+            market: 'live',
+            pairs: [
+              pair('BTC/USDT', 'Bitcoin', true, true),
+              pair('LTC/USDT', 'Litecoin', true, false),
+              pair('SOL/USDT', 'Solana', false, false),
+            ],
+          },
+        };
+      },
+    });
+    const card = await screen.findByTestId('admin-pairs');
+    expect(await within(card).findByText('1 of 3 pairs enabled', { exact: false })).toBeTruthy();
+    expect(within(within(card).getByTestId('admin-pair-BTC/USDT')).getByText('Enabled')).toBeTruthy();
+    expect(within(within(card).getByTestId('admin-pair-LTC/USDT')).getByText('Available')).toBeTruthy();
+    const sol = within(card).getByTestId('admin-pair-SOL/USDT');
+    expect(within(sol).getByText('Not offered')).toBeTruthy();
+    expect(sol.textContent).toContain('Deriv does not offer it');
+  });
+
   it('add user: required fields, password minimum with submit disabled below 6, role default user', async () => {
     const ui = userEvent.setup();
     const { calls } = renderApp('/admin/users', {

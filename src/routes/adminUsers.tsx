@@ -8,6 +8,7 @@ import { AddUserModal } from '../features/admin/AddUserModal';
 import { BackupCard } from '../features/admin/BackupCard';
 import { ConfirmDialog } from '../features/admin/ConfirmDialog';
 import { EngineCard } from '../features/admin/EngineCard';
+import { PairsCard } from '../features/admin/PairsCard';
 import { searchItem } from '../features/admin/admin.css';
 import { UsersTable } from '../features/admin/UsersTable';
 import { GlobalHaltCard } from '../features/kill-switch/GlobalHaltCard';
@@ -157,6 +158,7 @@ function UserManagement({ selfId }: { selfId: string }) {
         )}
       </Card>
       <EngineCard />
+      <PairsCard />
       <BackupCard />
       {adding && <AddUserModal onClose={() => setAdding(false)} onCreated={reload} />}
       {resetting && (

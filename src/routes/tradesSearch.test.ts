@@ -30,7 +30,7 @@ describe('Trades search params', () => {
 
   it.each([
     ['an unknown status', { status: 'won' }, { status: '' }],
-    ['an unknown pair', { symbol: 'PEPE/USDT' }, { symbol: '' }],
+    ['an unknown pair', { symbol: 'FOO/USDT' }, { symbol: '' }],
     ['a page size the screen does not offer', { limit: 7 }, { limit: 20 }],
     ['a page below 1', { page: -3 }, { page: 1 }],
     ['a page that is not a whole number', { page: 1.5 }, { page: 1 }],

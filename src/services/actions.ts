@@ -1,4 +1,5 @@
 import type {
+  AdminPairsResponse,
   ApiKeysBody,
   ChangePasswordBody,
   CreateTradeBody,
@@ -73,6 +74,8 @@ export function createActions(http: Http) {
     downloadBackup: () => http.download('/admin/backup'),
     /** The server instances and the engine shards each trades (admins). */
     engineInstances: () => http.get<EngineInstancesResponse>('/admin/engine'),
+    /** Every pair the product knows: offered by each venue, enabled here (admins). */
+    adminPairs: () => http.get<AdminPairsResponse>('/admin/pairs'),
     ownActivity: (page: number, limit = 10) => http.get<AuditResponse>('/auth/activity', { page, limit }),
     toggleUserActive: (id: string) => http.put<UserResponse>(`/admin/users/${encodeURIComponent(id)}/toggle-active`),
   };

@@ -67,11 +67,13 @@ export async function recountTradeFigures(db: Db): Promise<void> {
 }
 
 export async function holdings(db: Db, userId: string): Promise<Holdings> {
-  const sumOf = (currency: string) =>
-    sql<string>`coalesce(sum(${balances.amount}) filter (where ${balances.currency} = ${currency}), 0)::text`;
-  const [row] = await db
-    .select({ USDT: sumOf('USDT'), BTC: sumOf('BTC'), ETH: sumOf('ETH') })
+  // Every currency held (USDT and each pair's coin), summed over the venues; USDT, BTC and ETH always answered.
+  const rows = await db
+    .select({ currency: balances.currency, amount: sql<string>`sum(${balances.amount})::text` })
     .from(balances)
-    .where(eq(balances.userId, userId));
-  return { USDT: row?.USDT ?? '0', BTC: row?.BTC ?? '0', ETH: row?.ETH ?? '0' };
+    .where(eq(balances.userId, userId))
+    .groupBy(balances.currency);
+  const held: Holdings = { USDT: '0', BTC: '0', ETH: '0' };
+  for (const row of rows) held[row.currency] = row.amount;
+  return held;
 }

@@ -4,7 +4,6 @@ import { TRADING_STOPS } from '../../../contract/trading-state';
 import { z } from 'zod';
 import { DERIV_ACCOUNT_TYPES, DERIV_APIS } from '../../../contract/deriv';
 import { ROLES } from '../../../contract/domain';
-import { symbolField } from '../../../contract/api';
 import type { PublicUser } from '../../../contract/entities';
 import type { ExposureFunding } from '../../../contract/funding';
 
@@ -56,7 +55,7 @@ export const PublicUserSchema = z.object({
     .describe('When the engine turned trading off by itself (max loss, repeated refusals)'),
   tradingPauseReason: z.string().nullable(),
   timeZone: z.string().nullable().describe("The IANA zone the user reads dates in; null: the browser's own"),
-  symbols: z.array(symbolField()).describe('The pairs the user trades'),
+  symbols: z.array(z.templateLiteral([z.string(), '/USDT'])).describe('The pairs the user trades'),
 }) satisfies z.ZodType<PublicUser>;
 
 const ok = z.literal(true);

@@ -5,6 +5,7 @@ import { getTrade } from '../../db/repositories/trades';
 import { HttpError, badRequest, notFound } from '../plugins/http-error';
 import { API_ONLY_MESSAGE } from '../plugins/engine-port';
 import { audit } from '../../audit/audit';
+import { enabledSymbols, isEnabledSymbol } from '../../venues/enabled-pairs';
 
 export const ONLY_CANCEL_MESSAGE = 'Only an open trade can be cancelled; other statuses are set by the engine';
 
@@ -22,6 +23,8 @@ export const tradeCommandRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply): Promise<TradeResponse> => {
       if (!app.engine) throw new HttpError(503, API_ONLY_MESSAGE);
       const { symbol, totalAmount } = request.body;
+      if (!isEnabledSymbol(symbol))
+        throw badRequest(`This server does not trade ${symbol}; pick one of ${enabledSymbols().join(', ')}`);
       const result = await app.engine.createManualTrade(request.user.id, symbol, totalAmount);
       await audit(app, request, 'manual_trade', {
         details: result.ok

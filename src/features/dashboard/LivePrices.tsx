@@ -7,6 +7,12 @@ import { Card } from '../../ui/Card';
 import * as styles from './dashboard.css';
 import { sortedPairs } from './pairOrder';
 
+/** A spread with its sign, as percent; one that rounds to zero has none ('0.00%', never '-0.00%'). */
+function signedSpread(spread: number): string {
+  const size = formatSpread(Math.abs(spread));
+  return size === '0.00%' ? size : `${spread > 0 ? '+' : '-'}${size}`;
+}
+
 /** A price is highlighted only when it can be traded: a stale one (a venue stopped quoting) never is. */
 const profitableNow = (p: SymbolPrice | undefined): boolean => p?.stale !== true && p?.arbitrage.profitable === true;
 
@@ -106,7 +112,7 @@ function PairList({ prices, pairs, mine }: { prices: Prices; pairs: readonly Sym
               ) : p?.spread === null || p?.spread === undefined ? (
                 'N/A'
               ) : (
-                `${p.spread > 0 ? '+' : ''}${formatSpread(p.spread)}${profitable ? ' · profitable' : ''}`
+                `${signedSpread(p.spread)}${profitable ? ' · profitable' : ''}`
               )}
             </span>
             <span className={styles.pairVenues}>

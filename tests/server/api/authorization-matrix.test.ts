@@ -218,6 +218,7 @@ const ROWS: Row[] = [
   // The suite's app keeps no embedded database to back up (tests/server/ops/admin-backup.test.ts downloads one).
   { method: 'GET', route: '/api/admin/backup', expect: ADMIN_ONLY(409) },
   { method: 'GET', route: '/api/admin/engine', expect: ADMIN_ONLY(200) },
+  { method: 'GET', route: '/api/admin/pairs', expect: ADMIN_ONLY(200) },
   { method: 'GET', route: '/api/auth/activity', expect: OK_FOR_SIGNED_IN },
   { method: 'POST', route: '/api/exchanges/trading/stop-and-flatten', expect: OK_FOR_SIGNED_IN },
   // Anyone may try the second sign-in step; a made-up challenge is refused alike.

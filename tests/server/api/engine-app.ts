@@ -11,6 +11,7 @@ import { buildApp } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
 import { venueAccountLoader } from '../../../server/db/repositories/credentials';
 import { createEngine } from '../../../server/engine';
+import type { ArbitrageEngine } from '../../../server/engine/engine';
 import { bootstrapAdmin } from '../../../server/process/first-admin';
 import type { Db } from '../../../server/db/client';
 import { createSession } from '../../../server/db/repositories/sessions';
@@ -37,6 +38,8 @@ export interface RequestOptions {
 
 export interface EngineApp {
   app: FastifyInstance;
+  /** The engine behind the app (its events, for a suite that waits for a trade). */
+  engine: ArbitrageEngine;
   db: Db;
   config: Config;
   admin: Actor;
@@ -60,7 +63,8 @@ const resolveTestNames: ResolveHost = async (hostname) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
 };
 
-export async function createEngineApp(backend: Backend): Promise<EngineApp> {
+/** `env`: more configuration (SYMBOLS, TRADE_MAX_HOLD_MS, ...) over the suites' own. */
+export async function createEngineApp(backend: Backend, env: Record<string, string> = {}): Promise<EngineApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-suite-'));
   const database = await openTestDatabase(backend, dataDir);
   const config = loadConfig({
@@ -72,6 +76,7 @@ export async function createEngineApp(backend: Backend): Promise<EngineApp> {
     MARKET: 'sim',
     SIM_SEED: '7',
     ...(database.url && { DATABASE_URL: database.url }),
+    ...env,
   });
   await bootstrapAdmin(database.db, config);
   const secrets = loadSecrets(config.dataDir, config.encryptionKey, config.tokenKey);
@@ -131,6 +136,7 @@ export async function createEngineApp(backend: Backend): Promise<EngineApp> {
 
   return {
     app,
+    engine: trading.engine,
     db: database.db,
     config,
     admin,

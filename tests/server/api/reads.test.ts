@@ -76,7 +76,7 @@ describe.each(backends)('trade and balance reads on %s', (backend) => {
       ['limit=2.5', /limit must be a whole number/, 'limit'],
       ['limit=abc', /^limit must be a number$/, 'limit'],
       ['status=done', /^status must be one of pending, completed, failed, cancelled$/, 'status'],
-      ['symbol=DOGE%2FUSDT', /^symbol must be one of BTC\/USDT, ETH\/USDT$/, 'symbol'],
+      ['symbol=FOO%2FUSDT', /^symbol must be a pair such as BTC\/USDT$/, 'symbol'],
     ];
     for (const [query, message, path] of cases) {
       const res = await t.request('GET', `/api/trades?${query}`, { token: alice.token });

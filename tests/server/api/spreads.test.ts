@@ -113,7 +113,7 @@ describe.each(backends)('spread history API on %s', (backend) => {
       expect(body.success).toBe(false);
       expect([body.message, ...(body.errors ?? []).map((e) => e.msg)].join(' | ')).toMatch(message);
     };
-    await refused(range(NOW - HOUR, NOW, 'DOGE/USDT'), /symbol must be one of BTC\/USDT, ETH\/USDT/);
+    await refused(range(NOW - HOUR, NOW, 'FOO/USDT'), /symbol must be a pair such as BTC\/USDT/);
     await refused(range(NOW, NOW - HOUR), /from must be before to/);
     await refused(range(NOW, NOW), /from must be before to/);
     await refused(range(NOW - 400 * DAY, NOW), /at most 366 days/);

@@ -105,8 +105,8 @@ describe('validation answers over the API', () => {
     expect((await answer('POST', '/api/trades', { symbol: 'BTC/USDT', totalAmount: 20_000_000 })).message).toBe(
       'Amount must be at most 10,000,000',
     );
-    expect((await answer('POST', '/api/trades', { symbol: 'DOGE/USDT', totalAmount: 5 })).message).toBe(
-      'symbol must be one of BTC/USDT, ETH/USDT',
+    expect((await answer('POST', '/api/trades', { symbol: 'FOO/USDT', totalAmount: 5 })).message).toBe(
+      'symbol must be a pair such as BTC/USDT',
     );
     expect((await answer('PUT', '/api/auth/profile', { username: 'abc', email: 'a@b.co', bio: 7 })).message).toBe(
       'Bio must be text',

@@ -1,0 +1,134 @@
+// Twelve pairs (SYMBOLS naming every pair the product knows) in real Chromium, on a server of its own: the Dashboard's
+// Live Prices lists all twelve as rows, the user's own pairs first, without sideways scrolling at 390 px; Settings
+// picks the pairs a user trades and the choice is saved. Looked at (screenshots) at 390 and 1440 px, light and dark.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { PAIR_CATALOGUE } from '../../contract/pairs';
+import { DESKTOP, launch, PHONE, screenshot, visible } from './helpers';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const ADMIN = { email: 'admin@pairs-e2e.test', password: 'Pairs-e2e-admin-1' };
+const ALL = PAIR_CATALOGUE.map((p) => p.symbol);
+
+let server: ChildProcess;
+let base: string;
+let dataDir: string;
+let browser: Browser;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function signedIn(viewport: typeof DESKTOP, colorScheme: 'light' | 'dark' = 'light') {
+  const context = await browser.newContext({ viewport, baseURL: base, serviceWorkers: 'block', colorScheme });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/(dashboard|settings)$/);
+  return { context, page };
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'e2e-pairs-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'server/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      MARKET: 'sim',
+      SIM_SEED: '42',
+      SYMBOLS: ALL.join(','),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      CLIENT_DIR: inject('clientDir'),
+      SKIP_CLIENT_BUILD: '1',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      if (out.includes(`:${port}`) && /listening/i.test(out)) resolve();
+    };
+    server.stdout?.on('data', onData);
+    server.stderr?.on('data', onData);
+    server.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+  browser = await launch();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('twelve pairs in Chromium', () => {
+  it('picks the pairs to trade in Settings, and the Dashboard lists those first', async () => {
+    const { context, page } = await signedIn(DESKTOP);
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Trading' }).click();
+    const picker = page.getByTestId('pair-picker');
+    await visible(picker);
+    expect(await picker.getByRole('checkbox').count()).toBe(12);
+    // Trade only Litecoin and Dogecoin.
+    for (const symbol of ALL.filter((s) => s !== 'LTC/USDT' && s !== 'DOGE/USDT'))
+      await picker.getByLabel(new RegExp(`^${symbol.replace('/', '\\/')}`)).uncheck();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await visible(page.getByText('Trading settings updated').first());
+    await page.goto('/dashboard');
+    const rows = page.getByRole('list', { name: /Pairs by spread/ }).getByRole('listitem');
+    await expect.poll(() => rows.count()).toBe(12);
+    const firstTwo = [await rows.nth(0).getAttribute('data-testid'), await rows.nth(1).getAttribute('data-testid')];
+    expect(firstTwo.sort()).toEqual(['price-DOGE/USDT', 'price-LTC/USDT']);
+    expect(await rows.nth(2).textContent()).toMatch(/not traded by you/);
+    await context.close();
+  }, 90_000);
+
+  for (const viewport of [PHONE, DESKTOP])
+    for (const scheme of ['light', 'dark'] as const)
+      it(`shows twelve pairs at ${viewport.width} px (${scheme}) without sideways scrolling`, async () => {
+        const { context, page } = await signedIn(viewport, scheme);
+        await page.goto('/dashboard');
+        const list = page.getByRole('list', { name: /Pairs by spread/ });
+        await visible(list);
+        // Wait for every pair's first price.
+        await expect.poll(() => list.getByText('N/A').count(), { timeout: 20_000 }).toBe(0);
+        await screenshot(page, `many-pairs-dashboard-${scheme}`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        await page.goto('/settings');
+        await page.getByRole('tab', { name: 'Trading' }).click();
+        await visible(page.getByTestId('pair-picker'));
+        await screenshot(page, `many-pairs-settings-${scheme}`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        await context.close();
+      }, 90_000);
+});
