@@ -46,7 +46,7 @@ import { notificationRoutes } from './http/notifications';
 import { createPushService, loadVapidKeys, type EgressOptions, type PushService } from './notifications';
 import { auditRoutes } from './http/audit';
 import { telegramRoutes } from './http/telegram';
-import { createTelegram, withTelegram, type TelegramService, type TelegramTuning } from './telegram';
+import type { TelegramService, TelegramTuning } from './telegram';
 import { killSwitchRoutes } from './http/kill-switch';
 import { twoFactorRoutes } from './http/two-factor';
 import { TradingControl } from './trading';
@@ -163,17 +163,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const devicePush =
     options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, egress: options.pushEgress });
   // With a bot, every notification also goes to the user's linked chat (server/telegram/notifier.ts).
-  const telegram = config.telegramBotToken
-    ? createTelegram({
-        app,
-        token: config.telegramBotToken,
-        apiUrl: config.telegramApiUrl,
-        devicePush,
-        ...options.telegram,
-      })
-    : null;
+  // The bot's library (grammY and its HTTP client) is loaded only when a token is configured: a start without one does
+  // not pay for it.
+  const token = config.telegramBotToken;
+  const bot = token ? await import('./telegram') : null;
+  const telegram =
+    bot && token
+      ? bot.createTelegram({ app, token, apiUrl: config.telegramApiUrl, devicePush, ...options.telegram })
+      : null;
   app.decorate('telegram', telegram);
-  app.decorate('push', telegram ? withTelegram(devicePush, telegram.notifier, app.log) : devicePush);
+  app.decorate('push', bot && telegram ? bot.withTelegram(devicePush, telegram.notifier, app.log) : devicePush);
 
   // Operations (server/ops): /healthz, /readyz, /metrics, and the HTTP duration hook that sees every request.
   const metrics = options.metrics ?? createMetrics();
