@@ -40,13 +40,24 @@ function packageOf(path) {
 
 /**
  * esbuild's `packages: 'external'` but for BUNDLED_PACKAGES; rxjs from its ES-module build (its package.json sends
- * Node to the CommonJS one, which cannot be tree-shaken).
+ * Node to the CommonJS one, which cannot be tree-shaken). zod's `locales` namespace (every language's messages, half
+ * of zod's code) carries only English, the one zod sets by default: the server's messages are the contract's own
+ * words (contract/field-messages.ts) and it never switches zod's language.
  * @returns {import('esbuild').Plugin}
  */
 function externalPackagesBut() {
   return {
     name: 'external-packages-but',
     setup(build) {
+      build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+        /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+          ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({
+        contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+        resolveDir: dirname(args.path),
+      }));
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (args.pluginData === 'resolving') return undefined;
         if (!BUNDLED_PACKAGES.includes(packageOf(args.path))) return { path: args.path, external: true };
