@@ -158,7 +158,9 @@ export async function compileServer(root = ROOT, outDir = OUT_DIR) {
       join(outDir, 'chunks'),
       new Set(written.filter((file) => file.startsWith(`chunks${sep}`)).map((file) => basename(file))),
     );
-    const inputs = Object.keys(result.metafile.inputs);
+    // Files on disk only: a plugin's virtual module ('zod-english:…') has no file of its own to look at (the file it
+    // re-exports is an input too), and a path that cannot be found would make every build stale at once.
+    const inputs = Object.keys(result.metafile.inputs).filter((input) => !/^[a-z-]+:/.test(input));
     writeFileSync(join(outDir, STAMP), JSON.stringify({ builtAt, inputs }));
     return { ms: Date.now() - builtAt, inputs: inputs.length };
   } finally {
