@@ -2,7 +2,9 @@
 // pair. The figures are the contract's (figures.ts): a bucket's net P&L is `netProfit` over its trades (the sum of
 // `actualProfit`, net of every fee), its won count uses isWinningTrade, and a trade lands in the bucket of the instant
 // it finished (finishedAt, the equity curve's order). Pure functions over the trades; no I/O.
-import { format, startOfISOWeek } from 'date-fns';
+// One module per function: the package's index loads all of its ~300 modules, which the server pays for at every start.
+import { format } from 'date-fns/format';
+import { startOfISOWeek } from 'date-fns/startOfISOWeek';
 import { csvField, plainDecimal } from './csv';
 import type { TradeStatus } from './domain';
 import { finishedAt, isFinished, isWinningTrade } from './figures';

@@ -49,7 +49,7 @@ import { notificationHistoryRoutes } from './http/notifications/history';
 import { createPushService, loadVapidKeys, withHistory, type EgressOptions, type PushService } from './notifications';
 import { auditRoutes } from './http/audit';
 import { telegramRoutes } from './http/telegram';
-import { createTelegram, withTelegram, type TelegramService, type TelegramTuning } from './telegram';
+import type { TelegramService, TelegramTuning } from './telegram';
 import { killSwitchRoutes } from './http/kill-switch';
 import { twoFactorRoutes } from './http/two-factor';
 import { TradingControl } from './trading';
@@ -169,21 +169,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const devicePush =
     options.push ?? createPushService({ db, keys: loadVapidKeys(config), logger: app.log, egress: options.pushEgress });
   // With a bot, every notification also goes to the user's linked chat (server/telegram/notifier.ts).
-  const telegram = config.telegramBotToken
-    ? createTelegram({
-        app,
-        token: config.telegramBotToken,
-        apiUrl: config.telegramApiUrl,
-        devicePush,
-        ...options.telegram,
-      })
-    : null;
+  // The bot's library (grammY and its HTTP client) is loaded only when a token is configured: a start without one does
+  // not pay for it.
+  const token = config.telegramBotToken;
+  const bot = token ? await import('./telegram') : null;
+  const telegram =
+    bot && token
+      ? bot.createTelegram({ app, token, apiUrl: config.telegramApiUrl, devicePush, ...options.telegram })
+      : null;
   app.decorate('telegram', telegram);
   // Every notification is also written down in the user's history and announced to their open apps.
   app.decorate('notificationsSent$', new Subject<{ userId: string; notification: SentNotification }>());
   app.decorate(
     'push',
-    withHistory(telegram ? withTelegram(devicePush, telegram.notifier, app.log) : devicePush, {
+    withHistory(bot && telegram ? bot.withTelegram(devicePush, telegram.notifier, app.log) : devicePush, {
       db,
       logger: app.log,
       onSent: (userId, notification) => app.notificationsSent$.next({ userId, notification }),

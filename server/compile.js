@@ -15,6 +15,65 @@ export const ENTRIES = { main: 'server/main.ts', 'replay-worker': 'server/engine
 /** Read by the build without being a module: a change to any of them changes the output. */
 export const BUILD_INPUTS = ['server/compile.js', 'tsconfig.json', 'package.json'];
 
+/**
+ * Packages bundled into dist-server/ (tree-shaken) instead of loaded from node_modules: pure ES-module libraries that
+ * only the server's own code imports, so one copy of each exists in the process (zod with the provider that checks its
+ * schemas' classes). Loaded from node_modules they cost a start hundreds of small files to resolve, read and compile
+ * (rxjs's CommonJS build alone is 224, each also scanned for its exports; date-fns's index 300). Everything else,
+ * CommonJS packages and those that read files beside their own (PGlite's WebAssembly), stays in node_modules.
+ */
+export const BUNDLED_PACKAGES = [
+  'rxjs',
+  'drizzle-orm',
+  'zod',
+  'fastify-type-provider-zod',
+  'jose',
+  'date-fns',
+  'decimal.js',
+];
+
+/** A package name from a bare import path ('drizzle-orm/pg-core' → 'drizzle-orm', '@scope/x/y' → '@scope/x'). @param {string} path */
+function packageOf(path) {
+  const parts = path.split('/');
+  return path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/**
+ * esbuild's `packages: 'external'` but for BUNDLED_PACKAGES; rxjs from its ES-module build (its package.json sends
+ * Node to the CommonJS one, which cannot be tree-shaken). zod's `locales` namespace (every language's messages, half
+ * of zod's code) carries only English, the one zod sets by default: the server's messages are the contract's own
+ * words (contract/field-messages.ts) and it never switches zod's language.
+ * @returns {import('esbuild').Plugin}
+ */
+function externalPackagesBut() {
+  return {
+    name: 'external-packages-but',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+        /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+          ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({
+        contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+        resolveDir: dirname(args.path),
+      }));
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === 'resolving') return undefined;
+        if (!BUNDLED_PACKAGES.includes(packageOf(args.path))) return { path: args.path, external: true };
+        if (args.path !== 'rxjs') return undefined;
+        // The `es2015` entry of rxjs's exports: the ES-module build (dist/esm/index.js).
+        const { path, errors } = await build.resolve('rxjs', {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          pluginData: 'resolving',
+        });
+        return errors.length > 0 ? { errors } : { path: path.replace(/dist[\\/]cjs[\\/]/, 'dist/esm/') };
+      });
+    },
+  };
+}
+
 /** What a build read, and when it started; a source modified after that makes the build stale. */
 const STAMP = 'inputs.json';
 
@@ -72,7 +131,7 @@ export async function compileServer(root = ROOT, outDir = OUT_DIR) {
       entryPoints: ENTRIES,
       outdir: staging,
       bundle: true,
-      packages: 'external',
+      plugins: [externalPackagesBut()],
       platform: 'node',
       format: 'esm',
       target: 'node20',
@@ -99,7 +158,9 @@ export async function compileServer(root = ROOT, outDir = OUT_DIR) {
       join(outDir, 'chunks'),
       new Set(written.filter((file) => file.startsWith(`chunks${sep}`)).map((file) => basename(file))),
     );
-    const inputs = Object.keys(result.metafile.inputs);
+    // Files on disk only: a plugin's virtual module ('zod-english:…') has no file of its own to look at (the file it
+    // re-exports is an input too), and a path that cannot be found would make every build stale at once.
+    const inputs = Object.keys(result.metafile.inputs).filter((input) => !/^[a-z-]+:/.test(input));
     writeFileSync(join(outDir, STAMP), JSON.stringify({ builtAt, inputs }));
     return { ms: Date.now() - builtAt, inputs: inputs.length };
   } finally {

@@ -8,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Config } from '../config';
 import { makePrivateDir, tightenTree } from '../security/data-dir';
 import * as schema from './schema';
-import { latestAppliedMigration, migratePglite, migratePostgres } from './migrate';
+import { latestAppliedMigration, migratePglite, migratePostgres, pendingMigrations, type RawQuery } from './migrate';
 import { createClusterOutOfProcess, pgliteStartParams } from './pglite-memory';
 import { pgliteAuthChanges, postgresAuthChanges, type AuthChangeFeed } from './auth-changes';
 import { snapshotPglite } from './pglite-snapshot';
@@ -59,6 +59,11 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   return openPglite(resolve(config.dataDir, 'db'));
 }
 
+const rawQueryOn =
+  (client: PGlite): RawQuery =>
+  async (text) =>
+    (await client.query<Record<string, unknown>>(text)).rows;
+
 async function openPglite(dir: string): Promise<Database> {
   makePrivateDir(dir);
   createClusterOutOfProcess(dir);
@@ -67,9 +72,14 @@ async function openPglite(dir: string): Promise<Database> {
   let preMigrationBackup: PreMigrationBackup | null = null;
   try {
     preMigrationBackup = await backupBeforeMigrating(client, dir);
-    await migratePglite(db);
-    // PGlite unpacks a new cluster with world-writable files (0666): owner-only, like the rest of DATA_DIR.
-    tightenTree(dir);
+    // Drizzle's migrator reads and hashes every migration file before it finds nothing to do; a start on an up-to-date
+    // database (the usual one) asks the database for its newest migration and skips it.
+    if (pendingMigrations(await latestAppliedMigration(rawQueryOn(client))) > 0) {
+      await migratePglite(db);
+      // PGlite unpacks a new cluster with world-writable files (0666): owner-only, like the rest of DATA_DIR (a start
+      // on an existing cluster finds it so, server/security/data-dir.ts).
+      tightenTree(dir);
+    }
   } catch (error) {
     await client.close();
     throw error;
@@ -81,7 +91,7 @@ async function openPglite(dir: string): Promise<Database> {
     authChanges: feed.get,
     probe: async (timeoutMs) => {
       // Waits behind whatever holds PGlite's one connection (a long query, a backup's file copy).
-      const latest = latestAppliedMigration(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
+      const latest = latestAppliedMigration(rawQueryOn(client));
       return { latestMigration: await within(latest, timeoutMs, 'the embedded database') };
     },
     snapshot: () => snapshotPglite(client, dir, join(dirname(dir), BACKUPS_DIR)),

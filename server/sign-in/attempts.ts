@@ -9,7 +9,7 @@
 // The same counters (createCounters) also limit changes of the sign-in identity (identity.ts) and wrong codes at every
 // two-factor step (codes.ts).
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { loadRateLimiterRedis, RateLimiterMemory, type RateLimiterAbstract } from '../security/rate-limiter';
 import { loadPackage } from '../lazy-package';
 
 export interface LoginLimits {
@@ -73,6 +73,7 @@ export function createCounters(redisUrl?: string): Counters {
     make: (points, duration, keyPrefix) => {
       const memory = new RateLimiterMemory({ points, duration, keyPrefix });
       if (!redis) return memory;
+      const RateLimiterRedis = loadRateLimiterRedis();
       return new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix, insuranceLimiter: memory });
     },
     close: async () => {

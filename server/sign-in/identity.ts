@@ -4,7 +4,7 @@
 // saved one alike) and refusals are audited. The current password is checked on the sign-in count of the account
 // and address, so a stolen session cannot guess it faster than a sign-in form could.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from '../security/rate-limiter';
 import { MESSAGES, type ProfileBody } from '../../contract/api';
 import { audit } from '../audit/audit';
 import { revokeUserSessions } from '../db/repositories/sessions';

@@ -7,7 +7,7 @@
 //
 // A refusal is thrown as a Refusal (refusal.ts): 401/403 for credentials, 429 with Retry-After for a throttle.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from '../security/rate-limiter';
 import type { ProfileBody } from '../../contract/api';
 import type { UserRow } from '../db/schema';
 import type { LoginLimiter } from './attempts';

@@ -5,7 +5,7 @@
 // with two-factor sign-in.
 import type { FastifyInstance } from 'fastify';
 import { InlineKeyboard, type Bot, type Context } from 'grammy';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from '../security/rate-limiter';
 import { TELEGRAM_NOT_LINKED } from '../../contract/telegram';
 import { auditVia } from '../audit/audit';
 import { findLinkByChat } from '../db/repositories/telegram';

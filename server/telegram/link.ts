@@ -3,7 +3,7 @@
 // cannot be guessed. Linking is audited; so is the loss of a link when another account's code takes the chat over.
 import type { FastifyInstance } from 'fastify';
 import type { Context } from 'grammy';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from '../security/rate-limiter';
 import { TELEGRAM_CODE_TTL_MINUTES, TELEGRAM_NOT_LINKED } from '../../contract/telegram';
 import { auditVia } from '../audit/audit';
 import { consumeLinkCode, linkChat } from '../db/repositories/telegram';

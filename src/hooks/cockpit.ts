@@ -1,5 +1,6 @@
 import { useObservable, useObservableState } from 'observable-hooks';
-import { switchMap } from 'rxjs';
+import { useEffect, useState } from 'react';
+import { BehaviorSubject, switchMap } from 'rxjs';
 import type { SymbolId } from '../../contract/domain';
 import type { OpportunityOutcome, RiskSummary, SpreadPoint, Trade } from '../../contract/entities';
 import type { EquityPoint } from '../../contract/figures';
@@ -25,11 +26,16 @@ export function useTradeDetail(id: string): Live<Trade | null> {
   return useObservableState(trade$, { value: null, loading: true, source: 'initial', updatedAt: null, error: null });
 }
 
-/** A pair's spread history over a range back from now (the cached day offline); a new pair or range switches streams. */
-export function useSpreadRange(symbol: SymbolId, rangeMs: number): SpreadPoint[] {
+/**
+ * A pair's spread history over a range back from now (the cached day offline); a new pair or range switches streams.
+ * While `onScreen` is false (the chart scrolled away) no update is rendered; the latest is when it comes back.
+ */
+export function useSpreadRange(symbol: SymbolId, rangeMs: number, onScreen = true): SpreadPoint[] {
   const cockpit = useCockpit();
+  const [onScreen$] = useState(() => new BehaviorSubject(onScreen));
+  useEffect(() => onScreen$.next(onScreen), [onScreen$, onScreen]);
   const points$ = useObservable(
-    (inputs$) => inputs$.pipe(switchMap(([s, r]) => cockpit.spreadRange(s, r))),
+    (inputs$) => inputs$.pipe(switchMap(([s, r]) => cockpit.spreadRange(s, r, onScreen$))),
     [symbol, rangeMs],
   );
   return useObservableState(points$, []);

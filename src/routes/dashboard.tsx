@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Opportunities } from '../features/cockpit/Opportunities';
 import { OpenPositions } from '../features/cockpit/OpenPositions';
 import { RiskStrip } from '../features/cockpit/RiskStrip';
@@ -16,6 +17,13 @@ import { useEngineStatus } from '../hooks/engineStatus';
 import * as common from '../ui/page.css';
 import { StopAndFlatten } from '../features/kill-switch/StopAndFlatten';
 import { useCloseTrade } from '../features/trades/useCloseTrade';
+
+// The screen renders again with every price frame; the panels that do not show prices only when their own data
+// changes (the spread chart card memoizes itself).
+const StatsPanel = memo(DashboardStats);
+const EquityPanel = memo(EquityChartCard);
+const OpportunitiesPanel = memo(Opportunities);
+const RecentPanel = memo(RecentTrades);
 
 /** The trader's cockpit: prices and positions first, then risk, the spread chart, figures, equity and opportunities. */
 export function DashboardScreen() {
@@ -66,13 +74,13 @@ export function DashboardScreen() {
           />
         </div>
         <div className={layout.areaStats}>
-          <DashboardStats stats={stats.value} />
+          <StatsPanel stats={stats.value} />
         </div>
         <div className={layout.areaEquity}>
-          <EquityChartCard points={equity} />
+          <EquityPanel points={equity} />
         </div>
         <div className={layout.areaOpportunities}>
-          <Opportunities
+          <OpportunitiesPanel
             outcomes={outcomes.value}
             minSpread={user?.minSpread ?? null}
             trades={trades.value}
@@ -80,7 +88,7 @@ export function DashboardScreen() {
           />
         </div>
         <div className={layout.areaRecent}>
-          <RecentTrades trades={trades.value} loading={trades.loading} />
+          <RecentPanel trades={trades.value} loading={trades.loading} />
         </div>
       </div>
     </div>

@@ -2,7 +2,7 @@
 // check allows, at most MAX_PUSH_DEVICES a user), the caller's preferences, and a test notification to every device
 // of theirs, whose answer says nothing of what each push service answered.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from '../../security/rate-limiter';
 import type { MessageResponse } from '../../../contract/api';
 import {
   MAX_PUSH_DEVICES,

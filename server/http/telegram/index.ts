@@ -3,7 +3,7 @@
 // are audited. Without TELEGRAM_BOT_TOKEN the state says the bot is not available and a code is refused with 409
 // (as is one asked for before the bot has reached Telegram): the request is fine, this server cannot serve it.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from '../../security/rate-limiter';
 import type { MessageResponse } from '../../../contract/api';
 import {
   TELEGRAM_CODE_TTL_MINUTES,

@@ -1,10 +1,11 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useMemo, useRef, useState } from 'react';
 import type { SymbolId } from '../../../contract/domain';
 import { usePairs } from '../../hooks/data';
 import { SelectField } from '../../ui/Field';
 import type { Trade } from '../../../contract/entities';
 import { useSpreadRange } from '../../hooks/cockpit';
 import { useNow } from '../../hooks/clock';
+import { useOnScreen } from '../../hooks/onScreen';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
 import { bucketPoints, SPREAD_RANGES, spreadSummary, tradeMarks, type SpreadRangeId } from './chartData';
@@ -21,15 +22,20 @@ interface Props {
   costFloor: number | null;
 }
 
-/** Spread history per pair over 15 min / 1 h / 24 h / 7 d, live, with the user's threshold, the cost floor and trades. */
-export function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
+/**
+ * Spread history per pair over 15 min / 1 h / 24 h / 7 d, live, with the user's threshold, the cost floor and trades.
+ * Rendered again only when its own data changes (not with every price frame of the screen around it), and its live
+ * updates wait while the chart is scrolled off screen or the page is hidden.
+ */
+export const SpreadChartCard = memo(function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
   const pairs = usePairs();
   const [picked, setSymbol] = useState<SymbolId | null>(null);
   const symbol = picked !== null && pairs.includes(picked) ? picked : (pairs[0] ?? 'BTC/USDT');
   const [rangeId, setRangeId] = useState<SpreadRangeId>('1h');
   const [showVenues, setShowVenues] = useState(false);
   const range = SPREAD_RANGES.find((r) => r.id === rangeId) ?? SPREAD_RANGES[1];
-  const raw = useSpreadRange(symbol, range.ms);
+  const chartArea = useRef<HTMLDivElement>(null);
+  const raw = useSpreadRange(symbol, range.ms, useOnScreen(chartArea));
   // The window's end moves with the clock (every 5 s is plenty for a chart), the points with each live sample.
   const now = useNow(5000);
   const to = Math.max(now, raw[raw.length - 1]?.t ?? 0);
@@ -81,20 +87,22 @@ export function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
           {showVenues ? 'Hide venue prices' : 'Show venue prices'}
         </Button>
       </div>
-      {points.length === 0 ? (
-        <div className={styles.placeholder}>No spread history for this range yet</div>
-      ) : !canDrawCharts() ? null : (
-        <Suspense fallback={<div className={styles.placeholder}>Loading chart…</div>}>
-          <SpreadCanvas
-            points={points}
-            marks={marks}
-            minSpread={minSpread}
-            costFloor={costFloor}
-            showVenues={showVenues}
-            colors={colors}
-          />
-        </Suspense>
-      )}
+      <div ref={chartArea}>
+        {points.length === 0 ? (
+          <div className={styles.placeholder}>No spread history for this range yet</div>
+        ) : !canDrawCharts() ? null : (
+          <Suspense fallback={<div className={styles.placeholder}>Loading chart…</div>}>
+            <SpreadCanvas
+              points={points}
+              marks={marks}
+              minSpread={minSpread}
+              costFloor={costFloor}
+              showVenues={showVenues}
+              colors={colors}
+            />
+          </Suspense>
+        )}
+      </div>
       <div className={styles.legend} aria-hidden="true">
         <span>Spread = (Deriv − Binance) / Binance: above 0, Deriv is above Binance</span>
         <span>Dashed: your min spread and the cost floor, either way</span>
@@ -105,4 +113,4 @@ export function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
       </p>
     </Card>
   );
-}
+});

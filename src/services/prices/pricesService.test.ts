@@ -81,3 +81,47 @@ describe('the prices service while the link is down', () => {
     expect(ages()).toEqual({ binance: 100, deriv: 300 });
   });
 });
+
+describe('the prices service while the page is hidden', () => {
+  it('renders no price while hidden and the latest one, once, when the page is shown again', async () => {
+    const frames = new VirtualTimeScheduler();
+    const events$ = new Subject<ServerEvent>();
+    const visible$ = new BehaviorSubject(true);
+    const http = {
+      get: async <T>() => ({ success: true, prices: { 'BTC/USDT': price(100, 300) } }) as unknown as T,
+    } as unknown as Http;
+    const cache = createUserCache('prices-hidden');
+    caches.push(cache);
+    const service = createPricesService({
+      http,
+      session$: new BehaviorSubject<{ userId: string; token: string } | null>({ userId: 'prices-hidden', token: 't' }),
+      events$,
+      reconnected$: new Subject<void>(),
+      cacheFor: () => cache,
+      firstPaint: createSnapshotSource({ http, invalidate$: new Subject() }),
+      onLoadError: () => undefined,
+      user$: new BehaviorSubject<PublicUser | null>(null),
+      frameScheduler: frames,
+      visible$,
+    });
+    const rendered: number[] = [];
+    subscriptions.push(
+      service.prices$.subscribe((s) => {
+        const binance = s.value['BTC/USDT']?.binance;
+        if (s.source === 'live' && typeof binance === 'number') rendered.push(binance);
+      }),
+    );
+    await expect.poll(() => (frames.flush(), rendered)).toEqual([60_000]);
+
+    visible$.next(false);
+    for (const binance of [60_001, 60_002, 60_003]) {
+      events$.next({ name: 'priceUpdate', payload: { ...price(100, 300), binance } });
+      frames.flush();
+    }
+    expect(rendered).toEqual([60_000]);
+
+    visible$.next(true);
+    frames.flush();
+    expect(rendered).toEqual([60_000, 60_003]);
+  });
+});

@@ -16,7 +16,7 @@ import { SERVER_EVENTS } from '../../../contract/events';
 import type { Prices, PublicUser, SymbolPrice } from '../../../contract/entities';
 import { reducePrices } from '../reconcile';
 import { cachedSnapshot, eventsOf, idle, perUser, replay, type DomainDeps } from '../streams/domainDeps';
-import { defaultFrameScheduler, perFrame } from '../streams/frames';
+import { defaultFrameScheduler, documentVisible$, perShownFrame } from '../streams/frames';
 import { liveState, type Live } from '../streams/liveState';
 import { sharedOrOwn } from '../snapshot/firstPaint';
 
@@ -25,6 +25,8 @@ export interface PricesDeps extends DomainDeps {
   user$: Observable<PublicUser | null>;
   /** Price renders are coalesced to this scheduler's ticks: one per animation frame in the browser. */
   frameScheduler?: SchedulerLike;
+  /** Whether the page is seen (document visibility by default): while it is not, nothing is rendered. */
+  visible$?: Observable<boolean>;
   /** False while the browser is offline or the realtime link is down: the prices on screen are then not live. */
   reachable$?: Observable<boolean>;
   /** Ticks the ages of held prices while they are not live (once a second); a test's virtual clock in tests. */
@@ -81,7 +83,8 @@ export function createPricesService(deps: PricesDeps): PricesService {
     ),
   );
 
-  // Many price ticks a second; React sees at most one merged map per animation frame.
+  // Many price ticks a second; React sees at most one merged map per animation frame, and none while the page is
+  // hidden (the latest is rendered when it is shown again).
   const prices$ = replay(
     combineLatest([arrived$, minSpread$, deps.reachable$ ?? of(true)]).pipe(
       switchMap(([{ live, at }, minSpread, reachable]) => {
@@ -101,7 +104,7 @@ export function createPricesService(deps: PricesDeps): PricesService {
           })),
         );
       }),
-      perFrame(frames),
+      perShownFrame(frames, deps.visible$ ?? documentVisible$()),
     ),
   );
   return { prices$ };

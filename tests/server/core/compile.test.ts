@@ -18,7 +18,14 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SYMBOLS as SYMBOLS } from '../../../contract/pairs';
-import { BUILD_INPUTS, ENTRIES, ROOT, compileServer, isServerStale } from '../../../server/compile.js';
+import {
+  BUILD_INPUTS,
+  BUNDLED_PACKAGES,
+  ENTRIES,
+  ROOT,
+  compileServer,
+  isServerStale,
+} from '../../../server/compile.js';
 import { runBacktest, type BacktestJob } from '../../../server/engine/replay/backtest';
 import { toColumns, type HistoryRow } from '../../../server/engine/replay/history';
 import { runSim } from '../../../server/venues/sim/path';
@@ -129,8 +136,17 @@ describe('compiling the server', () => {
         'contract/domain.ts',
       ]),
     );
-    // Packages stay in node_modules: none is read into the bundle.
-    expect(stamp.inputs.filter((input) => input.includes('node_modules'))).toEqual([]);
+    // Packages stay in node_modules, but for the few bundled ones (and from rxjs its ES-module build, not the
+    // CommonJS one Node would load).
+    const bundledFrom = new Set(
+      stamp.inputs
+        .map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1])
+        .filter((name) => name !== undefined),
+    );
+    expect([...bundledFrom].every((name) => BUNDLED_PACKAGES.includes(name))).toBe(true);
+    expect(bundledFrom).toContain('rxjs');
+    const rxjsFiles = stamp.inputs.filter((input) => input.includes('node_modules/rxjs/'));
+    expect(rxjsFiles.every((input) => input.includes('node_modules/rxjs/dist/esm/'))).toBe(true);
     expect(isServerStale(ROOT, out)).toBe(false);
   }, 60_000);
 
@@ -158,8 +174,14 @@ describe('compiling the server', () => {
     expect(staticImports).not.toContain('ioredis');
     expect(staticImports).not.toContain('@socket.io/redis-adapter');
     expect(staticImports).not.toContain('web-push');
-    // Nor node-tar (backups and restores only).
+    // Nor node-tar (backups and restores only), nor grammY (only with TELEGRAM_BOT_TOKEN).
     expect(staticImports).not.toContain('tar');
+    expect(staticImports).not.toContain('grammy');
+    // rate-limiter-flexible's index (every store it supports): its memory store and answer type come from their files.
+    expect(staticImports).not.toContain('rate-limiter-flexible');
+    // The bundled packages are in the bundle, not imported from node_modules.
+    for (const name of BUNDLED_PACKAGES)
+      expect(staticImports.filter((spec) => spec === name || spec?.startsWith(`${name}/`))).toEqual([]);
     // …but it is in the build, for a live market.
     expect(
       readdirSync(join(out, 'chunks')).some((name) =>

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/client';
 import { committedMigrations, latestAppliedMigration, MIGRATIONS_FOLDER } from '../../../server/db/migrate';
@@ -91,5 +92,25 @@ describe('the backup before pending migrations', () => {
     expect(database.preMigrationBackup).toBeNull();
     await database.close();
     expect(readdirSync(dataDir)).not.toContain(BACKUPS_DIR);
+  }, 120_000);
+});
+
+describe('a start on an up-to-date database', () => {
+  it("knows the committed migrations by the journal's times, as drizzle's migrator does", () => {
+    expect(committedMigrations()).toEqual(
+      readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((migration) => migration.folderMillis),
+    );
+  });
+
+  it('opens it at the newest migration without a backup, as the start that migrated it left it', async () => {
+    const dataDir = join(scratch, 'reopened');
+    await (await openDatabase({ dataDir, databaseUrl: undefined })).close();
+    const database = await openDatabase({ dataDir, databaseUrl: undefined });
+    try {
+      expect(database.preMigrationBackup).toBeNull();
+      expect((await database.probe(10_000)).latestMigration).toBe(committedMigrations().at(-1));
+    } finally {
+      await database.close();
+    }
   }, 120_000);
 });
