@@ -27,6 +27,15 @@ const toFill = (row: PaperOrderRow): LegFill => ({
 export class DbPaperBook implements PaperBook {
   /** Users whose starting balances are known to exist, so the seed insert runs once per user and process. */
   private readonly seeded = new Set<string>();
+  /**
+   * Each account's balances as last read or moved by a fill of this book, by `user|venue`: the pre-trade checks of
+   * the next trade read them from here, not from the database. Only this book moves paper balances, and a user is
+   * traded by one engine at a time (shards), so they stay what the database holds; the fill itself is still checked
+   * against the database's rows (a kept figure only sizes the order, it never lets a balance go below zero).
+   */
+  private readonly held = new Map<string, Record<Currency, string>>();
+  /** Fills recorded per account, to tell a read that predates one. */
+  private readonly fillsOf = new Map<string, number>();
 
   private readonly orders: ReadBatcher<OrderKey, LegFill | null>;
   private readonly holdings: ReadBatcher<{ userId: string; venue: VenueId }, Record<Currency, string>>;
@@ -77,7 +86,10 @@ export class DbPaperBook implements PaperBook {
         `Insufficient ${currency} on ${venue}: have ${new Decimal(have).toFixed()}, need ${new Decimal(delta).negated().toFixed()}`,
       );
     }
-    if (outcome.recorded) return { ...fill };
+    if (outcome.recorded) {
+      this.moved(userId, venue, outcome.nowHeld);
+      return { ...fill };
+    }
     // The id exists: nothing changed, and the first fill is the answer if it is this account's.
     const first = await this.findOrder(userId, venue, fill.clientOrderId);
     if (!first)
@@ -86,8 +98,27 @@ export class DbPaperBook implements PaperBook {
   }
 
   async balances(userId: string, venue: VenueId): Promise<Record<Currency, string>> {
+    const key = `${userId}|${venue}`;
+    const known = this.held.get(key);
+    if (known) return { ...known };
     await this.seed(userId);
-    return { ...(await this.holdings.load({ userId, venue })) };
+    const fillsBefore = this.fillsOf.get(key) ?? 0;
+    const read = await this.holdings.load({ userId, venue });
+    // Kept only if no fill of this account was recorded while the read was on its way (it may predate that fill).
+    if ((this.fillsOf.get(key) ?? 0) === fillsBefore) this.held.set(key, { ...read });
+    return { ...read };
+  }
+
+  /** A recorded fill: the amounts it moved, as the database holds them now, replace the kept ones. */
+  private moved(userId: string, venue: VenueId, nowHeld: Partial<Record<Currency, string>>): void {
+    const key = `${userId}|${venue}`;
+    this.fillsOf.set(key, (this.fillsOf.get(key) ?? 0) + 1);
+    const known = this.held.get(key);
+    if (!known) return;
+    for (const currency of CURRENCIES) {
+      const amount = nowHeld[currency];
+      if (amount !== undefined) known[currency] = new Decimal(amount).toFixed();
+    }
   }
 
   private async readOrders(keys: OrderKey[]): Promise<Map<string, LegFill | null>> {
@@ -147,6 +178,8 @@ interface PaperFill {
 interface FillOutcome {
   recorded: boolean;
   short: { currency: Currency; have: string; delta: string } | null;
+  /** The amounts of the currencies the fill moved, as the statement left them. */
+  nowHeld: Partial<Record<Currency, string>>;
 }
 
 /**
@@ -200,10 +233,12 @@ export async function recordFills(db: Db, fills: readonly PaperFill[]): Promise<
       JOIN f ON f.k = d.k
       JOIN ins ON ins.user_id = f.user_id AND ins.venue = f.venue AND ins.client_order_id = f.client_order_id
       WHERE b.user_id = f.user_id AND b.venue = f.venue AND b.currency = d.currency
-      RETURNING b.user_id
+      RETURNING b.user_id, b.venue, b.currency, b.amount
     )
     SELECT f.k, s.currency AS short_currency, s.have::text AS have, s.delta::text AS delta,
-      (ins.client_order_id IS NOT NULL) AS recorded
+      (ins.client_order_id IS NOT NULL) AS recorded,
+      (SELECT json_object_agg(m.currency, m.amount::text) FROM moved m
+        WHERE m.user_id = f.user_id AND m.venue = f.venue) AS now_held
     FROM f
     LEFT JOIN short s ON s.k = f.k
     LEFT JOIN ins ON ins.user_id = f.user_id AND ins.venue = f.venue AND ins.client_order_id = f.client_order_id
@@ -216,7 +251,10 @@ export async function recordFills(db: Db, fills: readonly PaperFill[]): Promise<
     const short = row.short_currency
       ? { currency: row.short_currency, have: String(row.have), delta: String(row.delta) }
       : null;
-    return { recorded: row.recorded === true || row.recorded === 't', short };
+    // json arrives parsed from PostgreSQL's driver, as text from some others.
+    const nowHeld: Partial<Record<Currency, string>> | null =
+      typeof row.now_held === 'string' ? (JSON.parse(row.now_held) as Partial<Record<Currency, string>>) : row.now_held;
+    return { recorded: row.recorded === true || row.recorded === 't', short, nowHeld: nowHeld ?? {} };
   });
 }
 
@@ -226,4 +264,5 @@ interface FillRow {
   have: string | null;
   delta: string | null;
   recorded: boolean | string;
+  now_held: Partial<Record<Currency, string>> | string | null;
 }

@@ -269,6 +269,10 @@ describe.each(backends)('trading routes on %s', (backend) => {
     const after = await book.balances(carol.user._id, 'binance');
     expect(Number(after.USDT)).toBeCloseTo(Number(before.USDT) - 100.1, 8);
     expect(Number(after.ETH)).toBeCloseTo(Number(before.ETH) + 1, 8);
+    // What the book keeps for the next pre-trade check is what the database holds.
+    const fresh = new DbPaperBook(t.db);
+    for (const venue of ['binance', 'deriv'] as const)
+      expect(await book.balances(carol.user._id, venue)).toEqual(await fresh.balances(carol.user._id, venue));
     // Alice's id on Binance belongs to her: carol cannot take it over there.
     const taken = book.recordFill(carol.user._id, 'binance', 'ETH/USDT', fill('Y1-b'), { USDT: '-1' });
     await expect(taken).rejects.toMatchObject({ kind: 'rejected' });
