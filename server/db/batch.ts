@@ -1,50 +1,52 @@
 // Batching for the engine's hot writes and reads. On a burst (hundreds of users acting on one tick) every trade writes
-// ahead, records fills and saves its steps; one transaction each means one commit (a WAL flush) and a pooled
-// connection each, and the pool's queue becomes the engine's latency. Here the work that arrives within one turn of
-// the event loop is grouped:
-// - WriteBatcher: jobs run in one transaction, one after another on one connection, each inside a savepoint so a job
-//   that throws (a refused paper fill) rolls back alone; one commit for all. Jobs of one lane (a user) keep their order
-//   across batches. If the batch transaction itself fails (connection lost, serialisation), every job is run again on
-//   its own, in its own transaction, so one bad job never fails the others. A job's promise settles after the commit.
+// ahead, records fills and saves its steps; a statement each means a round trip each (and a commit, a WAL flush, for
+// each one alone), and on a pool of ten connections the queue becomes the engine's latency. Here the work that arrives
+// within one turn of the event loop is grouped:
+// - StatementBatcher: the items of one turn are written by one statement (set-based: `unnest` of arrays), which is
+//   atomic on its own: no transaction, no savepoint, one round trip for the batch. Items of one lane (a user, or a
+//   user's account on one venue) keep their order across batches. If the statement fails (connection lost, a
+//   constraint, a deadlock), each item is written again on its own, so one bad item never fails the others. An item's
+//   promise settles once the statement has committed.
+// - InsertBatcher: many single-row inserts arriving together become one multi-row insert.
 // - ReadBatcher: keys asked for within one turn are read with one query (fetchMany), each caller getting its own row.
-import type { Db } from './client';
 
-type Job = {
+type Item<In, Out> = {
   lane: string;
-  work: (tx: Db) => Promise<unknown>;
-  resolve: (value: unknown) => void;
+  item: In;
+  resolve: (value: Out) => void;
   reject: (error: unknown) => void;
 };
 
-export interface WriteBatcherOptions {
-  /** Most jobs in one transaction. */
+export interface StatementBatcherOptions {
+  /** Most items in one statement. */
   maxBatch?: number;
-  /** Batches in flight at once (each holds one pooled connection). */
+  /** Statements in flight at once (each holds one pooled connection). */
   maxInFlight?: number;
 }
 
-export class WriteBatcher {
-  private queue: Job[] = [];
+export class StatementBatcher<In, Out> {
+  private queue: Array<Item<In, Out>> = [];
   private inFlight = 0;
   private scheduled = false;
-  /** Lanes with a job in a batch that has not committed yet: their next job waits for it (order within a lane). */
+  /** Lanes with an item in a statement that has not committed yet: their next item waits for it (order within a lane). */
   private readonly busyLanes = new Set<string>();
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
 
   constructor(
-    private readonly db: Db,
-    options: WriteBatcherOptions = {},
+    /** Writes every item with one statement and answers one result per item, in the same order. */
+    private readonly writeMany: (items: In[]) => Promise<Out[]>,
+    options: StatementBatcherOptions = {},
   ) {
-    // Small enough that a batch commits within a few milliseconds, few enough that reads still find a connection.
-    this.maxBatch = options.maxBatch ?? 50;
+    // One statement per batch costs a round trip, not one per item: batches can be large and still commit quickly.
+    this.maxBatch = options.maxBatch ?? 200;
     this.maxInFlight = options.maxInFlight ?? 2;
   }
 
-  /** Runs `work` in a transaction shared with other jobs; resolves with its result once that transaction committed. */
-  run<T>(lane: string, work: (tx: Db) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ lane, work, resolve: resolve as (value: unknown) => void, reject });
+  /** Writes `item` in a statement shared with other items; resolves with its result once that statement committed. */
+  run(lane: string, item: In): Promise<Out> {
+    return new Promise<Out>((resolve, reject) => {
+      this.queue.push({ lane, item, resolve, reject });
       this.schedule();
     });
   }
@@ -60,11 +62,11 @@ export class WriteBatcher {
 
   private flush(): void {
     while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
-      const batch: Job[] = [];
-      const rest: Job[] = [];
+      const batch: Array<Item<In, Out>> = [];
+      const rest: Array<Item<In, Out>> = [];
       const lanes = new Set<string>();
       for (const job of this.queue) {
-        // One job per lane per batch, and none of a lane still committing: a lane's writes land in order.
+        // One item per lane per statement, and none of a lane still committing: a lane's writes land in order.
         if (batch.length < this.maxBatch && !lanes.has(job.lane) && !this.busyLanes.has(job.lane)) {
           batch.push(job);
           lanes.add(job.lane);
@@ -74,7 +76,7 @@ export class WriteBatcher {
       this.queue = rest;
       for (const lane of lanes) this.busyLanes.add(lane);
       this.inFlight += 1;
-      void this.runBatch(batch).finally(() => {
+      void this.write(batch).finally(() => {
         for (const lane of lanes) this.busyLanes.delete(lane);
         this.inFlight -= 1;
         if (this.queue.length > 0) this.schedule();
@@ -82,37 +84,17 @@ export class WriteBatcher {
     }
   }
 
-  private async runBatch(batch: Job[]): Promise<void> {
-    if (batch.length === 1) return this.runAlone(batch[0] as Job);
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+  private async write(batch: Array<Item<In, Out>>): Promise<void> {
+    let out: Out[];
     try {
-      await this.db.transaction(async (tx) => {
-        for (const job of batch) {
-          try {
-            outcomes.push({ ok: true, value: await tx.transaction((savepoint) => job.work(savepoint as Db)) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      });
-    } catch {
-      // The batch as a whole did not commit: each job again, on its own.
-      await Promise.all(batch.map((job) => this.runAlone(job)));
+      out = await this.writeMany(batch.map((b) => b.item));
+    } catch (error) {
+      if (batch.length === 1) return (batch[0] as Item<In, Out>).reject(error);
+      // The statement as a whole did not commit: each item again, on its own.
+      await Promise.all(batch.map((b) => this.write([b])));
       return;
     }
-    batch.forEach((job, i) => {
-      const outcome = outcomes[i];
-      if (outcome?.ok) job.resolve(outcome.value);
-      else job.reject(outcome?.error);
-    });
-  }
-
-  private async runAlone(job: Job): Promise<void> {
-    try {
-      job.resolve(await this.db.transaction((tx) => job.work(tx as Db)));
-    } catch (error) {
-      job.reject(error);
-    }
+    batch.forEach((b, i) => b.resolve(out[i] as Out));
   }
 }
 

@@ -1,7 +1,7 @@
 // The venues' own figures for pre-trade checks: each venue's limits and fees for a symbol and the account's balances,
 // read through the Venue interface and kept briefly (balances until the next fill, limits for a minute), so a burst
 // of decisions does not become a burst of venue calls.
-import type { Currency, SymbolId, VenueId } from '../../contract/domain';
+import { VENUES, type Currency, type SymbolId, type VenueId } from '../../contract/domain';
 import { Kept } from '../venues/kept';
 import type { TradeRules, Venue, VenueAccount } from '../venues/types';
 import type { AccountLoader } from './ports';
@@ -39,8 +39,8 @@ export class VenueFigureCache {
     return { binance, deriv };
   }
 
-  /** After a fill the balances are read again before the next check. */
+  /** After a fill the balances are read again before the next check (its two keys: no scan of every user's keys). */
   invalidate(userId: string): void {
-    this.balances.forgetPrefix(`${userId}|`);
+    for (const venue of VENUES) this.balances.forget(`${userId}|${venue}`);
   }
 }

@@ -1,7 +1,7 @@
 // Writes to the trades table. A trade and both of its legs are inserted before any order is placed (write-ahead);
 // each later step updates legs, status and profit in one statement, so a reader or a restart never sees half a step.
 // The engine's storage adapter (server/engine/storage/) maps its trade state onto these rows.
-import { eq, gte } from 'drizzle-orm';
+import { eq, getTableColumns, gte, sql } from 'drizzle-orm';
 import type { VenueId } from '../../../contract/domain';
 import type { Db } from '../client';
 import { trades, type NewTradeRow, type TradeRow } from '../schema/trades';
@@ -34,6 +34,41 @@ export async function updateTrade(db: Db, id: string, step: TradeStep): Promise<
     .where(eq(trades.id, id))
     .returning();
   return row ?? null;
+}
+
+/**
+ * Steps of several trades in one statement (the engine's saves on a burst), answered in the order given: each trade's
+ * row as written, or null where the row is gone (its user was deleted). Each trade at most once per call.
+ */
+export async function updateTrades(
+  db: Db,
+  steps: ReadonlyArray<{ id: string; step: TradeStep }>,
+): Promise<Array<TradeRow | null>> {
+  if (steps.length === 0) return [];
+  const column = <T>(pick: (s: { id: string; step: TradeStep }) => T) => sql.param(steps.map(pick));
+  const values = sql`unnest(
+    ${column((s) => s.id)}::uuid[],
+    ${column((s) => s.step.status ?? null)}::text[],
+    ${column((s) => JSON.stringify(s.step.legs ?? []))}::jsonb[],
+    ${column((s) => s.step.actualProfit ?? null)}::numeric[],
+    ${column((s) => s.step.reason ?? null)}::text[],
+    ${column((s) => s.step.closedAt?.toISOString() ?? null)}::timestamptz[]
+  ) AS step(id, status, legs, actual_profit, reason, closed_at)`;
+  const rows = await db
+    .update(trades)
+    .set({
+      status: sql`step.status`,
+      legs: sql`step.legs`,
+      actualProfit: sql`step.actual_profit`,
+      reason: sql`step.reason`,
+      closedAt: sql`step.closed_at`,
+      updatedAt: new Date(),
+    })
+    .from(values)
+    .where(sql`${trades.id} = step.id`)
+    .returning(getTableColumns(trades));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return steps.map((s) => byId.get(s.id) ?? null);
 }
 
 /** Every trade left pending (any user), oldest first. */

@@ -1,12 +1,12 @@
-// The engine's write and read batching (server/db/batch.ts) on a real database: jobs arriving together share one
-// transaction and each still gets its own result; a job that throws rolls back alone; when the batch transaction
-// itself fails, every job is run again on its own; reads of many keys are one query.
+// The engine's write and read batching (server/db/batch.ts) on a real database: items arriving together are written by
+// one statement and each still gets its own result; when that statement fails, every item is written again on its
+// own, so only the bad one fails; a lane's items land in order; reads of many keys are one query.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InsertBatcher, ReadBatcher, WriteBatcher } from '../../../server/db/batch';
+import { InsertBatcher, ReadBatcher, StatementBatcher } from '../../../server/db/batch';
 import type { Db } from '../../../server/db/client';
 import { backends, openTestDatabase, type TestDatabase } from '../helpers/database';
 
@@ -35,22 +35,47 @@ describe.each(backends)('batching on %s', (backend) => {
     return list[0]?.v ?? null;
   };
 
-  it('commits the jobs of one turn together; a job that throws rolls back alone', async () => {
-    const writes = new WriteBatcher(db);
+  /** Upserts the rows with one statement, counting the statements. */
+  const upserter = () => {
+    const statements: string[][] = [];
+    const writes = new StatementBatcher<{ k: string; v: number }, string>(async (rows) => {
+      statements.push(rows.map((r) => r.k));
+      await db.execute(sql`
+        INSERT INTO batch_probe (k, v)
+        SELECT * FROM unnest(${sql.param(rows.map((r) => r.k))}::text[], ${sql.param(rows.map((r) => r.v))}::int[])
+        ON CONFLICT (k) DO UPDATE SET v = excluded.v`);
+      return rows.map((r) => `${r.k} done`);
+    });
+    return { writes, statements };
+  };
+
+  it('writes the items of one turn with one statement; when it fails, each again alone and only the bad one fails', async () => {
+    const { writes, statements } = upserter();
+    const ok = await Promise.all([writes.run('a', { k: 'a', v: 1 }), writes.run('c', { k: 'c', v: 3 })]);
+    expect(ok).toEqual(['a done', 'c done']);
+    expect(statements).toEqual([['a', 'c']]);
     const results = await Promise.allSettled([
-      writes.run('a', async (tx) => (await put(tx, 'a', 1), 'a done')),
-      writes.run('b', (tx) => put(tx, 'b', -1)), // violates the check: only this one fails
-      writes.run('c', async (tx) => (await put(tx, 'c', 3), 'c done')),
+      writes.run('d', { k: 'd', v: 4 }),
+      writes.run('b', { k: 'b', v: -1 }), // violates the check: the shared statement fails, then only this one
+      writes.run('e', { k: 'e', v: 5 }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(results[0]).toMatchObject({ value: 'a done' });
-    expect([await value('a'), await value('b'), await value('c')]).toEqual([1, null, 3]);
+    expect(results[0]).toMatchObject({ value: 'd done' });
+    expect(statements.slice(1)).toEqual([['d', 'b', 'e'], ['d'], ['b'], ['e']]);
+    expect([await value('a'), await value('b'), await value('c'), await value('d'), await value('e')]).toEqual([
+      1,
+      null,
+      3,
+      4,
+      5,
+    ]);
   });
 
-  it("keeps a lane's jobs in order across batches", async () => {
-    const writes = new WriteBatcher(db);
-    await Promise.all([1, 2, 3, 4].map((v) => writes.run('same', (tx) => put(tx, 'ordered', v))));
+  it("keeps a lane's items in order across statements", async () => {
+    const { writes, statements } = upserter();
+    await Promise.all([1, 2, 3, 4].map((v) => writes.run('same', { k: 'ordered', v })));
     expect(await value('ordered')).toBe(4);
+    expect(statements).toHaveLength(4);
   });
 
   it('inserts many rows in one statement, and each alone when that statement fails', async () => {

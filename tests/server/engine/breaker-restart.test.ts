@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SymbolId } from '../../../contract/domain';
 import type { Trade } from '../../../contract/entities';
-import { failedInARow } from '../../../server/db/repositories/trade-outcomes';
+import { failedInARow, failedInARowOf } from '../../../server/db/repositories/trade-outcomes';
+import { realisedWindow, realisedWindows } from '../../../server/db/repositories/users';
 import { trades } from '../../../server/db/schema/trades';
 import { users as userRows } from '../../../server/db/schema/users';
 import { backends, createTestApp } from '../helpers/app';
@@ -105,8 +106,22 @@ describe.each(backends)('failed trades in a row as %s stores them', (backend) =>
         ['ETH/USDT', 'failed 30'],
         ['BTC/USDT', 'failed 10'],
       ]);
+      // The engine reads many users at once after a burst: each gets its own streak and realised window.
+      const other = (await t.createUser()).user._id;
+      await t.db.insert(trades).values([
+        { ...row('completed', 8), userId: other, actualProfit: '3' },
+        { ...row('failed', 5), userId: other, actualProfit: '-2' },
+      ]);
+      const streaks = await failedInARowOf(t.db, [userId, other, randomUUID()]);
+      expect(streaks.get(userId)).toEqual(streak);
+      expect(streaks.get(other)?.map((f) => f.reason)).toEqual(['failed 5']);
+      expect(streaks.size).toBe(2);
+      const windows = await realisedWindows(t.db, [userId, other]);
+      expect(Number(windows.get(other)?.current)).toBe(1);
+      expect(Number(windows.get(other)?.peak)).toBe(3);
+      expect(windows.get(userId)).toEqual(await realisedWindow(t.db, userId));
     } finally {
       await t.close();
     }
-  });
+  }, 120_000);
 });

@@ -241,6 +241,42 @@ describe.each(backends)('trading routes on %s', (backend) => {
     expect(await book.balances(bob.user._id, 'binance')).toEqual(before);
     expect(await book.findOrder(bob.user._id, 'binance', 'X2-b')).toBeNull();
   });
+
+  it('records the fills of many accounts arriving together each on its own terms', async () => {
+    const book = new DbPaperBook(t.db);
+    const carol = await t.createUser();
+    const fill = (clientOrderId: string): LegFill => ({
+      clientOrderId,
+      venueOrderId: `p:${clientOrderId}`,
+      price: '100',
+      quantity: '1',
+      fee: '0.1',
+      at: Date.now(),
+    });
+    const before = await book.balances(carol.user._id, 'binance');
+    // One turn: alice's and both of carol's legs are funded, bob's is not, and carol reuses alice's id on Deriv only.
+    const [a, b, cBinance, cDeriv] = await Promise.allSettled([
+      book.recordFill(alice.user._id, 'binance', 'ETH/USDT', fill('Y1-b'), { USDT: '-100.1', ETH: '1' }),
+      book.recordFill(bob.user._id, 'binance', 'ETH/USDT', fill('Y2-b'), { USDT: '-1000000' }),
+      book.recordFill(carol.user._id, 'binance', 'ETH/USDT', fill('Y3-b'), { USDT: '-100.1', ETH: '1' }),
+      book.recordFill(carol.user._id, 'deriv', 'ETH/USDT', fill('Y1-b'), { USDT: '-5' }),
+    ]);
+    expect(a).toMatchObject({ status: 'fulfilled', value: { clientOrderId: 'Y1-b', price: '100' } });
+    expect(b).toMatchObject({ status: 'rejected', reason: { kind: 'insufficient-balance' } });
+    expect(cBinance.status).toBe('fulfilled');
+    expect(cDeriv.status).toBe('fulfilled');
+    expect(await book.findOrder(bob.user._id, 'binance', 'Y2-b')).toBeNull();
+    const after = await book.balances(carol.user._id, 'binance');
+    expect(Number(after.USDT)).toBeCloseTo(Number(before.USDT) - 100.1, 8);
+    expect(Number(after.ETH)).toBeCloseTo(Number(before.ETH) + 1, 8);
+    // What the book keeps for the next pre-trade check is what the database holds.
+    const fresh = new DbPaperBook(t.db);
+    for (const venue of ['binance', 'deriv'] as const)
+      expect(await book.balances(carol.user._id, venue)).toEqual(await fresh.balances(carol.user._id, venue));
+    // Alice's id on Binance belongs to her: carol cannot take it over there.
+    const taken = book.recordFill(carol.user._id, 'binance', 'ETH/USDT', fill('Y1-b'), { USDT: '-1' });
+    await expect(taken).rejects.toMatchObject({ kind: 'rejected' });
+  });
 });
 
 describe('trading routes in live mode without an engine', () => {
