@@ -2,12 +2,14 @@
 // lightweight-charts) is imported here, on first render, so it is its own chunk: the app and the Settings screen load
 // without it. Colours come from the theme (charts/chartTheme.ts) and follow a switch between light and dark.
 import { useEffect, useRef, useState } from 'react';
-import type { IChartApi, ISeriesApi } from 'lightweight-charts';
+import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import type { BacktestEquityPoint } from '../../../contract/backtest';
 import { canDrawCharts } from '../charts/canvasSupport';
+import { withChartTimes } from '../charts/chartData';
+import { browserTimeZone } from '../charts/chartTime';
 import { useChartColors, type ChartColors } from '../charts/chartTheme';
 import * as styles from './backtest.css';
-import { equityGrid } from './equityGrid';
+import { equityGrid } from '../charts/equityGrid';
 
 export interface EquityLine {
   label: string;
@@ -42,8 +44,9 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
     const el = host.current;
     if (!el || !canDrawCharts()) return;
     let disposed = false;
+    const timeZone = browserTimeZone();
     import('../charts/chartStack')
-      .then(({ createAppChart, applyChartTheme, LineSeries, LineType }) => {
+      .then(({ createAppChart, applyChartTheme, LineSeries, LineType, QUIET_SERIES }) => {
         if (disposed) return;
         const chart = createAppChart(el, {
           timeScale: { timeVisible: true, secondsVisible: false },
@@ -52,12 +55,14 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
         });
         const series = lines.map((line) => {
           const s = chart.addSeries(LineSeries, {
+            ...QUIET_SERIES,
             lineType: LineType.WithSteps,
             lineWidth: line.tone === 'primary' ? 2 : 1,
             title: line.label,
             priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
           });
-          s.setData(equityGrid(line.points, from, to) as never);
+          const grid = equityGrid(line.points, from, to).map((p) => ({ t: p.time * 1000, value: p.value }));
+          s.setData(withChartTimes(grid, timeZone).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
           return { s, line };
         });
         chart.timeScale().fitContent();

@@ -2,14 +2,27 @@
 import type { UTCTimestamp } from 'lightweight-charts';
 import { useEffect } from 'react';
 import type { EquityPoint } from '../../../contract/figures';
-import { toSeconds } from './chartData';
-import { AreaSeries, applyChartTheme, useAppChart } from './chartStack';
+import { withChartTimes } from './chartData';
+import { AreaSeries, applyChartTheme, QUIET_SERIES, useAppChart } from './chartStack';
 import type { ChartColors } from './chartTheme';
 import * as styles from './charts.css';
+import { equityGrid } from './equityGrid';
 
-export default function EquityCanvas({ points, colors }: { points: EquityPoint[]; colors: ChartColors }) {
-  const { box, chart, series } = useAppChart({ timeScale: { timeVisible: true } }, (c) =>
-    c.addSeries(AreaSeries, { lineWidth: 2, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } }),
+export interface EquityCanvasProps {
+  points: EquityPoint[];
+  /** The curve runs from the first finished trade to here (now): where the P&L stands today. */
+  to: number;
+  colors: ChartColors;
+  timeZone: string;
+}
+
+export default function EquityCanvas({ points, to, colors, timeZone }: EquityCanvasProps) {
+  const { box, chart, series } = useAppChart({ timeScale: { timeVisible: true, secondsVisible: false } }, (c) =>
+    c.addSeries(AreaSeries, {
+      ...QUIET_SERIES,
+      lineWidth: 2,
+      priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
+    }),
   );
 
   useEffect(() => {
@@ -20,9 +33,16 @@ export default function EquityCanvas({ points, colors }: { points: EquityPoint[]
   }, [chart, series, colors, points]);
 
   useEffect(() => {
-    series.current?.setData(toSeconds(points).map((p) => ({ time: p.time as UTCTimestamp, value: p.equity })));
+    const first = points[0]?.t;
+    if (first === undefined) return;
+    // Evenly spaced times (equityGrid.ts): the chart spaces points evenly, so trades' own times would make the axis
+    // uneven.
+    const grid = equityGrid(points, first, Math.max(first, to)).map((p) => ({ t: p.time * 1000, value: p.value }));
+    series.current?.setData(
+      withChartTimes(grid, timeZone).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })),
+    );
     chart.current?.timeScale().fitContent();
-  }, [chart, series, points]);
+  }, [chart, series, points, to, timeZone]);
 
   return <div ref={box} className={styles.canvas} data-testid="equity-canvas" aria-hidden="true" />;
 }
