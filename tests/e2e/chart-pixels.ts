@@ -9,11 +9,8 @@ export interface AxisLabel {
   right: number;
   /** The label's ink, to tell two labels that read the same (identical pixels) from different ones. */
   ink: string;
-  /**
-   * Ink in the axis's last column: the label runs past the edge. The chart moves a label at the edge inside, flush
-   * with the edge, where its ink stops short of the last column (a glyph's side bearing).
-   */
-  cutAtRight: boolean;
+  /** Ink in the axis's last column: the label reaches the edge (flush with it, or cut by it). */
+  atRightEdge: boolean;
 }
 
 export interface ChartReading {
@@ -22,6 +19,11 @@ export interface ChartReading {
   /** The longest unbroken run of inked pixels in any row of the right price axis, as a share of its width. */
   priceAxisLongestRun: number;
   priceAxisWidth: number;
+  /**
+   * The width of "00:0" in the axis's bold font: a label at the edge no wider than this has lost a glyph to it
+   * ("15:4"); a whole one — a time, a day — is wider.
+   */
+  cutLabelWidth: number;
 }
 
 /** Reads the chart inside `host` (an element holding one lightweight-charts chart). */
@@ -52,7 +54,7 @@ export function readChart(host: Locator): Promise<ChartReading> {
       for (let y = top; y < t.height; y++) bits += inked(x, y) ? '1' : '0';
       return bits;
     });
-    const labels: { left: number; right: number; ink: string; cutAtRight: boolean }[] = [];
+    const labels: { left: number; right: number; ink: string; atRightEdge: boolean }[] = [];
     // Glyphs of one label are at most a space apart (about 3 px at 11 px); labels are further apart than that.
     const joinGap = Math.round(4 * scale);
     let current: { start: number; end: number } | null = null;
@@ -62,7 +64,7 @@ export function readChart(host: Locator): Promise<ChartReading> {
         left: current.start / scale + (timeAxis.r.left - box.left),
         right: (current.end + 1) / scale + (timeAxis.r.left - box.left),
         ink: columns.slice(current.start, current.end + 1).join('|'),
-        cutAtRight: current.end === t.width - 1,
+        atRightEdge: current.end === t.width - 1,
       });
       current = null;
     };
@@ -88,7 +90,11 @@ export function readChart(host: Locator): Promise<ChartReading> {
       }
       longest /= p.width;
     }
+    // The chart's own font (lightweight-charts' default family, at the app's 11 px).
+    const measure = document.createElement('canvas').getContext('2d')!;
+    measure.font = `bold 11px -apple-system, BlinkMacSystemFont, 'Trebuchet MS', Roboto, Ubuntu, sans-serif`;
     return {
+      cutLabelWidth: measure.measureText('00:0').width + 1,
       width: box.width,
       timeAxis: { left: timeAxis.r.left - box.left, width: timeAxis.r.width, labels },
       priceAxisLongestRun: longest,

@@ -144,6 +144,7 @@ export default function SpreadCanvas(props: SpreadCanvasProps) {
       if (box.current)
         box.current.dataset.drawn = JSON.stringify({
           stepMs,
+          spanMs: (points[points.length - 1]?.t ?? 0) - (points[0]?.t ?? 0),
           span: [at(points[0]?.t), at(points[points.length - 1]?.t), ts.width()],
           markers: clusters.map((m) => [at(Math.floor(m.t / stepMs) * stepMs), m.kind, m.count]),
         });

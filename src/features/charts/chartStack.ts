@@ -31,8 +31,6 @@ export function createAppChart(host: HTMLElement, options: DeepPartial<TimeChart
       // rather than cut ("15:4").
       fixLeftEdge: true,
       fixRightEdge: true,
-      // Marks of one weight are all drawn or none: evenly spaced labels, never every hour but one.
-      uniformDistribution: true,
       tickMarkFormatter: (time: unknown, type: number) => (typeof time === 'number' ? formatTick(time, type) : null),
       ...options.timeScale,
     },
