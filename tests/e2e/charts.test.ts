@@ -187,6 +187,8 @@ describe('charts with a week of trades', () => {
       const canvas = spread.getByTestId('spread-canvas');
       await visible(canvas);
       await canvas.scrollIntoViewIfNeeded();
+      // The pointer left over the chart by the click would draw the crosshair and its labels into the screenshots.
+      await page.mouse.move(0, 0);
       const drawn = await drawnFor(page, RANGES[range]);
       problems.push(...axisProblems(`spread ${range}`, await readChart(canvas)));
       problems.push(...spreadProblems(`spread ${range}`, drawn));
@@ -196,6 +198,7 @@ describe('charts with a week of trades', () => {
     await visible(equity);
     await equity.scrollIntoViewIfNeeded();
     problems.push(...axisProblems('equity', await readChart(equity)));
+    await page.getByTestId('equity-chart').screenshot({ path: join(SHOTS, `charts-equity-${scheme}-${width}.png`) });
     await screenshot(page, `charts-dashboard-${scheme}`);
     await page.context().close();
     console.log(`${width} ${scheme}:\n${problems.join('\n')}`);

@@ -96,7 +96,7 @@ export function SpreadChartCard({ trades, minSpread, costFloor }: Props) {
       )}
       <div className={styles.legend} aria-hidden="true">
         <span>Spread = (Deriv − Binance) / Binance: above 0, Deriv is above Binance</span>
-        <span>Dashed: your min spread and the cost floor, either way</span>
+        <span>Dashed: your min spread (amber) and the cost floor (red), either way</span>
         <span>▲ open · ▼ close, with how many when trades are too close to mark one by one</span>
         {showVenues && <span>Left scale: Binance (amber) and Deriv (green) prices</span>}
       </div>
