@@ -2,7 +2,7 @@
 import type { UTCTimestamp } from 'lightweight-charts';
 import { useEffect } from 'react';
 import type { EquityPoint } from '../../../contract/figures';
-import { withChartTimes } from './chartData';
+import { gridStepMs, withChartTimes } from './chartData';
 import { AreaSeries, applyChartTheme, QUIET_SERIES, useAppChart } from './chartStack';
 import type { ChartColors } from './chartTheme';
 import * as styles from './charts.css';
@@ -15,6 +15,9 @@ export interface EquityCanvasProps {
   colors: ChartColors;
   timeZone: string;
 }
+
+/** About as many points as the curve needs to show each trade's step at 1440 px. */
+const EQUITY_CELLS = 240;
 
 export default function EquityCanvas({ points, to, colors, timeZone }: EquityCanvasProps) {
   const { box, chart, series } = useAppChart({ timeScale: { timeVisible: true, secondsVisible: false } }, (c) =>
@@ -35,9 +38,15 @@ export default function EquityCanvas({ points, to, colors, timeZone }: EquityCan
   useEffect(() => {
     const first = points[0]?.t;
     if (first === undefined) return;
-    // Evenly spaced times (equityGrid.ts): the chart spaces points evenly, so trades' own times would make the axis
-    // uneven.
-    const grid = equityGrid(points, first, Math.max(first, to)).map((p) => ({ t: p.time * 1000, value: p.value }));
+    // Evenly spaced round times (equityGrid.ts, gridStepMs): the chart spaces points evenly, so trades' own times
+    // would make the axis uneven, and marks on a grid started at the first trade would read 14:02:30.
+    const step = gridStepMs(first, Math.max(first, to), EQUITY_CELLS);
+    const from = Math.floor(first / step) * step;
+    const end = Math.max(from + step, Math.ceil(to / step) * step);
+    const grid = equityGrid(points, from, end, Math.round((end - from) / step)).map((p) => ({
+      t: p.time * 1000,
+      value: p.value,
+    }));
     series.current?.setData(
       withChartTimes(grid, timeZone).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })),
     );
