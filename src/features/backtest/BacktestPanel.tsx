@@ -25,6 +25,7 @@ import {
   sameLimits,
   type BacktestForm,
   type Limits,
+  replayedAnything,
 } from './backtestForm';
 import { EquityChart, type EquityLine } from './EquityChart';
 
@@ -268,7 +269,15 @@ function Results({
           {tried.stopped.reason}.
         </p>
       )}
-      <EquityChart from={Date.parse(tried.from)} to={Date.parse(tried.to)} lines={lines} />
+      {replayedAnything(tried.replayed) ? (
+        <EquityChart from={Date.parse(tried.from)} to={Date.parse(tried.to)} lines={lines} />
+      ) : (
+        <p className={styles.note} role="status" data-testid="backtest-no-prices">
+          No prices were recorded for {tried.replayed.symbols.join(' or ') || 'these pairs'} from {when(tried.from)} to{' '}
+          {when(tried.to)}, so there was nothing to replay and no P&L curve to draw. Try a range when the market was
+          being recorded.
+        </p>
+      )}
       <p className={styles.note}>
         {replayedText(tried.replayed)} Fills pay each venue's quoted spread, fees and slippage as paper trading does
         {tried.openAtEnd > 0

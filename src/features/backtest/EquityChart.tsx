@@ -2,12 +2,14 @@
 // lightweight-charts) is imported here, on first render, so it is its own chunk: the app and the Settings screen load
 // without it. Colours come from the theme (charts/chartTheme.ts) and follow a switch between light and dark.
 import { useEffect, useRef, useState } from 'react';
-import type { IChartApi, ISeriesApi } from 'lightweight-charts';
+import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import type { BacktestEquityPoint } from '../../../contract/backtest';
 import { canDrawCharts } from '../charts/canvasSupport';
+import { withChartTimes } from '../charts/chartData';
 import { useChartColors, type ChartColors } from '../charts/chartTheme';
+import { useTimeZone } from '../../hooks/timeZone';
 import * as styles from './backtest.css';
-import { equityGrid } from './equityGrid';
+import { equityGrid } from '../charts/equityGrid';
 
 export interface EquityLine {
   label: string;
@@ -34,6 +36,7 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
   const host = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
   const colors = useChartColors();
+  const timeZone = useTimeZone();
   // The chart is made after an import, so it reads the colours of that moment; the effect below follows a switch.
   const colorsNow = useRef(colors);
   const drawn = useRef<Drawn | null>(null);
@@ -43,7 +46,7 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
     if (!el || !canDrawCharts()) return;
     let disposed = false;
     import('../charts/chartStack')
-      .then(({ createAppChart, applyChartTheme, LineSeries, LineType }) => {
+      .then(({ createAppChart, applyChartTheme, LineSeries, LineType, QUIET_SERIES }) => {
         if (disposed) return;
         const chart = createAppChart(el, {
           timeScale: { timeVisible: true, secondsVisible: false },
@@ -52,12 +55,14 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
         });
         const series = lines.map((line) => {
           const s = chart.addSeries(LineSeries, {
+            ...QUIET_SERIES,
             lineType: LineType.WithSteps,
             lineWidth: line.tone === 'primary' ? 2 : 1,
             title: line.label,
             priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
           });
-          s.setData(equityGrid(line.points, from, to) as never);
+          const grid = equityGrid(line.points, from, to).map((p) => ({ t: p.time * 1000, value: p.value }));
+          s.setData(withChartTimes(grid, timeZone).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
           return { s, line };
         });
         chart.timeScale().fitContent();
@@ -73,7 +78,7 @@ export function EquityChart({ lines, from, to }: { lines: EquityLine[]; from: nu
       drawn.current?.chart.remove();
       drawn.current = null;
     };
-  }, [lines, from, to]);
+  }, [lines, from, to, timeZone]);
 
   // The theme class on <html> changes when the user switches light/dark (or the OS does).
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PublicUser } from '../../../contract/entities';
-import { bodyOf, currentLimits, formFromUser, limitsOf, sameLimits } from './backtestForm';
+import { bodyOf, currentLimits, formFromUser, limitsOf, replayedAnything, sameLimits } from './backtestForm';
 
 const user = { _id: 'u1', maxExposure: 2500, minSpread: 0.0045, maxLoss: 40 } as PublicUser;
 
@@ -33,5 +33,14 @@ describe('backtest form', () => {
   it('tells tried limits that are already the settings', () => {
     expect(sameLimits(limitsOf(formFromUser(user)), currentLimits(user))).toBe(true);
     expect(sameLimits(limitsOf({ ...formFromUser(user), maxLoss: '41' }), currentLimits(user))).toBe(false);
+  });
+});
+
+describe('replayedAnything', () => {
+  const replayed = { source: 'mids' as const, bookTicks: 0, secondSamples: 0, minuteSamples: 0, symbols: [] };
+  it('is false for a range with no recorded prices, true as soon as anything was replayed', () => {
+    expect(replayedAnything(replayed)).toBe(false);
+    expect(replayedAnything({ ...replayed, minuteSamples: 1 })).toBe(true);
+    expect(replayedAnything({ ...replayed, source: 'books', bookTicks: 3 })).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import {
   BACKTEST_RANGES,
   type BacktestBody,
   type BacktestRange,
+  type BacktestResult,
   type BacktestSymbol,
 } from '../../../contract/backtest';
 import { TRADING_DEFAULTS } from '../../../contract/domain';
@@ -61,3 +62,10 @@ export function bodyOf(form: BacktestForm, limits: Limits, now: number): Backtes
     ...limits,
   };
 }
+
+/**
+ * Whether a backtest replayed any prices at all: over a range when nothing was recorded it has no trades and a curve
+ * that is a flat $0 — which would read as "these limits make nothing", not as "there was nothing to test on".
+ */
+export const replayedAnything = ({ bookTicks, secondSamples, minuteSamples }: BacktestResult['replayed']): boolean =>
+  bookTicks + secondSamples + minuteSamples > 0;

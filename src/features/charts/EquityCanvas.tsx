@@ -2,14 +2,30 @@
 import type { UTCTimestamp } from 'lightweight-charts';
 import { useEffect } from 'react';
 import type { EquityPoint } from '../../../contract/figures';
-import { toSeconds } from './chartData';
-import { AreaSeries, applyChartTheme, useAppChart } from './chartStack';
+import { gridStepMs, withChartTimes } from './chartData';
+import { AreaSeries, applyChartTheme, QUIET_SERIES, useAppChart } from './chartStack';
 import type { ChartColors } from './chartTheme';
 import * as styles from './charts.css';
+import { equityGrid } from './equityGrid';
 
-export default function EquityCanvas({ points, colors }: { points: EquityPoint[]; colors: ChartColors }) {
-  const { box, chart, series } = useAppChart({ timeScale: { timeVisible: true } }, (c) =>
-    c.addSeries(AreaSeries, { lineWidth: 2, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } }),
+export interface EquityCanvasProps {
+  points: EquityPoint[];
+  /** The curve runs from the first finished trade to here (now): where the P&L stands today. */
+  to: number;
+  colors: ChartColors;
+  timeZone: string;
+}
+
+/** About as many points as the curve needs to show each trade's step at 1440 px. */
+const EQUITY_CELLS = 240;
+
+export default function EquityCanvas({ points, to, colors, timeZone }: EquityCanvasProps) {
+  const { box, chart, series } = useAppChart({ timeScale: { timeVisible: true, secondsVisible: false } }, (c) =>
+    c.addSeries(AreaSeries, {
+      ...QUIET_SERIES,
+      lineWidth: 2,
+      priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
+    }),
   );
 
   useEffect(() => {
@@ -20,9 +36,22 @@ export default function EquityCanvas({ points, colors }: { points: EquityPoint[]
   }, [chart, series, colors, points]);
 
   useEffect(() => {
-    series.current?.setData(toSeconds(points).map((p) => ({ time: p.time as UTCTimestamp, value: p.equity })));
+    const first = points[0]?.t;
+    if (first === undefined) return;
+    // Evenly spaced round times (equityGrid.ts, gridStepMs): the chart spaces points evenly, so trades' own times
+    // would make the axis uneven, and marks on a grid started at the first trade would read 14:02:30.
+    const step = gridStepMs(first, Math.max(first, to), EQUITY_CELLS);
+    const from = Math.floor(first / step) * step;
+    const end = Math.max(from + step, Math.ceil(to / step) * step);
+    const grid = equityGrid(points, from, end, Math.round((end - from) / step)).map((p) => ({
+      t: p.time * 1000,
+      value: p.value,
+    }));
+    series.current?.setData(
+      withChartTimes(grid, timeZone).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })),
+    );
     chart.current?.timeScale().fitContent();
-  }, [chart, series, points]);
+  }, [chart, series, points, to, timeZone]);
 
   return <div ref={box} className={styles.canvas} data-testid="equity-canvas" aria-hidden="true" />;
 }

@@ -8,7 +8,16 @@ import { useNow } from '../../hooks/clock';
 import { useOnScreen } from '../../hooks/onScreen';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
-import { bucketPoints, SPREAD_RANGES, spreadSummary, tradeMarks, type SpreadRangeId } from './chartData';
+import {
+  CHART_MAX_POINTS,
+  gridStepMs,
+  SPREAD_RANGES,
+  spreadGrid,
+  spreadSummary,
+  tradeMarks,
+  type SpreadRangeId,
+} from './chartData';
+import { useTimeZone } from '../../hooks/timeZone';
 import { useChartColors } from './chartTheme';
 import { canDrawCharts } from './canvasSupport';
 import * as styles from './charts.css';
@@ -31,6 +40,7 @@ export const SpreadChartCard = memo(function SpreadChartCard({ trades, minSpread
   const pairs = usePairs();
   const [picked, setSymbol] = useState<SymbolId | null>(null);
   const symbol = picked !== null && pairs.includes(picked) ? picked : (pairs[0] ?? 'BTC/USDT');
+  const timeZone = useTimeZone();
   const [rangeId, setRangeId] = useState<SpreadRangeId>('1h');
   const [showVenues, setShowVenues] = useState(false);
   const range = SPREAD_RANGES.find((r) => r.id === rangeId) ?? SPREAD_RANGES[1];
@@ -39,10 +49,12 @@ export const SpreadChartCard = memo(function SpreadChartCard({ trades, minSpread
   // The window's end moves with the clock (every 5 s is plenty for a chart), the points with each live sample.
   const now = useNow(5000);
   const to = Math.max(now, raw[raw.length - 1]?.t ?? 0);
-  const points = useMemo(() => bucketPoints(raw, to - range.ms, to), [raw, to, range.ms]);
-  const marks = useMemo(() => tradeMarks(trades, symbol, to - range.ms, to), [trades, symbol, to, range.ms]);
+  const from = to - range.ms;
+  const inRange = useMemo(() => raw.filter((p) => p.t >= from && p.t <= to), [raw, from, to]);
+  const points = useMemo(() => spreadGrid(inRange, from, to), [inRange, from, to]);
+  const marks = useMemo(() => tradeMarks(trades, symbol, from, to), [trades, symbol, from, to]);
   const colors = useChartColors();
-  const summary = spreadSummary(points, range.label);
+  const summary = spreadSummary(inRange, range.label);
 
   return (
     <Card title="Spread history" data-testid="spread-chart">
@@ -94,19 +106,22 @@ export const SpreadChartCard = memo(function SpreadChartCard({ trades, minSpread
           <Suspense fallback={<div className={styles.placeholder}>Loading chart…</div>}>
             <SpreadCanvas
               points={points}
+              stepMs={gridStepMs(from, to, CHART_MAX_POINTS)}
               marks={marks}
               minSpread={minSpread}
               costFloor={costFloor}
               showVenues={showVenues}
               colors={colors}
+              timeZone={timeZone}
             />
           </Suspense>
         )}
       </div>
       <div className={styles.legend} aria-hidden="true">
         <span>Spread = (Deriv − Binance) / Binance: above 0, Deriv is above Binance</span>
-        <span>Dashed: your min spread and the cost floor, either way</span>
-        <span>▲ open · ▼ close</span>
+        <span>Dashed: your min spread (amber) and the cost floor (red), either way</span>
+        <span>▲ open · ▼ close, with how many when trades are too close to mark one by one</span>
+        {showVenues && <span>Left scale: Binance (amber) and Deriv (green) prices</span>}
       </div>
       <p className={styles.summary} data-testid="spread-summary" aria-live="polite">
         {symbol}: {summary}

@@ -4,13 +4,21 @@
 import { createChart, type DeepPartial, type IChartApi, type TimeChartOptions } from 'lightweight-charts';
 import { useEffect, useRef, type RefObject } from 'react';
 import { chartThemeOptions, type ChartColors } from './chartTheme';
+import { formatCrosshairTime, formatTick } from './chartTime';
 
 export { AreaSeries, createSeriesMarkers, HistogramSeries, LineSeries, LineStyle, LineType } from 'lightweight-charts';
 
 /**
+ * A series that shows its values on the line only: a value tag (and its price line) on the axis covers the axis's own
+ * labels, on a phone most of them. The latest value is said in the chart's summary below it instead.
+ */
+export const QUIET_SERIES = { lastValueVisible: false, priceLineVisible: false } as const;
+
+/**
  * A chart filling `host`. `options` adds what this chart alone needs (scales, scrolling); the base (size, font, no
- * attribution logo, borderless price scales) is the same for every chart of the app. Its colours come from
- * applyChartTheme, called by the chart's theme effect (which runs after the one that made it, and on every switch).
+ * attribution logo, borderless price scales, the time axis) is the same for every chart of the app. Its colours come
+ * from applyChartTheme, called by the chart's theme effect (which runs after the one that made it, and on every
+ * switch). Times given to it are chart times (chartTime.ts): the zone's wall clock read as UTC.
  */
 export function createAppChart(host: HTMLElement, options: DeepPartial<TimeChartOptions> = {}): IChartApi {
   return createChart(host, {
@@ -18,6 +26,18 @@ export function createAppChart(host: HTMLElement, options: DeepPartial<TimeChart
     rightPriceScale: { borderVisible: false },
     leftPriceScale: { borderVisible: false },
     ...options,
+    timeScale: {
+      // The first and last points sit on the edges (no empty space beside them), and a label there is moved inside
+      // rather than cut ("15:4").
+      fixLeftEdge: true,
+      fixRightEdge: true,
+      tickMarkFormatter: (time: unknown, type: number) => (typeof time === 'number' ? formatTick(time, type) : null),
+      ...options.timeScale,
+    },
+    localization: {
+      timeFormatter: formatCrosshairTime,
+      ...options.localization,
+    },
     layout: { attributionLogo: false, fontSize: 11, ...options.layout },
   });
 }

@@ -1,7 +1,7 @@
 // The report's bar chart, with the chart library (loaded on its own, like the other charts).
 import { useEffect } from 'react';
 import type { ReportRow } from '../../../contract/reports';
-import { applyChartTheme, HistogramSeries, useAppChart } from '../charts/chartStack';
+import { applyChartTheme, HistogramSeries, QUIET_SERIES, useAppChart } from '../charts/chartStack';
 import type { ChartColors } from '../charts/chartTheme';
 import * as styles from './reports.css';
 
@@ -14,7 +14,8 @@ export default function ReportCanvas({ rows, colors }: { rows: readonly ReportRo
       // A bar stays a bar: a week or two of periods never stretches into one block across the card.
       timeScale: { maxBarSpacing: 48 },
     },
-    (c) => c.addSeries(HistogramSeries, { priceFormat: { type: 'price', precision: 2, minMove: 0.01 } }),
+    (c) =>
+      c.addSeries(HistogramSeries, { ...QUIET_SERIES, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } }),
   );
 
   useEffect(() => {

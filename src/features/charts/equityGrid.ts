@@ -1,6 +1,6 @@
 // The chart draws its points evenly spaced, one after another, whatever their times: a realised-equity curve (a step
 // at each finished trade) is therefore resampled onto an even grid of times, so the horizontal axis reads as time.
-import type { BacktestEquityPoint } from '../../../contract/backtest';
+import type { EquityPoint } from '../../../contract/figures';
 
 /**
  * `cells` + 1 points from `from` to `to` (ms), each the equity as it stood at that time — except that a cell whose
@@ -8,7 +8,7 @@ import type { BacktestEquityPoint } from '../../../contract/backtest';
  * The last point is the final equity. Times in whole seconds, strictly increasing, as the chart wants them.
  */
 export function equityGrid(
-  points: readonly BacktestEquityPoint[],
+  points: readonly EquityPoint[],
   from: number,
   to: number,
   cells = 240,
