@@ -273,9 +273,9 @@ function Results({
         <EquityChart from={Date.parse(tried.from)} to={Date.parse(tried.to)} lines={lines} />
       ) : (
         <p className={styles.note} role="status" data-testid="backtest-no-prices">
-          No prices were recorded for {tried.replayed.symbols.join(' or ') || 'these pairs'} from {when(tried.from)} to{' '}
-          {when(tried.to)}, so there was nothing to replay and no P&L curve to draw. Try a range when the market was
-          being recorded.
+          No prices were recorded for {tried.replayed.symbols.join(' or ') || 'these pairs'} from{' '}
+          {formatDateTime(tried.from, timeZone)} to {formatDateTime(tried.to, timeZone)}, so there was nothing to replay
+          and no P&L curve to draw. Try a range when the market was being recorded.
         </p>
       )}
       <p className={styles.note}>
