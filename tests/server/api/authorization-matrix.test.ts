@@ -205,6 +205,15 @@ const ROWS: Row[] = [
   },
   // Signed in, past authorization: no device left (the row above removed it), so nothing to send to.
   { method: 'POST', route: '/api/notifications/test', expect: { anonymous: 401, owner: 409, other: 409, admin: 409 } },
+  // The caller's own history: another user's ids change nothing, so every signed-in caller gets a 200.
+  { method: 'GET', route: '/api/notifications', query: () => '?limit=10', expect: OK_FOR_SIGNED_IN },
+  {
+    method: 'POST',
+    route: '/api/notifications/read',
+    body: () => ({ ids: ['00000000-0000-4000-8000-000000000001'] }),
+    expect: OK_FOR_SIGNED_IN,
+  },
+  { method: 'POST', route: '/api/notifications/read-all', expect: OK_FOR_SIGNED_IN },
   { method: 'GET', route: '/api/notifications/telegram', expect: OK_FOR_SIGNED_IN },
   // Signed in, past authorization: this suite's server has no bot (tests/server/telegram covers one that has).
   {
