@@ -98,8 +98,8 @@ describe('realtime toasts', () => {
     expect(toasts().filter((t) => t.textContent?.includes('ETH/USDT'))).toHaveLength(1);
     expect(screen.queryByText(/Trade ETH\/USDT: Open/)).toBeNull();
     expect(screen.queryByText('Trade created successfully')).toBeNull();
-    // The result counts down its 5 s.
-    expect(countdownHidden(shown.closest('.Toastify__toast') as Element)).toBe('false');
+    // The result counts down its 5 s (the timer is given as the queued toast comes on screen, a render later).
+    await waitFor(() => expect(countdownHidden(shown.closest('.Toastify__toast') as Element)).toBe('false'));
   });
 
   it('never lets a late answer take the place of the result it shows', async () => {
