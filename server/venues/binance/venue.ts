@@ -10,6 +10,7 @@ import type { VenueHealth } from '../../../contract/venue-health';
 import type { Currency, SymbolId } from '../../../contract/domain';
 import type { BackoffOptions } from '../backoff';
 import { LinkHealth, type VenueHealthSource } from '../health';
+import { enabledCurrencies } from '../enabled-pairs';
 import { InFlight } from '../inflight';
 import {
   VenueError,
@@ -128,7 +129,8 @@ export class BinanceVenue implements Venue {
     const info = await this.accountInfo(account);
     const free = (asset: Currency): string =>
       new Decimal(info.balances?.find((b) => b.asset === asset)?.free ?? '0').toFixed();
-    return { USDT: free('USDT'), BTC: free('BTC'), ETH: free('ETH') };
+    // USDT and the coin of every pair the server trades (SYMBOLS), not only the spec's two.
+    return Object.fromEntries(enabledCurrencies().map((c) => [c, free(c)]));
   }
 
   openLeg(account: VenueAccount, order: LegOrder): Promise<LegFill> {

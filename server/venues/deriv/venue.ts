@@ -37,6 +37,7 @@ import { DerivRest } from './rest';
 import type { DerivSession } from './session';
 import { SYMBOL_OF_UNDERLYING, derivUnderlying } from './symbols';
 import { num, readContract, readProposal } from './wire';
+import { enabledCurrencies } from '../enabled-pairs';
 
 export { impliedExitSpot, type OpenContract } from './contracts';
 export { tickTime } from './fills';
@@ -108,7 +109,9 @@ export class DerivVenue implements Venue {
   async balances(account: VenueAccount): Promise<Record<Currency, string>> {
     const answer = await this.call(account, { balance: 1 }, 'read');
     const balance = num((answer['balance'] as Json | undefined)?.['balance']) ?? 0;
-    return { USDT: new Decimal(balance).toFixed(), BTC: '0', ETH: '0' };
+    // Deriv holds USD only (multipliers settle in the account's currency): no coin of any pair.
+    const coins = Object.fromEntries(enabledCurrencies().map((c) => [c, '0']));
+    return { ...coins, USDT: new Decimal(balance).toFixed() };
   }
 
   /** The lowest multiplier offered for the symbol, the stake bounds and the commission of its proposals. */
