@@ -53,18 +53,19 @@ function readConfig(env: ProcessOptions['env']): Config {
 }
 
 /**
- * The configured pairs (SYMBOLS) as the market offers them: a pair a venue lacks (or the simulated market does not
- * model) stops the start with a message naming it; a venue that cannot be asked stops it too, since nothing it
- * would trade could be checked.
+ * The configured pairs (SYMBOLS) as the market offers them: a pair a venue says it lacks (or the simulated market does
+ * not model) stops the start with a message naming it. A venue that cannot be asked does not: a restart while a venue
+ * is down must still come up to recover and manage the open trades, and the connectors refuse what a venue does not
+ * offer when they reach it; the start says so in the log.
  */
 async function checkPairs(config: Config): Promise<void> {
-  let problems: string[];
+  let problems: string[] = [];
   try {
     problems = pairProblems(await offeredPairs(config, config.symbols), config.market);
   } catch (error) {
-    problems = [
-      `SYMBOLS could not be checked against the venues: ${error instanceof Error ? error.message : String(error)}`,
-    ];
+    console.warn(
+      `SYMBOLS could not be checked against the venues (${error instanceof Error ? error.message : String(error)}); starting with ${config.symbols.join(', ')} as configured`,
+    );
   }
   if (problems.length > 0) {
     console.error(problems.join('\n'));

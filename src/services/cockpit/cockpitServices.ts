@@ -1,4 +1,15 @@
-import { combineLatest, map, of, type Observable } from 'rxjs';
+import {
+  combineLatest,
+  connect,
+  map,
+  merge,
+  of,
+  skip,
+  skipWhile,
+  takeWhile,
+  type MonoTypeOperatorFunction,
+  type Observable,
+} from 'rxjs';
 import type { SymbolId } from '../../../contract/domain';
 import type { SpreadPoint, Trade } from '../../../contract/entities';
 import type { EquityPoint } from '../../../contract/figures';
@@ -57,7 +68,7 @@ export function cockpitOf(app: AppServices): CockpitServices {
           eventsOf(domain.events$, SERVER_EVENTS.priceUpdate),
           symbol,
           () => Date.now() - rangeMs,
-        ).pipe(perShownFrame(frames, bothTrue(documentVisible$(), onScreen$))),
+        ).pipe(untilFirstHistory(perShownFrame(frames, bothTrue(documentVisible$(), onScreen$)))),
       venueHealth$: createVenueHealthService({
         ...domain,
         reachable$: app.offline.status$.pipe(map((s) => !s.offline)),
@@ -66,4 +77,27 @@ export function cockpitOf(app: AppServices): CockpitServices {
     built.set(app, c);
   }
   return c;
+}
+
+/**
+ * Passes every value up to the first history that holds points, then applies `gate` to the rest: a chart scrolled off
+ * screen still says what the range holds (its summary is read by screen readers, and a reload shows the cached
+ * history at once), and only the live moves after that wait until it is seen.
+ */
+export function untilFirstHistory(
+  gate: MonoTypeOperatorFunction<SpreadPoint[]>,
+): MonoTypeOperatorFunction<SpreadPoint[]> {
+  return (source) =>
+    source.pipe(
+      connect((shared) =>
+        merge(
+          shared.pipe(takeWhile((points) => points.length === 0, true)),
+          shared.pipe(
+            skipWhile((points) => points.length === 0),
+            skip(1),
+            gate,
+          ),
+        ),
+      ),
+    );
 }
