@@ -3,15 +3,12 @@
 // the charts drew is read back from their canvases (chart-pixels.ts): time labels that overlap, are cut at an edge or
 // repeat, value tags on a price axis, markers closer than their labels are wide, and data that leaves part of the
 // width empty all fail the test. Screenshots go to test-results/screenshots.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crowdedLabels, readChart, repeatedLabels, type ChartReading } from './chart-pixels';
 import { launch, screenshot, visible } from './helpers';
+import { startOwnServer, type OwnServer } from './own-server';
 import { seedWeekOfTrades, WEEK_TRADER } from './week-of-trades';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -22,68 +19,28 @@ const MIN_LABEL_GAP = 6;
 /** Two markers (an arrow and a count) closer than this overlap. */
 const MIN_MARKER_GAP = 24;
 
-let server: ChildProcess;
+let own: OwnServer;
 let base: string;
-let dataDir: string;
 let browser: Browser;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'e2e-charts-'));
-  await seedWeekOfTrades(dataDir);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'server/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
+  own = await startOwnServer(
+    'charts',
+    {
       MARKET: 'sim',
       SIM_SEED: '42',
       ADMIN_EMAIL: 'admin@charts-e2e.test',
       ADMIN_PASSWORD: 'Charts-e2e-admin-1',
-      LOG_LEVEL: 'warn',
-      CLIENT_DIR: inject('clientDir'),
-      SKIP_CLIENT_BUILD: '1',
-      DATABASE_URL: '',
-      REDIS_URL: '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      if (out.includes(`:${port}`) && /listening/i.test(out)) resolve();
-    };
-    server.stdout?.on('data', onData);
-    server.stderr?.on('data', onData);
-    server.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
+    seedWeekOfTrades,
+  );
+  base = own.url;
   browser = await launch();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await own?.stop();
 });
 
 async function signedIn(width: number, colorScheme: 'light' | 'dark'): Promise<Page> {
@@ -105,6 +62,7 @@ async function signedIn(width: number, colorScheme: 'light' | 'dark'): Promise<P
 }
 
 /** Every way a chart's axes can be illegible, as messages (empty when the chart reads well). */
+
 function axisProblems(name: string, r: ChartReading): string[] {
   const problems: string[] = [];
   const { labels } = r.timeAxis;
@@ -143,6 +101,7 @@ interface Drawn {
  * What the spread chart says it drew (its data-drawn), once it is the given range's with its whole week of history
  * and the trades, after the next paint.
  */
+
 async function drawnFor(page: Page, range: { ms: number; stepMs: number }): Promise<Drawn> {
   const handle = await page.waitForFunction((r) => {
     const raw = document.querySelector<HTMLElement>('[data-testid="spread-canvas"]')?.dataset.drawn;
@@ -159,6 +118,7 @@ async function drawnFor(page: Page, range: { ms: number; stepMs: number }): Prom
 }
 
 /** Markers that overlap or fall outside the plot, and data that leaves part of the width empty. */
+
 function spreadProblems(name: string, d: Drawn): string[] {
   const problems: string[] = [];
   const [first, last, width] = d.span;

@@ -3,18 +3,14 @@
 // saved; Test Connection finds the new API and lists the token's two accounts without picking one; the user picks the
 // real one and Settings says "Deriv: new API, real account …"; a legacy token shows "Deriv: legacy API, …". Looked at
 // (screenshots) and checked with axe at 390 and 1440 px, light and dark.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDeriv, type FakeDeriv } from '../fakes/deriv/server';
 import { DESKTOP, launch, PHONE, screenshot, toast, visible } from './helpers';
+import { startOwnServer, type OwnServer } from './own-server';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const ADMIN = { email: 'admin@deriv-e2e.test', password: 'Deriv-e2e-admin-1' };
 const APP_ID = 'Qx7Lm2Np9Rs4Tv6Wy8Za1';
 const PAT = 'pat_E2eTrader000Kq3Vb8Hn5Jm2Kq3Vb8Hn5Jm2';
@@ -22,21 +18,9 @@ const LEGACY = 'a1-E2eLegacyToken';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let fake: FakeDeriv;
-let server: ChildProcess;
+let own: OwnServer;
 let base: string;
-let dataDir: string;
 let browser: Browser;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
@@ -79,55 +63,24 @@ beforeAll(async () => {
       },
     ],
   });
-  dataDir = mkdtempSync(join(tmpdir(), 'e2e-deriv-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'server/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      MARKET: 'live',
-      BINANCE_REST_URL: 'http://127.0.0.1:9',
-      BINANCE_WS_URL: 'ws://127.0.0.1:9',
-      DERIV_WS_URL: fake.url,
-      DERIV_PUBLIC_WS_URL: fake.publicUrl,
-      DERIV_API_URL: fake.apiUrl,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      CLIENT_DIR: inject('clientDir'),
-      SKIP_CLIENT_BUILD: '1',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  own = await startOwnServer('deriv', {
+    MARKET: 'live',
+    BINANCE_REST_URL: 'http://127.0.0.1:9',
+    BINANCE_WS_URL: 'ws://127.0.0.1:9',
+    DERIV_WS_URL: fake.url,
+    DERIV_PUBLIC_WS_URL: fake.publicUrl,
+    DERIV_API_URL: fake.apiUrl,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
   });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      if (out.includes(`:${port}`) && /listening/i.test(out)) resolve();
-    };
-    server.stdout?.on('data', onData);
-    server.stderr?.on('data', onData);
-    server.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
+  base = own.url;
   browser = await launch();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await own?.stop();
   await fake?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('Settings → Deriv in Chromium, against the fake Deriv', () => {

@@ -5,13 +5,8 @@
 // racing the market's own closes. At unchanged prices a round trip pays both venues' spreads and fees: the trade that
 // Stop & flatten closes loses money, and must read "Closed — flattened" with its loss, never "Cancelled". Then an
 // admin's global halt: every screen says halted, nothing says running.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trade } from '../../contract/entities';
 import { CLOSED_LABELS, CLOSE_REASONS, OPEN_LABEL, CANCELLED_LABEL } from '../../contract/trade-life';
 import { ENGINE_STATUS_LABELS, engineStatusOf } from '../../contract/trading-state';
@@ -19,8 +14,8 @@ import { simParams } from '../../server/venues/sim/params';
 import { formatUsd } from '../../src/lib/format';
 import { startFakeVenues, type FakeVenues } from '../fakes/venues';
 import { DESKTOP, launch, PHONE, screenshot, textOf, toast, visible, gone } from './helpers';
+import { startOwnServer, type OwnServer } from './own-server';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const ADMIN = { email: 'admin@kill-switch-e2e.test', password: 'Kill-switch-e2e-admin-1' };
 const TRADER = { username: 'flattener', email: 'flattener@kill-switch-e2e.test', password: 'Trader-password-1' };
 const BINANCE_KEY = 'K'.repeat(60) + 'FLAT';
@@ -37,22 +32,10 @@ const STILL_MARKET = simParams({
 });
 
 let fakes: FakeVenues;
-let server: ChildProcess;
+let own: OwnServer;
 let base: string;
-let dataDir: string;
 let browser: Browser;
 let trader: { id: string; token: string };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function call<T = Record<string, unknown>>(
   method: string,
@@ -98,6 +81,7 @@ const noSidewaysScroll = async (page: Page) =>
  * A manual trade through the API. The engine refuses one while a quote it needs is not yet fresh, or when it could
  * not send the order before Deriv's next tick (a loaded machine): asked again until it is placed.
  */
+
 async function openManualTrade(token: string): Promise<Trade> {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -119,40 +103,14 @@ beforeAll(async () => {
     binanceAccounts: [{ apiKey: BINANCE_KEY, secret: BINANCE_SECRET, balances: { USDT: '10000', BTC: '0', ETH: '0' } }],
     derivAccounts: [{ token: DERIV_TOKEN, loginid: 'VRTC7020', balance: '10000' }],
   });
-  dataDir = mkdtempSync(join(tmpdir(), 'e2e-kill-switch-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'server/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...fakes.env,
-      NODE_ENV: 'production',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      // No time limit within the test: only a person closes the trade.
-      TRADE_MAX_HOLD_MS: String(3_600_000),
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      CLIENT_DIR: inject('clientDir'),
-      SKIP_CLIENT_BUILD: '1',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  own = await startOwnServer('kill-switch', {
+    ...fakes.env,
+    // No time limit within the test: only a person closes the trade.
+    TRADE_MAX_HOLD_MS: String(3_600_000),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
   });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      if (out.includes(`:${port}`) && /listening/i.test(out)) resolve();
-    };
-    server.stdout?.on('data', onData);
-    server.stderr?.on('data', onData);
-    server.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
+  base = own.url;
   const admin = await login(ADMIN.email, ADMIN.password);
   const created = await call('POST', '/admin/users', {
     token: admin.token,
@@ -175,13 +133,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await own?.stop();
   await fakes?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('kill switches against a market that holds still', () => {

@@ -1,35 +1,18 @@
 // Twelve pairs (SYMBOLS naming every pair the product knows) in real Chromium, on a server of its own: the Dashboard's
 // Live Prices lists all twelve as rows, the user's own pairs first, without sideways scrolling at 390 px; Settings
 // picks the pairs a user trades and the choice is saved. Looked at (screenshots) at 390 and 1440 px, light and dark.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIR_CATALOGUE } from '../../contract/pairs';
 import { DESKTOP, launch, PHONE, screenshot, visible } from './helpers';
+import { startOwnServer, type OwnServer } from './own-server';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const ADMIN = { email: 'admin@pairs-e2e.test', password: 'Pairs-e2e-admin-1' };
 const ALL = PAIR_CATALOGUE.map((p) => p.symbol);
 
-let server: ChildProcess;
+let own: OwnServer;
 let base: string;
-let dataDir: string;
 let browser: Browser;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function signedIn(viewport: typeof DESKTOP, colorScheme: 'light' | 'dark' = 'light') {
   const context = await browser.newContext({ viewport, baseURL: base, serviceWorkers: 'block', colorScheme });
@@ -44,51 +27,20 @@ async function signedIn(viewport: typeof DESKTOP, colorScheme: 'light' | 'dark' 
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'e2e-pairs-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'server/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      MARKET: 'sim',
-      SIM_SEED: '42',
-      SYMBOLS: ALL.join(','),
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      CLIENT_DIR: inject('clientDir'),
-      SKIP_CLIENT_BUILD: '1',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  own = await startOwnServer('pairs', {
+    MARKET: 'sim',
+    SIM_SEED: '42',
+    SYMBOLS: ALL.join(','),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
   });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      if (out.includes(`:${port}`) && /listening/i.test(out)) resolve();
-    };
-    server.stdout?.on('data', onData);
-    server.stderr?.on('data', onData);
-    server.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
+  base = own.url;
   browser = await launch();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await own?.stop();
 });
 
 describe('twelve pairs in Chromium', () => {

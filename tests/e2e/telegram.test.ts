@@ -2,37 +2,21 @@
 // process: the card shows a one-time code and its t.me link, the chat sends `/start <code>`, the card shows the linked
 // chat, and Unlink removes it. Looked at (screenshots) and checked with axe at 390 and 1440 px, light and dark, with
 // no sideways scrolling on the phone.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/server';
 import { DESKTOP, launch, PHONE, screenshot, textOf, toast, visible } from './helpers';
+import { startOwnServer, type OwnServer } from './own-server';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const ADMIN = { email: 'admin@telegram-e2e.test', password: 'Telegram-e2e-admin-1' };
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let tg: FakeTelegram;
-let server: ChildProcess;
+let own: OwnServer;
 let base: string;
-let dataDir: string;
 let browser: Browser;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
@@ -69,6 +53,7 @@ async function profilePage(viewport = DESKTOP, colorScheme: 'light' | 'dark' = '
 }
 
 /** Screenshots and axe in both schemes at this width; no sideways scrolling. */
+
 async function lookAt(name: string, viewport: typeof DESKTOP) {
   for (const scheme of ['light', 'dark'] as const) {
     const { context, page } = await profilePage(viewport, scheme);
@@ -82,41 +67,15 @@ async function lookAt(name: string, viewport: typeof DESKTOP) {
 
 beforeAll(async () => {
   tg = await startFakeTelegram({ username: 'arb_e2e_bot' });
-  dataDir = mkdtempSync(join(tmpdir(), 'e2e-telegram-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'server/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      MARKET: 'sim',
-      SIM_SEED: '42',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      CLIENT_DIR: inject('clientDir'),
-      SKIP_CLIENT_BUILD: '1',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      TELEGRAM_BOT_TOKEN: tg.token,
-      TELEGRAM_API_URL: tg.apiUrl,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  own = await startOwnServer('telegram', {
+    MARKET: 'sim',
+    SIM_SEED: '42',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    TELEGRAM_BOT_TOKEN: tg.token,
+    TELEGRAM_API_URL: tg.apiUrl,
   });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      if (out.includes(`:${port}`) && /listening/i.test(out)) resolve();
-    };
-    server.stdout?.on('data', onData);
-    server.stderr?.on('data', onData);
-    server.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
+  base = own.url;
   // The bot is ready (and polling) once it asked Telegram for updates.
   await tg.waitForCall('getUpdates');
   browser = await launch();
@@ -124,13 +83,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await own?.stop();
   await tg?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('Profile → Connect Telegram in Chromium, against the fake Bot API', () => {
