@@ -7,67 +7,19 @@
 //   npx tsx bench/render-busy.ts                  # builds the client into a private directory, 3 rounds of 10 s
 //   BUSY_ROUNDS=5 BUSY_SECONDS=15 npx tsx bench/render-busy.ts --no-build   # serve dist/ (or BENCH_DIST) as it is
 // Prints medians and writes bench/results/render-busy.json.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { Server } from 'socket.io';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tools/chromium';
+import { benchUser, clientBuild, startDashboardDouble } from './lib/dashboard-double';
 
 const ROOT = join(import.meta.dirname, '..');
-const DIST = process.argv.includes('--no-build')
-  ? (process.env.BENCH_DIST ?? join(ROOT, 'dist'))
-  : mkdtempSync(join(tmpdir(), 'bench-busy-'));
+const DIST = clientBuild('bench-busy-');
 const ROUNDS = Number(process.env.BUSY_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BUSY_SECONDS ?? 10);
 const MESSAGES_PER_SECOND = 8;
 const CPU_SLOWDOWN = 4;
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.html': 'text/html',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.webmanifest': 'application/manifest+json',
-};
-
-const user = {
-  _id: '00000000-0000-4000-8000-00000000b002',
-  username: 'busy',
-  email: 'busy@example.com',
-  role: 'user',
-  isActive: true,
-  firstName: '',
-  lastName: '',
-  phone: '',
-  bio: '',
-  createdAt: new Date().toISOString(),
-  lastLogin: null,
-  binanceApiKey: '••••1234',
-  binanceSecretKey: '••••1234',
-  derivToken: '••••1234',
-  derivAppId: '1089',
-  hasBinanceApiKey: true,
-  hasBinanceSecretKey: true,
-  hasDerivToken: true,
-  maxExposure: 1000,
-  minSpread: 0.002,
-  maxLoss: 100,
-  tradingEnabled: false,
-};
-const stats = {
-  totalTrades: 0,
-  successfulTrades: 0,
-  failedTrades: 0,
-  totalProfit: 0,
-  netProfit: 0,
-  winRate: 0,
-  decidedTrades: 0,
-  totalValue: 0,
-};
+const user = benchUser('00000000-0000-4000-8000-00000000b002', 'busy');
 const BASE = { 'BTC/USDT': 50_000, 'ETH/USDT': 3_000 } as const;
 type Pair = keyof typeof BASE;
 
@@ -95,49 +47,14 @@ function spreadDay(symbol: Pair, to: number) {
   };
 }
 
-function apiAnswer(url: URL): unknown {
-  const path = url.pathname;
-  if (path.startsWith('/api/auth/profile')) return { success: true, user };
-  if (path.startsWith('/api/trades/stats') || path.startsWith('/api/balances/stats')) return { success: true, stats };
-  if (path.startsWith('/api/trades'))
-    return { success: true, trades: [], pagination: { current: 1, pages: 1, total: 0 } };
-  if (path.startsWith('/api/balances')) return { success: true, balance: null };
-  if (path.startsWith('/api/exchanges/spreads'))
-    return { success: true, series: spreadDay((url.searchParams.get('symbol') ?? 'BTC/USDT') as Pair, Date.now()) };
-  if (path.startsWith('/api/exchanges/prices')) return { success: true, prices: {} };
-  return { success: false, message: 'Not found' };
-}
-
-function serve(req: IncomingMessage, res: ServerResponse) {
-  const url = new URL(req.url ?? '/', 'http://x');
-  const path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
-  if (path.startsWith('/api/')) {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(apiAnswer(url)));
-    return;
-  }
-  if (path === '/plain') {
-    res.writeHead(200, { 'content-type': 'text/html' }).end(readFileSync(join(ROOT, 'bench/render-plain.html')));
-    return;
-  }
-  let file = join(DIST, path);
-  if (!file.startsWith(DIST) || !existsSync(file) || statSync(file).isDirectory()) file = join(DIST, 'index.html');
-  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-}
-
-if (!process.argv.includes('--no-build')) {
-  const r = spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', DIST, '--emptyOutDir'],
-    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
-  );
-  if (r.status !== 0) throw new Error('vite build failed');
-}
-
-const http = createServer(serve);
-const io = new Server(http);
-io.on('connection', (socket) => socket.on('join_room', (room: string) => void socket.join(room)));
-await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+const { io, origin, close } = await startDashboardDouble({
+  dist: DIST,
+  user,
+  answer: (url) =>
+    url.pathname.startsWith('/api/exchanges/spreads')
+      ? { success: true, series: spreadDay((url.searchParams.get('symbol') ?? 'BTC/USDT') as Pair, Date.now()) }
+      : undefined,
+});
 
 /** Price messages as the engine sends them, alternating pairs, MESSAGES_PER_SECOND; returns a stop function. */
 function feed(): () => void {
@@ -231,8 +148,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 await browser.close();
-io.close();
-http.close();
+close();
 
 const medians = Object.fromEntries(phases.map((p) => [p, Math.round(median(runs[p]))])) as Record<Phase, number>;
 console.log(

@@ -2,94 +2,21 @@
 // same messages into a plain-DOM page (bench/render-plain.html) in the same run. Measures message-to-paint latency per
 // message (arrival on the WebSocket → first paint showing that value or a newer one) and long tasks (> 50 ms).
 // Prints the figures and writes bench/results/render.json. Figures are compared as ratios: this machine is shared.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tools/chromium';
-import { Server } from 'socket.io';
+import { benchUser, clientBuild, startDashboardDouble } from './lib/dashboard-double';
 import { installProbe, type ProbeData } from './render-probe';
 
 const ROOT = join(import.meta.dirname, '..');
-// A private build directory: dist/ is shared with the running server and other suites that rebuild it.
-const DIST = process.argv.includes('--no-build') ? join(ROOT, 'dist') : mkdtempSync(join(tmpdir(), 'bench-dist-'));
+const DIST = clientBuild('bench-dist-');
 const RATE = 200;
 const SECONDS = Number(process.env.RENDER_SECONDS ?? 10);
 const BASE_PRICE = 50_000;
 const STEP = 0.01;
 const SELECTOR = '[data-testid="price-BTC/USDT"] [data-testid="price-binance"]';
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.html': 'text/html',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.webmanifest': 'application/manifest+json',
-};
-
-const user = {
-  _id: '00000000-0000-4000-8000-00000000b001',
-  username: 'bench',
-  email: 'bench@example.com',
-  role: 'user',
-  isActive: true,
-  firstName: '',
-  lastName: '',
-  phone: '',
-  bio: '',
-  createdAt: new Date().toISOString(),
-  lastLogin: null,
-  binanceApiKey: '••••1234',
-  binanceSecretKey: '••••1234',
-  derivToken: '••••1234',
-  derivAppId: '1089',
-  hasBinanceApiKey: true,
-  hasBinanceSecretKey: true,
-  hasDerivToken: true,
-  maxExposure: 1000,
-  minSpread: 0.002,
-  maxLoss: 100,
-  tradingEnabled: false,
-};
-const stats = {
-  totalTrades: 0,
-  successfulTrades: 0,
-  failedTrades: 0,
-  totalProfit: 0,
-  netProfit: 0,
-  winRate: 0,
-  decidedTrades: 0,
-  totalValue: 0,
-};
-
-/** The REST answers the dashboard loads; everything the bench does not exercise answers empty. */
-function apiAnswer(path: string): unknown {
-  if (path.startsWith('/api/auth/profile')) return { success: true, user };
-  if (path.startsWith('/api/trades/stats') || path.startsWith('/api/balances/stats')) return { success: true, stats };
-  if (path.startsWith('/api/trades'))
-    return { success: true, trades: [], pagination: { current: 1, pages: 1, total: 0 } };
-  if (path.startsWith('/api/balances')) return { success: true, balance: null };
-  if (path.startsWith('/api/exchanges/prices')) return { success: true, prices: {} };
-  return { success: false, message: 'Not found' };
-}
-
-function serve(req: IncomingMessage, res: ServerResponse) {
-  const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-  if (path.startsWith('/api/')) {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(apiAnswer(path)));
-    return;
-  }
-  if (path === '/plain') {
-    res.writeHead(200, { 'content-type': 'text/html' }).end(readFileSync(join(ROOT, 'bench/render-plain.html')));
-    return;
-  }
-  let file = join(DIST, path);
-  if (!file.startsWith(DIST) || !existsSync(file) || statSync(file).isDirectory()) file = join(DIST, 'index.html');
-  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-}
+const user = benchUser('00000000-0000-4000-8000-00000000b001', 'bench');
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -125,20 +52,7 @@ function analyse(d: ProbeData, windowStart: number) {
   };
 }
 
-if (!process.argv.includes('--no-build')) {
-  const r = spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', DIST, '--emptyOutDir'],
-    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
-  );
-  if (r.status !== 0) throw new Error('vite build failed');
-}
-
-const http = createServer(serve);
-const io = new Server(http, { serveClient: true });
-io.on('connection', (socket) => socket.on('join_room', (room: string) => void socket.join(room)));
-await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+const { io, origin: base, close } = await startDashboardDouble({ dist: DIST, user });
 
 /** Sends RATE messages a second for SECONDS, catching up when the timer fires late. */
 async function blast(): Promise<number> {
@@ -201,8 +115,7 @@ async function measure(kind: 'app' | 'plain') {
 const app = await measure('app');
 const plain = await measure('plain');
 await browser.close();
-io.close();
-http.close();
+close();
 
 const result = {
   rate: RATE,
