@@ -159,10 +159,12 @@ export async function axeViolations(page: Page, selector: string): Promise<strin
   return page.evaluate(async (include) => {
     const { axe } = window as unknown as {
       axe: {
-        run(c: string): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
+        run(
+          c: string,
+        ): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown; failureSummary?: string }> }> }>;
       };
     };
     const result = await axe.run(include);
-    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => [n.target, n.failureSummary]))}`);
   }, selector);
 }

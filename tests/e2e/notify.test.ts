@@ -2,7 +2,6 @@
 // service worker through the DevTools protocol (ServiceWorker.deliverPushMessage) shows its notification; Settings
 // saves notification choices; Trades exports a CSV online (streamed by the server) and offline (from IndexedDB).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { TRADES_CSV_COLUMNS } from '../../contract/csv';
@@ -10,7 +9,7 @@ import type { PushMessage } from '../../contract/notifications';
 import { launchBrowser, networkSwitch, signIn, waitForServiceWorker } from '../../tools/pwa-browser';
 import { api, cacheContents, textOf, waitVisible } from './offline-support';
 import { e2eServer } from './offline-server';
-import { screenshot } from './helpers';
+import { axeViolations, screenshot } from './helpers';
 
 const server = e2eServer();
 let browser: Browser;
@@ -65,38 +64,6 @@ afterAll(async () => {
   await context?.close();
   await browser?.close();
 });
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** axe-core's violations inside `selector` (this suite's own screens only), in the current colour scheme. */
-async function accessibilityViolations(selector: string): Promise<string[]> {
-  // A colour-scheme switch runs colour transitions: judge contrast once they have finished.
-  // (Two frames first, so the switch's style change has started its transitions.)
-  await page.evaluate(async () => {
-    for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);
-    await Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a instanceof CSSTransition)
-        .map((a) => a.finished.catch(() => undefined)),
-    );
-  });
-  // Through the DevTools protocol: the app's CSP (script-src 'self') rightly refuses an injected <script>.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
-  return page.evaluate(async (include) => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            c: string,
-          ): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown; failureSummary?: string }> }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(include);
-    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => [n.target, n.failureSummary]))}`);
-  }, selector);
-}
 
 /** The id the DevTools protocol knows the app's service worker registration by. */
 async function registrationId(): Promise<string> {
@@ -226,7 +193,7 @@ describe('web push in the browser', () => {
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme: scheme });
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-        expect(await accessibilityViolations('[role="tabpanel"]')).toEqual([]);
+        expect(await axeViolations(page, '[role="tabpanel"]')).toEqual([]);
         await screenshot(page, `settings-notifications-${scheme}`);
       }
     }
@@ -269,7 +236,7 @@ describe('CSV export', () => {
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme: scheme });
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-        expect(await accessibilityViolations('form[aria-label="Export trades as CSV"]')).toEqual([]);
+        expect(await axeViolations(page, 'form[aria-label="Export trades as CSV"]')).toEqual([]);
         await screenshot(page, `trades-export-${scheme}`);
       }
     }
