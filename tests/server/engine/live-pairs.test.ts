@@ -12,6 +12,7 @@ import { enableSymbols } from '../../../server/venues/enabled-pairs';
 import { offeredPairs, pairProblems } from '../../../server/venues/pair-check';
 import { fixedFigures, MemoryTradeStore, MemoryUsers } from '../../../tools/doubles/memory-engine-parts';
 import { startFakeVenues, type FakeVenues } from '../../fakes/venues';
+import { eventLog } from './event-log';
 
 const KEY = 'T'.repeat(60) + 'LTC3';
 const SECRET = 's'.repeat(64);
@@ -21,13 +22,6 @@ const THREE: SymbolId[] = ['BTC/USDT', 'ETH/USDT', 'LTC/USDT'];
 let fakes: FakeVenues;
 let venues: Venues | undefined;
 let engine: ArbitrageEngine | undefined;
-let events: EngineEvent[];
-const waiters: { predicate: (e: EngineEvent) => boolean; resolve: (e: EngineEvent) => void }[] = [];
-
-const waitFor = (predicate: (e: EngineEvent) => boolean): Promise<EngineEvent> => {
-  const seen = events.find(predicate);
-  return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ predicate, resolve }));
-};
 const tradeOf = (e: EngineEvent): Trade | null =>
   e.type === 'new_trade' || e.type === 'trade_updated' ? (e as { trade: Trade }).trade : null;
 
@@ -56,7 +50,6 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  waiters.length = 0;
   await engine?.stop();
   await venues?.close();
   await fakes?.close();
@@ -86,15 +79,7 @@ describe('a third pair on the live market against the venue fakes', () => {
       housekeepingMs: 20,
       params: {},
     });
-    events = [];
-    engine.events$.subscribe((e) => {
-      events.push(e);
-      for (const w of [...waiters]) {
-        if (!w.predicate(e)) continue;
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(e);
-      }
-    });
+    const { events, waitFor } = eventLog(engine.events$);
     await engine.start();
     await Promise.all([
       fakes.binance.waitForSubscription('ltcusdt@bookTicker'),

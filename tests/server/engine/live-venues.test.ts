@@ -12,6 +12,7 @@ import { createVenues, type Venues } from '../../../server/venues';
 import type { VenueAccount, VenueFacts } from '../../../server/venues/types';
 import { fixedFigures, MemoryTradeStore, MemoryUsers } from '../../../tools/doubles/memory-engine-parts';
 import { startFakeVenues, type FakeVenues } from '../../fakes/venues';
+import { eventLog, type EventLog } from './event-log';
 
 const KEY = 'L'.repeat(60) + 'LIVE';
 const PAT_KEY = 'P'.repeat(60) + 'PATS';
@@ -30,13 +31,8 @@ let fakes: FakeVenues;
 let venues: Venues;
 let engine: ArbitrageEngine;
 let users: MemoryUsers;
-let events: EngineEvent[];
-const waiters: { predicate: (e: EngineEvent) => boolean; resolve: (e: EngineEvent) => void }[] = [];
-
-const waitFor = (predicate: (e: EngineEvent) => boolean): Promise<EngineEvent> => {
-  const seen = events.find(predicate);
-  return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ predicate, resolve }));
-};
+let log: EventLog;
+const waitFor = (predicate: (e: EngineEvent) => boolean): Promise<EngineEvent> => log.waitFor(predicate);
 const tradeOf = (e: EngineEvent): Trade => (e as { trade: Trade }).trade;
 const isTrade = (status: string) => (e: EngineEvent) =>
   (e.type === 'trade_updated' || e.type === 'new_trade') && e.trade.status === status;
@@ -94,15 +90,7 @@ async function startEngine(params: EngineDeps['params'] = {}, traders: UserId[] 
     housekeepingMs: 20,
     params,
   });
-  events = [];
-  engine.events$.subscribe((e) => {
-    events.push(e);
-    for (const w of [...waiters]) {
-      if (!w.predicate(e)) continue;
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(e);
-    }
-  });
+  log = eventLog(engine.events$);
   await engine.start();
   await Promise.all([
     fakes.binance.waitForSubscription('btcusdt@bookTicker'),
@@ -124,7 +112,6 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  waiters.length = 0;
   await engine?.stop();
   await venues?.close();
   await fakes?.close();
@@ -135,7 +122,7 @@ describe('the engine on the live connectors against the venue fakes', () => {
     await startEngine({}, ['trader', 'pat']);
     quote(80_000, 0.0001);
     await waitFor((e) => e.type === 'priceUpdate' && e.price.deriv !== null && e.price.binance !== null);
-    expect(events.some((e) => e.type === 'new_trade')).toBe(false);
+    expect(log.events.some((e) => e.type === 'new_trade')).toBe(false);
     quote(80_000, 0.01);
     const opened = await Promise.all(
       (['trader', 'pat'] as const).map(async (userId) =>
@@ -227,12 +214,12 @@ describe('the engine on the live connectors against the venue fakes', () => {
           },
         });
         // ten more quotes of the same market: nothing new is tried
-        const prices = () => events.filter((e) => e.type === 'priceUpdate').length;
+        const prices = () => log.events.filter((e) => e.type === 'priceUpdate').length;
         const seen = prices();
         await waitFor((e) => e.type === 'priceUpdate' && prices() >= seen + 10);
         await engine.idle();
-        expect(events.filter(isTrade('failed'))).toHaveLength(3);
-        expect(events.filter((e) => e.type === 'new_trade')).toHaveLength(3);
+        expect(log.events.filter(isTrade('failed'))).toHaveLength(3);
+        expect(log.events.filter((e) => e.type === 'new_trade')).toHaveLength(3);
       } finally {
         clearInterval(feed);
       }

@@ -6,6 +6,7 @@ import { InMemoryPaperBook } from '../../../server/venues/sim/paper-book';
 import type { PaperBook } from '../../../server/venues/types';
 import { fixedFigures, MemoryTradeStore, MemoryUsers } from '../../../tools/doubles/memory-engine-parts';
 import { ScriptedVenue } from '../../../tools/doubles/scripted-venue';
+import { eventLog } from './event-log';
 
 export interface MemoryEngine {
   engine: ArbitrageEngine;
@@ -32,12 +33,10 @@ export async function memoryEngine(
   const deriv = new ScriptedVenue('deriv', book);
   const store = new MemoryTradeStore();
   const users = new MemoryUsers(store);
-  const events: EngineEvent[] = [];
   const logs: MemoryEngine['logs'] = [];
   const line = (level: 'info' | 'warn' | 'error') => (obj: object | string, msg?: string) =>
     void logs.push({ level, obj: typeof obj === 'string' ? { msg: obj } : (obj as Record<string, unknown>), msg });
   const logger: EngineLogger = { info: line('info'), warn: line('warn'), error: line('error') };
-  const waiters: { predicate: (e: EngineEvent) => boolean; resolve: (e: EngineEvent) => void }[] = [];
   const engine = new ArbitrageEngine({
     venues: { binance, deriv },
     store,
@@ -47,15 +46,7 @@ export async function memoryEngine(
     housekeepingMs: 20,
     ...overrides,
   });
-  engine.events$.subscribe((e) => {
-    events.push(e);
-    for (const w of [...waiters]) {
-      if (w.predicate(e)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(e);
-      }
-    }
-  });
+  const { events, waitFor } = eventLog(engine.events$);
   return {
     engine,
     binance,
@@ -70,11 +61,7 @@ export async function memoryEngine(
       binance.push(symbol, mid, at);
       deriv.push(symbol, mid * (1 + spread), at);
     },
-    waitFor: (predicate) => {
-      const seen = events.find(predicate);
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve) => waiters.push({ predicate, resolve }));
-    },
+    waitFor,
   };
 }
 
