@@ -4,7 +4,7 @@ import { VENUES, type Currency, type VenueId } from '../../../contract/domain';
 import { enabledCurrencies } from '../../venues/enabled-pairs';
 import type { Db } from '../client';
 import { balances } from '../schema/balances';
-import { PAPER_SEED, paperSeedOf } from '../../venues/types';
+import { PAPER_SEED, paperSeedOf } from '../../venues/sim/paper-seed';
 
 export type VenueAmounts = Record<Currency, string>;
 

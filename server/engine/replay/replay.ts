@@ -9,7 +9,8 @@ import type { EngineStop } from '../../../contract/trading-state';
 import Decimal from 'decimal.js';
 import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
 import { PAIR_CATALOGUE, currenciesOf } from '../../../contract/pairs';
-import { PAPER_SEED, VenueError, paperSeedOf, type LegFill, type Quote } from '../../venues/types';
+import { VenueError, type LegFill, type Quote } from '../../venues/types';
+import { PAPER_SEED, paperSeedOf } from '../../venues/sim/paper-seed';
 import {
   DEFAULT_EXECUTION_COSTS,
   paperClose,

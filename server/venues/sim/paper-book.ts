@@ -2,7 +2,8 @@
 import Decimal from 'decimal.js';
 import type { Currency, SymbolId, VenueId } from '../../../contract/domain';
 import { enabledCurrencies } from '../enabled-pairs';
-import { PAPER_SEED, VenueError, paperSeedOf, type LegFill, type PaperBook } from '../types';
+import { VenueError, type LegFill, type PaperBook } from '../types';
+import { PAPER_SEED, paperSeedOf } from './paper-seed';
 
 type Balances = Record<Currency, Decimal>;
 

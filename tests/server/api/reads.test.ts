@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SymbolId, TradeStatus } from '../../../contract/domain';
 import type { Balances, Pagination, RiskSummary, Stats, Trade } from '../../../contract/entities';
 import { drawdownOf, equityCurve } from '../../../contract/figures';
-import { PAPER_SEED } from '../../../server/venues/types';
+import { PAPER_SEED } from '../../../server/venues/sim/paper-seed';
 import { backends, createTestApp, type SignedIn, type TestApp } from '../helpers/app';
 import { insertTrades, type TradeSeed } from './seed';
 

@@ -7,7 +7,7 @@ import { ensurePaperBalances, getBalances, setVenueBalances } from '../../../ser
 import { tradeAggregates } from '../../../server/db/repositories/stats';
 import { userStats } from '../../../server/engine/figures';
 import type { TradeRow } from '../../../server/db/schema/trades';
-import { PAPER_SEED } from '../../../server/venues/types';
+import { PAPER_SEED } from '../../../server/venues/sim/paper-seed';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -15,7 +15,7 @@ import { openDatabase, type Database } from '../../../server/db/client';
 import { balances } from '../../../server/db/schema/balances';
 import { paperOrders, trades } from '../../../server/db/schema/trades';
 import { binanceSpot, DEFAULT_EXECUTION_COSTS, derivClose, derivOpen } from '../../../server/venues/sim/execution';
-import { PAPER_SEED } from '../../../server/venues/types';
+import { PAPER_SEED } from '../../../server/venues/sim/paper-seed';
 import { backends } from '../helpers/app';
 import { api, poll, processRun, startServer as startProcess, type ServerProcess } from './server-process';
 

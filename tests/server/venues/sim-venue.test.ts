@@ -4,7 +4,8 @@ import { InMemoryPaperBook } from '../../../server/venues/sim/paper-book';
 import { SimMarket } from '../../../server/venues/sim/market';
 import { simParams } from '../../../server/venues/sim/params';
 import { SimVenue } from '../../../server/venues/sim/venue';
-import { PAPER_SEED, VenueError, type VenueAccount } from '../../../server/venues/types';
+import { VenueError, type VenueAccount } from '../../../server/venues/types';
+import { PAPER_SEED } from '../../../server/venues/sim/paper-seed';
 
 const alice: VenueAccount = { userId: 'alice', credentials: {} };
 const bob: VenueAccount = { userId: 'bob', credentials: {} };
