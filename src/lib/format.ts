@@ -113,12 +113,27 @@ export function formatDayTime(iso: string | number | null | undefined, timeZone:
   return `${p.month} ${p.day}, ${p.hour}:${p.minute}`;
 }
 
-/** The zone's offset from UTC at an instant, ms (east positive): its wall clock read as UTC, less the instant. */
-function offsetAt(ms: number, timeZone: string): number {
-  const p = partsOf(new Date(ms), timeZone, 'dateTime');
+const offsets = new Map<string, number>();
+const QUARTER_HOUR = 900_000;
+
+/**
+ * The zone's offset from UTC at an instant, ms (east positive): its wall clock read as UTC, less the instant. Every
+ * zone's offset changes on a quarter hour of UTC, so it is computed once per zone and quarter hour (a chart asks for
+ * each of its points).
+ */
+export function zoneOffsetMs(ms: number, timeZone: string): number {
+  const slot = Math.floor(ms / QUARTER_HOUR);
+  const key = `${timeZone}@${slot}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  const at = slot * QUARTER_HOUR;
+  const p = partsOf(new Date(at), timeZone, 'dateTime');
   const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].indexOf(p.month!);
-  const wall = Date.UTC(Number(p.year), month, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
-  return wall - (ms - (((ms % 1000) + 1000) % 1000));
+  const offset =
+    Date.UTC(Number(p.year), month, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - at;
+  if (offsets.size > 5000) offsets.clear();
+  offsets.set(key, offset);
+  return offset;
 }
 
 /**
@@ -132,8 +147,10 @@ export function zonedDayStart(day: string, timeZone: string, plusDays = 0): numb
   if (Number.isNaN(guess)) return null;
   // The offset at midnight UTC and the one at the first estimate differ when a DST change falls between them: of the
   // two candidates, the earliest whose wall clock is on the day (at or after its midnight) is where the day starts.
-  const first = guess - offsetAt(guess, timeZone);
-  const candidates = [first, guess - offsetAt(first, timeZone)].filter((c) => c + offsetAt(c, timeZone) >= guess);
+  const first = guess - zoneOffsetMs(guess, timeZone);
+  const candidates = [first, guess - zoneOffsetMs(first, timeZone)].filter(
+    (c) => c + zoneOffsetMs(c, timeZone) >= guess,
+  );
   return candidates.length > 0 ? Math.min(...candidates) : first;
 }
 

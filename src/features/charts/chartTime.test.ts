@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatCrosshairTime, formatTick, TICK, toChartTime, zoneOffsetMs } from './chartTime';
+import { zoneOffsetMs } from '../../lib/format';
+import { formatCrosshairTime, formatTick, TICK, toChartTime } from './chartTime';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 

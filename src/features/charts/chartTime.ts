@@ -4,37 +4,7 @@
 // The labels come from one formatter that never gives two tick marks the same text. Pure; no chart library here (the
 // tick mark types are the library's numbers, spelled out below).
 
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-const offsetCache = new Map<string, number>();
-
-/** The zone's offset from UTC at `ms`, in ms (positive east of Greenwich). Cached per zone and hour. */
-export function zoneOffsetMs(ms: number, timeZone: string): number {
-  const hour = Math.floor(ms / 3_600_000);
-  const key = `${timeZone}@${hour}`;
-  const cached = offsetCache.get(key);
-  if (cached !== undefined) return cached;
-  let format = offsetFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    offsetFormats.set(timeZone, format);
-  }
-  const at = hour * 3_600_000;
-  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, Number(p.value)]));
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second);
-  const offset = wall - at;
-  if (offsetCache.size > 5000) offsetCache.clear();
-  offsetCache.set(key, offset);
-  return offset;
-}
+import { zoneOffsetMs } from '../../lib/format';
 
 /** A moment (ms since the epoch) as the chart's time: whole seconds of the zone's wall clock read as UTC. */
 export function toChartTime(ms: number, timeZone: string): number {
