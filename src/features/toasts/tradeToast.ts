@@ -1,4 +1,4 @@
-import { createElement, useSyncExternalStore } from 'react';
+import { createElement, useState, useSyncExternalStore } from 'react';
 import { toast, type ToastItem, type TypeOptions } from 'react-toastify';
 import type { Trade } from '../../../contract/entities';
 import { tradeLifeOf, type TradeLifeKind } from '../../../contract/trade-life';
@@ -58,9 +58,16 @@ export function forgetTradeToasts(): void {
   raised.clear();
 }
 
-/** The toast's text: the latest state of its trade, whenever it renders. */
+/**
+ * The toast's text: the latest state of its trade, whenever it renders. Once the toast is removed its state is gone
+ * while it still animates out (and renders again): it keeps what it last said, never the words it was raised with (a
+ * closed trade's toast said "Open" as it left).
+ */
 function TradeToastText({ id, initial }: { id: string; initial: string }) {
-  return useSyncExternalStore(subscribe, () => raised.get(id)?.message ?? initial);
+  const latest = useSyncExternalStore(subscribe, () => raised.get(id)?.message);
+  const [lastSaid, setLastSaid] = useState(initial);
+  if (latest !== undefined && latest !== lastSaid) setLastSaid(latest);
+  return latest ?? lastSaid;
 }
 
 export function showTradeToast(
