@@ -105,10 +105,12 @@ export const topbarTitle = style({
 export const hamburger = style({ '@media': { [media.md]: { display: 'none' } } });
 export const content = style({
   padding: space.lg,
+  // Room at the foot for a toast (features/toasts/keepClear.ts scrolls the pressed control above one).
+  paddingBottom: '96px',
   width: '100%',
   maxWidth: '1320px',
   margin: '0 auto',
-  '@media': { [media.md]: { padding: space.xl } },
+  '@media': { [media.md]: { padding: space.xl, paddingBottom: '96px' } },
 });
 export const menuWrap = style({ position: 'relative' });
 export const menu = style({
