@@ -2,6 +2,7 @@
 import type { TradingHaltState } from './guard';
 import type { SentNotification } from './notification-history';
 import type { VenueHealth } from './venue-health';
+import type { SymbolId } from './pairs';
 import type {
   ArbitrageOpportunity,
   Balances,
@@ -31,7 +32,12 @@ export const SERVER_EVENTS = {
   venueHealth: 'venue_health',
 } as const;
 
-export const CLIENT_EVENTS = { joinRoom: 'join_room', leaveRoom: 'leave_room' } as const;
+export const CLIENT_EVENTS = {
+  joinRoom: 'join_room',
+  leaveRoom: 'leave_room',
+  /** The pairs whose `priceUpdate`s this connection wants (null: every pair, as a connection starts). */
+  watchPairs: 'watch_pairs',
+} as const;
 
 export interface Notice {
   level: 'info' | 'warning' | 'error';
@@ -42,6 +48,13 @@ export interface Notice {
 
 export interface RoomAck {
   ok: boolean;
+  message?: string;
+}
+
+export interface WatchAck {
+  ok: boolean;
+  /** The pairs now watched (null: every pair). */
+  pairs?: SymbolId[] | null;
   message?: string;
 }
 
@@ -63,4 +76,9 @@ export interface ServerToClientEvents {
 export interface ClientToServerEvents {
   join_room: (room: string, ack?: (result: RoomAck) => void) => void;
   leave_room: (room: string, ack?: (result: RoomAck) => void) => void;
+  /**
+   * Beyond the spec: only these pairs' prices from now on (a screen without prices watches none, and saves a phone
+   * about PRICE_HZ messages a second per pair). A client that never asks gets every pair's.
+   */
+  watch_pairs: (pairs: SymbolId[] | null, ack?: (result: WatchAck) => void) => void;
 }

@@ -1,4 +1,5 @@
-// Engine events onto Socket.IO rooms: a user's own events to `user:<id>`, market data to every signed-in client.
+// Engine events onto Socket.IO rooms: a user's own events to `user:<id>`, each pair's prices to the connections that
+// watch it (watch.ts), the rest of the market data to every signed-in client.
 // Prices are coalesced per symbol first; with the Redis adapter this runs on the engine's instance only, so the
 // coalesced stream is what crosses Redis to the other instances.
 import { connect, filter, map, merge } from 'rxjs';
@@ -8,6 +9,7 @@ import type { SymbolPrice } from '../../contract';
 import type { EngineEvent } from '../engine/events';
 import { coalesceLatestPerKey } from './coalesce';
 import { SIGNED_IN_ROOM } from './types';
+import { pricesRoom } from './watch';
 import type { RealtimeLogger, RealtimeServer } from './types';
 
 type PriceEvent = Extract<EngineEvent, { type: typeof SERVER_EVENTS.priceUpdate }>;
@@ -34,7 +36,7 @@ export function emitEngineEvent(io: RealtimeServer, event: EngineEvent): void {
       io.to(userRoom(event.userId)).emit(SERVER_EVENTS.opportunityOutcome, event.outcome);
       return;
     case SERVER_EVENTS.priceUpdate:
-      io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.priceUpdate, event.price);
+      io.to(pricesRoom(event.price.symbol)).emit(SERVER_EVENTS.priceUpdate, event.price);
       return;
     case SERVER_EVENTS.arbitrageOpportunity:
       io.to(SIGNED_IN_ROOM).emit(SERVER_EVENTS.arbitrageOpportunity, event.opportunity);

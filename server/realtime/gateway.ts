@@ -19,6 +19,7 @@ import { useRedisAdapter } from './redis';
 import type { RedisFanout } from './redis';
 import { createRevalidator } from './revalidation';
 import { registerRoomHandlers } from './rooms';
+import { joinEveryPriceRoom, registerWatchHandlers } from './watch';
 import { SIGNED_IN_ROOM } from './types';
 import type { RealtimeLogger, RealtimeServer, RealtimeSocket } from './types';
 
@@ -112,7 +113,9 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
 
   io.on('connection', (socket) => {
     void socket.join(SIGNED_IN_ROOM);
+    joinEveryPriceRoom(socket);
     registerRoomHandlers(socket, logger);
+    registerWatchHandlers(socket, logger);
     dropAtExpiry(socket, logger);
   });
 

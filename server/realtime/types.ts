@@ -24,5 +24,5 @@ export interface RealtimeLogger {
   error(obj: object, msg?: string): void;
 }
 
-/** Broadcast room every authenticated socket joins: prices and opportunities go here. */
+/** Broadcast room every authenticated socket joins: opportunities and venue health go here (prices: watch.ts). */
 export const SIGNED_IN_ROOM = 'signed-in';

@@ -1,12 +1,13 @@
 import type { TradingHaltState } from '../../contract/guard';
 import { useObservable, useObservableState, useSubscription } from 'observable-hooks';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { map, merge, of, switchMap } from 'rxjs';
 import type { SymbolId } from '../../contract/domain';
 import type { Balances, MarketInfo, Prices, Stats, Trade } from '../../contract/entities';
 import { DEFAULT_SYMBOLS } from '../../contract/pairs';
 import type { OfflineStatus } from '../services/offline';
 import type { ConnectionState } from '../services/realtime/realtimeService';
+import type { PairsShown } from '../services/realtime/pairWatch';
 import type { Live } from '../services/streams/liveState';
 import type { LocalCoverage, ReportSource, TradePage, TradePageQuery } from '../services/trades/tradesService';
 import { useFrameLive, useLive } from './live';
@@ -16,9 +17,28 @@ import { EMPTY_HISTORY, type NotificationHistory } from '../services/notificatio
 
 // What the screens read from the domain services: one hook a need, so components never hold a pipeline.
 
-export const usePrices = (): Live<Prices> => useLive(useServices().prices.prices$, {});
+/**
+ * A screen that shows prices asks the socket for them while it is mounted (services/realtime/pairWatch.ts): every
+ * pair's by default, since lists sort by spread and balances value every coin.
+ */
+export function useShowPrices(pairs: PairsShown = 'all'): void {
+  const { pairWatch } = useServices();
+  const key = pairs === 'all' ? 'all' : pairs.join(',');
+  useEffect(
+    () => pairWatch.show(key === 'all' ? 'all' : (key.split(',').filter(Boolean) as SymbolId[])),
+    [pairWatch, key],
+  );
+}
+
+export function usePrices(): Live<Prices> {
+  useShowPrices();
+  return useLive(useServices().prices.prices$, {});
+}
 /** Prices rendered in the animation frame that delivered them (the dashboard's live tiles). */
-export const useFramePrices = (): Live<Prices> => useFrameLive(useServices().prices.prices$, {});
+export function useFramePrices(): Live<Prices> {
+  useShowPrices();
+  return useFrameLive(useServices().prices.prices$, {});
+}
 export const useBalances = (): Live<Balances | null> => useLive(useServices().balances.balances$, null);
 export const useStats = (): Live<Stats | null> => useLive(useServices().stats.stats$, null);
 export const useRecentTrades = (): Live<Trade[]> => useLive(useServices().trades.recent$, []);

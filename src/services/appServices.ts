@@ -10,6 +10,7 @@ import { ApiError, type Http } from './http';
 import { createNotifier, type Notifier } from './notify';
 import { createRealtimeService, type RealtimeDeps, type RealtimeService } from './realtime/realtimeService';
 import { socketLink } from './realtime/socketLink';
+import { createPairWatch, type PairWatch } from './realtime/pairWatch';
 import { createMarketService, type MarketService } from './market/marketService';
 import { createOfflineServices, networkStatus, refuseWhenOffline, type OfflineServices } from './offline';
 import { createOpportunitiesService, type OpportunitiesService } from './opportunities/opportunitiesService';
@@ -33,6 +34,8 @@ export interface AppServices {
   /** The auth service's state as streams (state$, session$, user$). */
   authStreams: AuthStreams;
   realtime: RealtimeService;
+  /** Which pairs' prices the screens on show want from the socket (every pair's on the Dashboard, none on Trades). */
+  pairWatch: PairWatch;
   /** One service a domain, each a set of live streams (cache, then REST snapshot, then socket deltas). */
   prices: PricesService;
   opportunities: OpportunitiesService;
@@ -102,9 +105,10 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   a.session$.pipe(filter((s) => s !== null)).subscribe((s) => void push.signedIn(s.userId));
 
   const backOnline$ = typeof window === 'undefined' ? undefined : fromEvent(window, 'online');
+  const pairWatch = createPairWatch();
   const realtime = createRealtimeService({
     session$: a.session$,
-    connect: opts.connect ?? ((s) => socketLink(s)),
+    connect: opts.connect ?? ((s) => socketLink(s, location.origin, pairWatch.watched$)),
     online$: backOnline$,
   });
   // The server dropped the live connection: the session may have been ended (deactivation, deletion, password change
@@ -178,6 +182,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
     auth,
     authStreams: a,
     realtime,
+    pairWatch,
     prices,
     opportunities,
     balances,

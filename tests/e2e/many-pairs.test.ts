@@ -83,4 +83,44 @@ describe('twelve pairs in Chromium', () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
         await context.close();
       }, 90_000);
+
+  it("hears every pair's prices on the Dashboard and none on Trades (the socket watches the pairs on screen)", async () => {
+    const { context, page } = await signedIn(PHONE);
+    // Each priceUpdate the page's socket receives, by pair.
+    const heard: Array<{ at: number; symbol: string }> = [];
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        const text = String(payload);
+        const m = /^42\["priceUpdate",\{"symbol":"([A-Z]+\/USDT)"/.exec(text);
+        if (m) heard.push({ at: Date.now(), symbol: m[1]! });
+      }),
+    );
+    await page.goto('/dashboard');
+    const list = page.getByRole('list', { name: /Pairs by spread/ });
+    await expect.poll(() => list.getByText('N/A').count(), { timeout: 20_000 }).toBe(0);
+    /** The pairs heard over the next `ms`, and how many messages. */
+    const listen = async (ms: number) => {
+      const from = Date.now();
+      await page.waitForTimeout(ms);
+      const window = heard.filter((h) => h.at >= from);
+      return { messages: window.length, pairs: new Set(window.map((h) => h.symbol)).size };
+    };
+    const onDashboard = await listen(2000);
+    expect(onDashboard.pairs).toBe(12);
+
+    // Trades shows no prices: once the server has heard so (the next frame after the change), nothing comes.
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await page.getByRole('link', { name: 'Trades' }).first().click();
+    await page.waitForURL(/\/trades$/);
+    await page.waitForTimeout(500);
+    const onTrades = await listen(2000);
+    expect(onTrades.messages).toBe(0);
+
+    // Back on the Dashboard every pair comes again, without a reload.
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    await page.waitForURL(/\/dashboard$/);
+    await expect.poll(async () => (await listen(1000)).pairs, { timeout: 10_000 }).toBe(12);
+    await context.close();
+  }, 90_000);
 });

@@ -1,6 +1,6 @@
-import { Observable } from 'rxjs';
+import { Observable, of, type Subscription } from 'rxjs';
 import type { Socket } from 'socket.io-client';
-import { userRoom } from '../../../contract/domain';
+import { userRoom, type SymbolId } from '../../../contract/domain';
 import { CLIENT_EVENTS, SERVER_EVENTS, type ServerToClientEvents } from '../../../contract/events';
 import type { LinkSignal } from './retryPolicy';
 
@@ -21,10 +21,12 @@ const _everyEventListened: [Unlistened] extends [never] ? true : never = true;
 export function socketLink(
   session: { userId: string; token: string },
   origin: string = location.origin,
+  watched$: Observable<SymbolId[] | null> = of(null),
 ): Observable<LinkSignal<ServerEvent>> {
   return new Observable<LinkSignal<ServerEvent>>((sub) => {
     let closed = false;
     let socket: Socket | null = null;
+    let watching: Subscription | null = null;
     import('socket.io-client')
       .then(({ io }) => {
         if (closed) return;
@@ -38,6 +40,9 @@ export function socketLink(
         socket = s;
         s.on('connect', () => {
           s.emit(CLIENT_EVENTS.joinRoom, userRoom(session.userId));
+          // Only the prices of the pairs on screen (pairWatch.ts); the server sends every pair's until told.
+          watching?.unsubscribe();
+          watching = watched$.subscribe((pairs) => s.emit(CLIENT_EVENTS.watchPairs, pairs));
           sub.next({ type: 'connected' });
         });
         s.on('connect_error', (err) => sub.error(err));
@@ -51,6 +56,7 @@ export function socketLink(
       .catch((err: unknown) => sub.error(err));
     return () => {
       closed = true;
+      watching?.unsubscribe();
       if (socket) {
         socket.emit(CLIENT_EVENTS.leaveRoom, userRoom(session.userId));
         socket.removeAllListeners();

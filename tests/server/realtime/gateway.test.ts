@@ -223,6 +223,55 @@ describe('fan-out', () => {
   });
 });
 
+describe('watching pairs', () => {
+  it("sends a connection only the prices of the pairs it watches, every pair's until it asks, and every pair's again on null", async () => {
+    const alice = await signedIn('alice-token', 'alice');
+    const bob = await signedIn('bob-token');
+    const heardByAlice = collect(alice, 'priceUpdate');
+    const heardByBob = collect(bob, 'priceUpdate');
+
+    expect(await alice.emitWithAck('watch_pairs', ['LTC/USDT', 'BTC/USDT'])).toEqual({
+      ok: true,
+      pairs: ['LTC/USDT', 'BTC/USDT'],
+    });
+    for (const symbol of ['ETH/USDT', 'BTC/USDT', 'SOL/USDT', 'LTC/USDT'] as const)
+      gateway.events.next({ type: 'priceUpdate', price: price(symbol, 100) });
+    // An opportunity is for everyone still: it follows the prices on the same connection, so once it is heard every
+    // price before it has been too.
+    const last = Promise.all([next(alice, 'arbitrage_opportunity'), next(bob, 'arbitrage_opportunity')]);
+    gateway.events.next({ type: 'arbitrage_opportunity', opportunity: opportunity(0.004) });
+    await last;
+    expect(heardByAlice.map((p) => p.symbol)).toEqual(['BTC/USDT', 'LTC/USDT']);
+    expect(heardByBob.map((p) => p.symbol)).toEqual(['ETH/USDT', 'BTC/USDT', 'SOL/USDT', 'LTC/USDT']);
+
+    // A screen without prices watches none; null is every pair again.
+    expect(await alice.emitWithAck('watch_pairs', [])).toEqual({ ok: true, pairs: [] });
+    gateway.events.next({ type: 'priceUpdate', price: price('BTC/USDT', 101) });
+    expect(await alice.emitWithAck('watch_pairs', null)).toEqual({ ok: true, pairs: null });
+    const again = next(alice, 'priceUpdate');
+    gateway.events.next({ type: 'priceUpdate', price: price('ETH/USDT', 3001) });
+    expect(await again).toMatchObject({ symbol: 'ETH/USDT', binance: 3001 });
+    expect(heardByAlice.map((p) => p.symbol)).toEqual(['BTC/USDT', 'LTC/USDT', 'ETH/USDT']);
+  });
+
+  it('refuses what is not a list of known pairs and keeps what was watched', async () => {
+    const alice = await signedIn('alice-token');
+    await alice.emitWithAck('watch_pairs', ['ETH/USDT']);
+    const refused = { ok: false, message: 'Pairs must be a list of known pairs, or null for every pair' };
+    for (const bad of [['XYZ/USDT'], 'BTC/USDT', [42], ['BTC/USDT\u0000'], Array(40).fill('BTC/USDT')])
+      expect(await alice.emitWithAck('watch_pairs', bad as never)).toEqual(refused);
+    // A request without an ack changes what is watched all the same, and the socket stays up.
+    alice.emit('watch_pairs', ['BTC/USDT']);
+    // The socket's events are handled in order: once a later request is answered, the watch has been taken.
+    expect(await join(alice, userRoom('alice'))).toEqual({ ok: true });
+    const heard = next(alice, 'priceUpdate');
+    gateway.events.next({ type: 'priceUpdate', price: price('ETH/USDT', 3000) });
+    gateway.events.next({ type: 'priceUpdate', price: price('BTC/USDT', 60_000) });
+    expect(await heard).toMatchObject({ symbol: 'BTC/USDT' });
+    expect(alice.connected).toBe(true);
+  });
+});
+
 describe('price coalescing over the wire', () => {
   it('turns a burst of ticks into the first and the latest per symbol', async () => {
     const coalescing = await startGateway({ priceHz: 4 });
