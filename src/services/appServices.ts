@@ -25,7 +25,6 @@ import { createTradesService, type TradesService } from './trades/tradesService'
 import { createTradesExport, type TradesExport } from './trades/tradesExport';
 import { createPushDevice, type PushDevice } from './notifications/pushDevice';
 import { createNotificationHistoryService, type NotificationHistoryService } from './notifications/historyService';
-import { DEFAULT_SYMBOLS } from '../../contract/pairs';
 
 /** Everything the screens use, built once by the composition root and handed to routes through router context. */
 export interface AppServices {
@@ -163,14 +162,7 @@ export function createAppServices(opts: AppServicesOptions): AppServices {
   const trades = createTradesService({ ...domain, online$ });
   const opportunities = createOpportunitiesService(domain);
   const market = createMarketService(domain);
-  const spreads = createSpreadsService({
-    ...domain,
-    // The server's pairs, once its market answer is known (from the cache or the server).
-    pairs$: market.market$.pipe(
-      filter((live) => live.value !== null),
-      map((live) => live.value?.symbols ?? DEFAULT_SYMBOLS),
-    ),
-  });
+  const spreads = createSpreadsService(domain);
   const offline = createOfflineServices({
     online$,
     connection$: realtime.state$,

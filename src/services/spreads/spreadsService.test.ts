@@ -99,7 +99,8 @@ function setup(userId: string, clock: { now: number }, http: Http) {
     push,
     reconnected$,
     historyWhen,
-    run: () => subscriptions.push(service.sync$.subscribe()),
+    /** Charts these pairs (their histories subscribed) until the test ends. */
+    chart: (...symbols: SymbolId[]) => symbols.forEach((s) => subscriptions.push(service.history$(s).subscribe())),
   };
 }
 
@@ -108,12 +109,12 @@ describe('the spreads service', () => {
     const clock = { now: T0 };
     const server = fakeServer(clock);
     const t = setup('spreads-a', clock, server.http);
-    t.run();
+    t.chart('BTC/USDT', 'ETH/USDT');
     t.signIn();
     const filled = await t.historyWhen('BTC/USDT', (p) => p.length >= 24 * 60);
     expect(filled).toHaveLength(24 * 60);
     expect(filled[0]?.t).toBe(T0 - DAY);
-    expect(server.calls.map((c) => c.symbol).sort()).toEqual(['BTC/USDT', 'ETH/USDT']);
+    await expect.poll(() => server.calls.map((c) => c.symbol).sort()).toEqual(['BTC/USDT', 'ETH/USDT']);
     expect(server.calls[0]?.from).toBe(new Date(T0 - DAY).toISOString());
 
     // Ten prices over two and a half seconds: the first two seconds are complete, the last of each is kept.
@@ -141,7 +142,7 @@ describe('the spreads service', () => {
     const clock = { now: T0 };
     const server = fakeServer(clock);
     const online = setup('spreads-b', clock, server.http);
-    online.run();
+    online.chart('ETH/USDT');
     online.signIn();
     for (let i = 0; i < 8; i += 1) online.push(price('ETH/USDT', T0 + i * 500, 100.02));
     const seen = await online.historyWhen('ETH/USDT', (p) => p.length >= 24 * 60 + 3);
@@ -150,7 +151,7 @@ describe('the spreads service', () => {
     server.goOffline();
     subscriptions.splice(0).forEach((s) => s.unsubscribe());
     const offline = setup('spreads-b', clock, server.http);
-    offline.run();
+    offline.chart('ETH/USDT');
     offline.signIn();
     expect(await offline.historyWhen('ETH/USDT', (p) => p.length > 0)).toEqual(seen);
 
@@ -161,5 +162,42 @@ describe('the spreads service', () => {
     await expect.poll(async () => (await offline.cache.readSpreads('ETH/USDT', 0))[0]?.t).toBe(T0 + 2 * HOUR - DAY);
     const later = await offline.historyWhen('ETH/USDT', (p) => p[p.length - 1]?.t === clock.now);
     expect(later[0]!.t).toBeGreaterThanOrEqual(clock.now - DAY);
+  });
+
+  it('fetches only the pairs a chart draws: once when a chart starts drawing one, and after a reconnect', async () => {
+    const clock = { now: T0 };
+    const server = fakeServer(clock);
+    const t = setup('spreads-c', clock, server.http);
+    t.signIn();
+    t.chart('BTC/USDT');
+    await t.historyWhen('BTC/USDT', (p) => p.length >= 24 * 60);
+    expect(server.calls.map((c) => c.symbol)).toEqual(['BTC/USDT']);
+
+    // A reconnect refills the charted pair alone.
+    clock.now = T0 + MINUTE;
+    t.reconnected$.next();
+    await expect.poll(() => server.calls.length).toBe(2);
+    expect(server.calls[1]?.symbol).toBe('BTC/USDT');
+
+    // The chart turns to Litecoin: its day is fetched at once, and after the next reconnect both are refilled while
+    // both are charted (the first chart stays drawn here).
+    t.chart('LTC/USDT');
+    await t.historyWhen('LTC/USDT', (p) => p.length > 0);
+    expect(server.calls[2]?.symbol).toBe('LTC/USDT');
+    clock.now = T0 + 2 * MINUTE;
+    t.reconnected$.next();
+    await expect.poll(() => server.calls.length).toBe(5);
+    expect(
+      server.calls
+        .slice(3)
+        .map((c) => c.symbol)
+        .sort(),
+    ).toEqual(['BTC/USDT', 'LTC/USDT']);
+
+    // Charts gone: a reconnect fetches nothing.
+    subscriptions.splice(0).forEach((s) => s.unsubscribe());
+    t.reconnected$.next();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.calls).toHaveLength(5);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  BehaviorSubject,
   bufferTime,
   catchError,
   concatMap,
@@ -7,17 +8,17 @@ import {
   from,
   map,
   merge,
+  mergeMap,
   of,
   scan,
   share,
   startWith,
-  take,
+  using,
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
 import type { SpreadsResponse } from '../../../contract/api';
 import type { SymbolId } from '../../../contract/domain';
-import { DEFAULT_SYMBOLS } from '../../../contract/pairs';
 import type { SpreadPoint } from '../../../contract/entities';
 import { SERVER_EVENTS } from '../../../contract/events';
 import { nextSpreadSample, type SpreadSample } from '../../../contract/spreads';
@@ -27,17 +28,16 @@ import { eventsOf, perUser, replay, type DomainDeps } from '../streams/domainDep
 import { mergeSpreadPoints } from './spreadSeries';
 
 // The spread history of the last day per symbol, kept in IndexedDB so charts have it offline: filled from
-// GET /exchanges/spreads while a chart is drawn and after every reconnect meanwhile (from where the cache ends), and
-// grown by the live priceUpdates, sampled at one a second as the server records them. Screens without a chart do not
-// fetch it (a day of both pairs is about 140 KB compressed).
+// GET /exchanges/spreads for the pairs a chart draws, when it starts drawing one and after every reconnect meanwhile
+// (from where the cache ends), and grown by the live priceUpdates, sampled at one a second as the server records them.
+// Screens without a chart fetch none, and a chart of one pair fetches that pair's only (a day of one pair is about
+// 70 KB compressed; with a dozen pairs, every reconnect would otherwise fetch a dozen days).
 
 export interface SpreadsDeps extends DomainDeps {
   /** Live samples are written to the cache in batches this often. */
   writeEveryMs?: number;
   now?: () => number;
   scheduler?: SchedulerLike;
-  /** The pairs the server trades (its market answer); the spec's two when not given. */
-  pairs$?: Observable<readonly SymbolId[]>;
 }
 
 export interface SpreadsService {
@@ -63,11 +63,38 @@ export function createSpreadsService(deps: SpreadsDeps): SpreadsService {
       return series.points.map((p) => ({ ...p, symbol }));
     }).pipe(catchError(() => of([])));
 
+  /** How many histories of each pair are subscribed (the charts drawing it), and the set of pairs charted. */
+  const chartCounts = new Map<SymbolId, number>();
+  const charted$ = new BehaviorSubject<ReadonlySet<SymbolId>>(new Set());
+  const chart = (symbol: SymbolId): (() => void) => {
+    const n = chartCounts.get(symbol) ?? 0;
+    chartCounts.set(symbol, n + 1);
+    if (n === 0) charted$.next(new Set(chartCounts.keys()));
+    return () => {
+      const left = (chartCounts.get(symbol) ?? 1) - 1;
+      if (left > 0) return void chartCounts.set(symbol, left);
+      chartCounts.delete(symbol);
+      charted$.next(new Set(chartCounts.keys()));
+    };
+  };
+
+  // Every charted pair after a reconnect; each pair as it comes to be charted (all of them at the start).
   const snapshots = (cache: UserCache): Observable<SpreadSample[]> =>
-    deps.reconnected$.pipe(
-      startWith(undefined),
-      concatMap(() => (deps.pairs$ ?? of(DEFAULT_SYMBOLS)).pipe(take(1))),
-      concatMap((pairs) => merge(...pairs.map((symbol) => fill(cache, symbol)))),
+    merge(
+      deps.reconnected$.pipe(map(() => [...charted$.value])),
+      charted$.pipe(
+        scan(
+          (acc: { seen: ReadonlySet<SymbolId>; added: SymbolId[] }, now: ReadonlySet<SymbolId>) => ({
+            seen: now,
+            added: [...now].filter((s) => !acc.seen.has(s)),
+          }),
+          { seen: new Set<SymbolId>(), added: [] as SymbolId[] },
+        ),
+        map((a) => a.added),
+      ),
+    ).pipe(
+      filter((pairs) => pairs.length > 0),
+      mergeMap((pairs) => merge(...pairs.map((symbol) => fill(cache, symbol)))),
     );
 
   const live$: Observable<SpreadSample[]> = defer(() => {
@@ -90,11 +117,15 @@ export function createSpreadsService(deps: SpreadsDeps): SpreadsService {
   const history$ = (symbol: SymbolId): Observable<SpreadPoint[]> =>
     replay(
       perUser(deps, [] as SpreadPoint[], (cache) =>
-        merge(
-          defer(() => cache.readSpreads(symbol, windowStart())),
-          sync$.pipe(
-            map((batch) => batch.filter((s) => s.symbol === symbol).map(({ symbol: _symbol, ...point }) => point)),
-          ),
+        using(
+          () => ({ unsubscribe: chart(symbol) }),
+          () =>
+            merge(
+              defer(() => cache.readSpreads(symbol, windowStart())),
+              sync$.pipe(
+                map((batch) => batch.filter((s) => s.symbol === symbol).map(({ symbol: _symbol, ...point }) => point)),
+              ),
+            ),
         ).pipe(
           filter((points) => points.length > 0),
           scan((series: SpreadPoint[], points: SpreadPoint[]) => mergeSpreadPoints(series, points, windowStart()), []),
