@@ -18,6 +18,12 @@ export interface EquityCanvasProps {
 
 /** About as many points as the curve needs to show each trade's step at 1440 px. */
 const EQUITY_CELLS = 240;
+/**
+ * The fewest cells drawn: a curve of a few seconds (the first trade just closed) would be a handful of points spaced
+ * across the width, each labelled, the first label cut at the edge. It starts earlier instead, at $0.00 as the
+ * realised P&L stood before the first finished trade.
+ */
+const MIN_EQUITY_CELLS = 60;
 
 export default function EquityCanvas({ points, to, colors, timeZone }: EquityCanvasProps) {
   const { box, chart, series } = useAppChart({ timeScale: { timeVisible: true, secondsVisible: false } }, (c) =>
@@ -41,8 +47,8 @@ export default function EquityCanvas({ points, to, colors, timeZone }: EquityCan
     // Evenly spaced round times (equityGrid.ts, gridStepMs): the chart spaces points evenly, so trades' own times
     // would make the axis uneven, and marks on a grid started at the first trade would read 14:02:30.
     const step = gridStepMs(first, Math.max(first, to), EQUITY_CELLS);
-    const from = Math.floor(first / step) * step;
-    const end = Math.max(from + step, Math.ceil(to / step) * step);
+    const end = Math.max(Math.floor(first / step) * step + step, Math.ceil(to / step) * step);
+    const from = Math.min(Math.floor(first / step) * step, end - MIN_EQUITY_CELLS * step);
     const grid = equityGrid(points, from, end, Math.round((end - from) / step)).map((p) => ({
       t: p.time * 1000,
       value: p.value,
