@@ -160,6 +160,18 @@ describe('charts with a week of trades', () => {
     problems.push(...axisProblems('equity', await readChart(equity)));
     await page.getByTestId('equity-chart').screenshot({ path: join(SHOTS, `charts-equity-${scheme}-${width}.png`) });
     await screenshot(page, `charts-dashboard-${scheme}`);
+
+    // Trades with the same week: the P&L report's bars by day, the list with each trade's fees.
+    await page.goto('/trades');
+    const report = page.getByTestId('pnl-report');
+    const bars = report.getByTestId('report-canvas');
+    await visible(bars);
+    await bars.scrollIntoViewIfNeeded();
+    await page.mouse.move(0, 0);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    problems.push(...axisProblems('report', await readChart(bars)));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(page, `charts-trades-${scheme}`);
     await page.context().close();
     console.log(`${width} ${scheme}:\n${problems.join('\n')}`);
     expect(problems).toEqual([]);
