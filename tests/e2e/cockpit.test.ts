@@ -179,18 +179,34 @@ describe.each([
   });
 
   it('lists the opened trade as a taken opportunity, shows it as a position with its P&L, and closes it from the panel', async () => {
+    // The calibrated market converges within a second or two, so the position may be on screen only that long: what
+    // it says is read in one step in the frame it shows (watched from before the trade opens), and the engine may close
+    // it before the panel's Close (then the server says the trade is no longer open). A deterministic close is in
+    // src/routes/cockpit.test.tsx.
+    const positionShown = page
+      .waitForFunction(
+        () => {
+          const card = document.querySelector<HTMLElement>('[data-testid="open-position"]');
+          const part = (id: string) => card?.querySelector(`[data-testid="${id}"]`)?.textContent ?? '';
+          const [pnl, timeLeft] = [part('position-pnl'), part('position-time-left')];
+          return card && pnl && timeLeft ? { text: card.textContent ?? '', pnl, timeLeft } : null;
+        },
+        undefined,
+        { timeout: 30_000, polling: 'raf' },
+      )
+      .then((handle) => handle.jsonValue());
     const trade = await openTrade(trader.token);
     const taken = page.getByTestId('opportunity').filter({ hasText: trade.symbol }).filter({ hasText: 'Taken' });
     await waitVisible(taken);
     expect(await textOf(taken)).toMatch(/Deriv (\d+\.\d\d% (above|below) Binance|level with Binance)/);
 
+    const shown = await positionShown;
+    if (!shown) throw new Error('the position was never shown');
+    expect(shown.text).toContain(trade.symbol);
+    expect(shown.text).toMatch(/Binance (long|short) · [\s\S]*Deriv (long|short) · /);
+    expect(shown.pnl).toMatch(/^(P&L —|[+-]\$[\d,]+\.\d\d)$/);
+    expect(shown.timeLeft).toMatch(/^Closes in \d:\d\d at the latest$/);
     const position = page.getByTestId('open-position').filter({ hasText: trade.symbol });
-    await waitVisible(position);
-    // The calibrated market converges within a second or two, so the position is closed at once: the engine may get
-    // there first (then the server says the trade is no longer open). A deterministic close is in src/routes/cockpit.test.tsx.
-    expect(await textOf(position)).toMatch(/Binance (long|short) · [\s\S]*Deriv (long|short) · /);
-    expect(await textOf(position.getByTestId('position-pnl'))).toMatch(/^(P&L —|[+-]\$[\d,]+\.\d\d)$/);
-    expect(await textOf(position.getByTestId('position-time-left'))).toMatch(/^Closes in \d:\d\d at the latest$/);
     await shootThemes(page, 'cockpit-open-position');
     expect(await noSidewaysScroll(page)).toBe(true);
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -281,9 +297,10 @@ describe('the cockpit offline', () => {
       const trade = await openTrade(trader.token);
       await waitVisible(page.getByTestId('opportunity').filter({ hasText: 'Taken' }));
       await expect.poll(() => textOf(page.getByTestId('spread-summary')), { timeout: 30_000 }).toMatch(/Latest: Deriv/);
-      // What the offline screen will read has reached IndexedDB: spread points and the outcomes.
+      // What the offline screen will read has reached IndexedDB: spread points and the outcomes with the trade taken
+      // (they are written at most once a second: the list may be saved before the taken one arrives).
       const stored = () =>
-        page.evaluate(async () => {
+        page.evaluate(async (symbol) => {
           const name = (await indexedDB.databases()).find((d) => d.name?.startsWith('arbitrage-cache:'))?.name;
           if (!name) return { spreads: 0, outcomes: false };
           const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -304,10 +321,12 @@ describe('the cockpit offline', () => {
             ask(tx.objectStore('snapshots').get('outcomes')),
           ]);
           db.close();
-          return { spreads, outcomes: outcomes !== undefined };
-        });
-      await expect.poll(stored, { timeout: 30_000 }).toMatchObject({ spreads: expect.any(Number), outcomes: true });
-      expect((await stored()).spreads).toBeGreaterThan(0);
+          const list = (outcomes as { data?: Array<{ symbol: string; outcome: string }> } | undefined)?.data ?? [];
+          return { spreads, outcomes: list.some((o) => o.symbol === symbol && o.outcome === 'taken') };
+        }, trade.symbol);
+      // Live samples are written in batches every few seconds: wait for both, whichever comes last.
+      await expect.poll(stored, { timeout: 30_000 }).toMatchObject({ outcomes: true });
+      await expect.poll(async () => (await stored()).spreads, { timeout: 30_000 }).toBeGreaterThan(0);
 
       await network.set(false);
       await page.reload();
