@@ -7,7 +7,6 @@ import type { Balances, MarketInfo, Prices, Stats, Trade } from '../../contract/
 import { DEFAULT_SYMBOLS } from '../../contract/pairs';
 import type { OfflineStatus } from '../services/offline';
 import type { ConnectionState } from '../services/realtime/realtimeService';
-import type { PairsShown } from '../services/realtime/pairWatch';
 import type { Live } from '../services/streams/liveState';
 import type { LocalCoverage, ReportSource, TradePage, TradePageQuery } from '../services/trades/tradesService';
 import { useFrameLive, useLive } from './live';
@@ -19,24 +18,20 @@ import { EMPTY_HISTORY, type NotificationHistory } from '../services/notificatio
 
 /**
  * A screen that shows prices asks the socket for them while it is mounted (services/realtime/pairWatch.ts): every
- * pair's by default, since lists sort by spread and balances value every coin.
+ * pair's, since the lists sort by spread and the balances value every coin; screens without prices ask for none.
  */
-export function useShowPrices(pairs: PairsShown = 'all'): void {
+function useShowAllPrices(): void {
   const { pairWatch } = useServices();
-  const key = pairs === 'all' ? 'all' : pairs.join(',');
-  useEffect(
-    () => pairWatch.show(key === 'all' ? 'all' : (key.split(',').filter(Boolean) as SymbolId[])),
-    [pairWatch, key],
-  );
+  useEffect(() => pairWatch.show('all'), [pairWatch]);
 }
 
 export function usePrices(): Live<Prices> {
-  useShowPrices();
+  useShowAllPrices();
   return useLive(useServices().prices.prices$, {});
 }
 /** Prices rendered in the animation frame that delivered them (the dashboard's live tiles). */
 export function useFramePrices(): Live<Prices> {
-  useShowPrices();
+  useShowAllPrices();
   return useFrameLive(useServices().prices.prices$, {});
 }
 export const useBalances = (): Live<Balances | null> => useLive(useServices().balances.balances$, null);
