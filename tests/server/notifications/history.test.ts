@@ -124,10 +124,11 @@ describe.each(backends)('notifications history on %s', (backend) => {
     });
     expect(halted.statusCode, halted.body).toBe(200);
     expect((await t.request('POST', '/api/admin/trading/resume', { token: t.admin.token })).statusCode).toBe(200);
-    for (const who of [alice, bob]) {
-      const [newest] = (await list(who)).notifications;
-      expect(newest?.title).toBe('Automated trading: Halted by an admin');
-    }
+    // The halt answers before its broadcast is written down for every user: wait for it, not for the answer.
+    for (const who of [alice, bob])
+      await expect
+        .poll(async () => (await list(who)).notifications[0]?.title, { timeout: 15_000 })
+        .toBe('Automated trading: Halted by an admin');
   });
 
   it('pages newest first by cursor and marks some or all read; another user’s ids change nothing', async () => {
