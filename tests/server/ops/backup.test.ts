@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc } from 'drizzle-orm';
 import { create as packTar } from 'tar';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { openDatabase, type Database } from '../../../server/db/client';
 import { auditEvents, trades, users, venueCredentials } from '../../../server/db/schema';
 import { ENCRYPTION_KEY_FILE } from '../../../server/security/secrets';
@@ -54,6 +54,9 @@ describe('backup and restore of the embedded database', () => {
 
   it('backs up the running server while it trades, through the server', async () => {
     server = run.server = await startServer(env, { dislocating: true });
+    // A server that stops answering mid-test says why in its own output.
+    const started = server;
+    onTestFailed(() => console.error(`the server's output:\n${started.output()}`));
     const admin = (await api(server.url, 'POST', '/api/auth/login', undefined, ADMIN)).json.token as string;
     // A second account with its own settings and (encrypted) venue keys, created and changed through the API, so the
     // audit log holds its story too.
