@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
@@ -5,6 +6,10 @@ import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 // One runner, three suites: server/contract (node, real databases), client (jsdom), end-to-end (real Chromium).
 export default defineConfig({
   test: {
+    // Vitest's default (cores - 1) runs the server and client files one at a time on a 2-core machine, where most
+    // server files wait on child processes, databases and timers: two at a time uses the idle core. The end-to-end
+    // files still run one after another (fileParallelism below).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDeriv, type FakeDeriv } from '../fakes/deriv/server';
-import { DESKTOP, launch, PHONE, screenshot, toast, visible } from './helpers';
+import { colourTransitionsEnded, DESKTOP, launch, PHONE, screenshot, toast, visible } from './helpers';
 import { startOwnServer, type OwnServer } from './own-server';
 
 const ADMIN = { email: 'admin@deriv-e2e.test', password: 'Deriv-e2e-admin-1' };
@@ -35,8 +35,8 @@ async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
-async function signedInPage(viewport = DESKTOP, colorScheme: 'light' | 'dark' = 'light') {
-  const context = await browser.newContext({ viewport, baseURL: base, serviceWorkers: 'block', colorScheme });
+async function signedInPage(viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport, baseURL: base, serviceWorkers: 'block' });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   await page.goto('/login');
@@ -122,16 +122,19 @@ describe('Settings → Deriv in Chromium, against the fake Deriv', () => {
   it('reads well and passes axe at 390 and 1440 px, light and dark', async () => {
     const found: string[] = [];
     for (const viewport of [PHONE, DESKTOP]) {
+      // One page per width, looked at in both schemes switched in place.
+      const { context, page } = await signedInPage(viewport);
+      await visible(page.getByRole('radio', { name: /DOT5003/ }));
       for (const scheme of ['light', 'dark'] as const) {
-        const { context, page } = await signedInPage(viewport, scheme);
-        await visible(page.getByRole('radio', { name: /DOT5003/ }));
+        await page.emulateMedia({ colorScheme: scheme });
+        await colourTransitionsEnded(page);
         // nothing wider than the screen
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${viewport.width} ${scheme}`).toBeLessThanOrEqual(0);
         await screenshot(page, `deriv-settings-${scheme}`);
         for (const v of await axeViolations(page)) found.push(`${viewport.width} ${scheme}: ${v}`);
-        await context.close();
       }
+      await context.close();
     }
     expect(found).toEqual([]);
   });

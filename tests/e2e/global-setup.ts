@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { copyPgliteTemplate } from '../server/helpers/pglite-template';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -92,6 +93,9 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
   const port = await freePort();
   const db = await ownDatabase();
+  // The suite is not about a first start: on PGlite the server opens a migrated copy instead of creating its
+  // database (many seconds of initdb and migrations).
+  if (!db) await copyPgliteTemplate(dataDir);
   const env: NodeJS.ProcessEnv = {
     ...prodEnv,
     DATA_DIR: dataDir,

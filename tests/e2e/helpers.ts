@@ -143,8 +143,8 @@ export async function makeClosedTrades(token: string, symbols: readonly ('BTC/US
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-/** axe-core's violations inside `selector`, in the current colour scheme, once colour transitions have finished. */
-export async function axeViolations(page: Page, selector: string): Promise<string[]> {
+/** A colour-scheme switch starts colour transitions with the next style pass: two frames, then their end. */
+export async function colourTransitionsEnded(page: Page): Promise<void> {
   await page.evaluate(async () => {
     for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);
     await Promise.all(
@@ -154,6 +154,11 @@ export async function axeViolations(page: Page, selector: string): Promise<strin
         .map((a) => a.finished.catch(() => undefined)),
     );
   });
+}
+
+/** axe-core's violations inside `selector`, in the current colour scheme, once colour transitions have finished. */
+export async function axeViolations(page: Page, selector: string): Promise<string[]> {
+  await colourTransitionsEnded(page);
   // Through the DevTools protocol: the app's CSP (script-src 'self') rightly refuses an injected <script>.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
   return page.evaluate(async (include) => {

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { copyPgliteTemplate } from '../server/helpers/pglite-template';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -31,7 +32,7 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts the server with `env` over the embedded defaults (PGlite in its own folder, no Redis, warnings only) and
- * resolves once it listens. `prepare` fills the data folder before the start (a seeded database).
+ * resolves once it listens. `prepare` fills the data folder (holding a migrated, empty database) before the start.
  */
 export async function startOwnServer(
   name: string,
@@ -39,6 +40,9 @@ export async function startOwnServer(
   prepare?: (dataDir: string) => Promise<unknown>,
 ): Promise<OwnServer> {
   const dataDir = mkdtempSync(join(tmpdir(), `e2e-${name}-`));
+  // These suites look at screens, not at a first start: the server opens a migrated copy instead of creating its
+  // embedded database (many seconds of initdb and migrations).
+  await copyPgliteTemplate(dataDir);
   await prepare?.(dataDir);
   const port = await freePort();
   const child: ChildProcess = spawn(

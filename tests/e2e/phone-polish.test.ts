@@ -5,23 +5,35 @@ import { readFile } from 'node:fs/promises';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, api, createUser, DESKTOP, launch, newPage, PHONE, screenshot, signIn, visible } from './helpers';
+import {
+  ADMIN,
+  api,
+  colourTransitionsEnded,
+  createUser,
+  DESKTOP,
+  launch,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  visible,
+} from './helpers';
 
 const noSidewaysScroll = async (page: Page) =>
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
     page.viewportSize()?.width ?? 0,
   );
 
-/** After a colour-scheme switch the buttons' background transitions run; the picture waits for them to end. */
-const settled = (page: Page) =>
-  page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
-
+/**
+ * Each scheme's picture once its colour transitions have ended (not every animation: a toast's progress bar runs for
+ * its whole life).
+ */
 async function bothSchemes(page: Page, name: string) {
   await page.emulateMedia({ colorScheme: 'light' });
-  await settled(page);
+  await colourTransitionsEnded(page);
   await screenshot(page, `${name}-light`);
   await page.emulateMedia({ colorScheme: 'dark' });
-  await settled(page);
+  await colourTransitionsEnded(page);
   await screenshot(page, `${name}-dark`);
   await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -9,6 +9,7 @@ import {
   ADMIN_SCREENS,
   api,
   apiLogin,
+  colourTransitionsEnded,
   createUser,
   DESKTOP,
   launch,
@@ -203,36 +204,38 @@ describe('phone first and polish', () => {
     expect(admin.user.role).toBe('admin');
     const found: string[] = [];
     for (const viewport of [PHONE, DESKTOP]) {
-      for (const scheme of ['light', 'dark'] as const) {
-        const { page, context } = await newPage(browser, viewport);
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.goto('/login');
-        await visible(page.getByRole('button', { name: 'Sign in' }));
-        const check = async (name: string) => {
+      // One page per width: each screen is opened once and checked in both schemes, switched in place.
+      const { page, context } = await newPage(browser, viewport);
+      const check = async (name: string) => {
+        for (const scheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await colourTransitionsEnded(page);
           for (const v of await axeViolations(page))
             found.push(
               `${name} ${viewport.width} ${scheme}: ${v.id} (${v.impact}) ${v.help} → ${JSON.stringify(v.nodes)}`,
             );
-        };
-        await check('/login');
-        await signIn(page, ADMIN().email, ADMIN().password);
-        for (const [path, ready] of ADMIN_SCREENS) {
-          await page.goto(path);
-          await page.locator(ready).first().waitFor();
-          await check(path);
         }
-        await page.goto('/settings');
-        await page.getByRole('tab', { name: 'Trading' }).click();
-        await visible(page.getByLabel('Min Spread (%)'));
-        await check('/settings trading');
-        await page
-          .getByRole('button', { name: 'User menu' })
-          .or(page.getByRole('button', { name: /account menu/i }))
-          .first()
-          .click();
-        await check('user menu open');
-        await context.close();
+      };
+      await page.goto('/login');
+      await visible(page.getByRole('button', { name: 'Sign in' }));
+      await check('/login');
+      await signIn(page, ADMIN().email, ADMIN().password);
+      for (const [path, ready] of ADMIN_SCREENS) {
+        await page.goto(path);
+        await page.locator(ready).first().waitFor();
+        await check(path);
       }
+      await page.goto('/settings');
+      await page.getByRole('tab', { name: 'Trading' }).click();
+      await visible(page.getByLabel('Min Spread (%)'));
+      await check('/settings trading');
+      await page
+        .getByRole('button', { name: 'User menu' })
+        .or(page.getByRole('button', { name: /account menu/i }))
+        .first()
+        .click();
+      await check('user menu open');
+      await context.close();
     }
     expect(found, found.join('\n')).toEqual([]);
   }, 240_000);

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/server';
-import { DESKTOP, launch, PHONE, screenshot, textOf, toast, visible } from './helpers';
+import { colourTransitionsEnded, DESKTOP, launch, PHONE, screenshot, textOf, toast, visible } from './helpers';
 import { startOwnServer, type OwnServer } from './own-server';
 
 const ADMIN = { email: 'admin@telegram-e2e.test', password: 'Telegram-e2e-admin-1' };
@@ -31,12 +31,11 @@ async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
-async function profilePage(viewport = DESKTOP, colorScheme: 'light' | 'dark' = 'light') {
+async function profilePage(viewport = DESKTOP) {
   const context = await browser.newContext({
     viewport,
     baseURL: base,
     serviceWorkers: 'block',
-    colorScheme,
     timezoneId: 'Asia/Tokyo',
     locale: 'de-DE',
   });
@@ -55,14 +54,16 @@ async function profilePage(viewport = DESKTOP, colorScheme: 'light' | 'dark' = '
 /** Screenshots and axe in both schemes at this width; no sideways scrolling. */
 
 async function lookAt(name: string, viewport: typeof DESKTOP) {
+  const { context, page } = await profilePage(viewport);
+  await page.getByTestId('telegram').scrollIntoViewIfNeeded();
   for (const scheme of ['light', 'dark'] as const) {
-    const { context, page } = await profilePage(viewport, scheme);
-    await page.getByTestId('telegram').scrollIntoViewIfNeeded();
+    await page.emulateMedia({ colorScheme: scheme });
+    await colourTransitionsEnded(page);
     await screenshot(page, `${name}-${scheme}`);
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-    await context.close();
   }
+  await context.close();
 }
 
 beforeAll(async () => {

@@ -114,7 +114,9 @@ const toastRecord = (page: Page) =>
 const OPEN = 'Trade BTC/USDT: Open';
 const RESULT = /^Trade BTC\/USDT: Closed[^·]* · -?\$\d+\.\d{2}$/;
 
-describe.each([
+// The two widths at once, each with a trader of its own: most of each run is waiting for the engine and for the toast
+// to leave by its own timer.
+describe.concurrent.each([
   ['phone', PHONE, ['phone menu', 'user menu']],
   ['desktop', DESKTOP, ['user menu', 'sidebar']],
 ] as const)('trade toasts on a %s', (_name, viewport, menus) => {

@@ -4,20 +4,28 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '../../contract/entities';
-import { api, createUser, DESKTOP, launch, newPage, PHONE, screenshot, signIn, visible } from './helpers';
+import {
+  api,
+  colourTransitionsEnded,
+  createUser,
+  DESKTOP,
+  launch,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  visible,
+} from './helpers';
 
 const noSidewaysScroll = async (page: Page) =>
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
     page.viewportSize()?.width ?? 0,
   );
 
-const settled = (page: Page) =>
-  page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
-
 async function bothSchemes(page: Page, name: string) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await settled(page);
+    await colourTransitionsEnded(page);
     await screenshot(page, `${name}-${scheme}`);
   }
   await page.emulateMedia({ colorScheme: 'light' });

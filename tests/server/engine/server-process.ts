@@ -1,10 +1,11 @@
 // Starts the real server process (server-main.ts: the process server/main.ts runs, on a market the test chooses)
 // as a child process under tsx and talks to it over HTTP on loopback.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createPostgresDatabase, type Backend } from '../helpers/database';
+import { copyPgliteTemplate } from '../helpers/pglite-template';
 import type { TestMarket } from './server-main';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -83,7 +84,10 @@ export async function poll<T>(
 export interface ProcessRun {
   dataDir: string;
   server: ServerProcess | null;
-  /** DATA_DIR, and on PostgreSQL the DATABASE_URL of a fresh database, for the processes' environment. */
+  /**
+   * DATA_DIR (on PGlite holding a migrated, empty database), and on PostgreSQL the DATABASE_URL of a fresh database,
+   * for the processes' environment.
+   */
   env(backend: Backend): Promise<Record<string, string>>;
   /** Kills a process still running, drops the database, removes the directory (afterAll). */
   cleanup(): Promise<void>;
@@ -96,7 +100,12 @@ export function processRun(prefix: string): ProcessRun {
     dataDir,
     server: null,
     env: async (backend): Promise<Record<string, string>> => {
-      if (backend !== 'postgres') return { DATA_DIR: dataDir };
+      if (backend !== 'postgres') {
+        // These files are about what a running server does, not its first start (core/process.test.ts): the first
+        // process opens a migrated copy instead of creating the embedded database.
+        if (!existsSync(join(dataDir, 'db'))) await copyPgliteTemplate(dataDir);
+        return { DATA_DIR: dataDir };
+      }
       const database = await createPostgresDatabase();
       drop = database.drop;
       return { DATA_DIR: dataDir, DATABASE_URL: database.url };

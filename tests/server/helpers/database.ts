@@ -1,12 +1,9 @@
 // A fresh, empty database per test file on either backend: PGlite in a temp dir, or a uniquely named PostgreSQL
 // database on 127.0.0.1:5432 that is dropped again afterwards.
-import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../../server/db/client';
-import { MIGRATIONS_FOLDER } from '../../../server/db/migrate';
+import { copyPgliteTemplate } from './pglite-template';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -45,46 +42,10 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
-/** Changes whenever a migration changes, so a stale template is never reused. */
-function migrationsFingerprint(): string {
-  const hash = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else hash.update(entry.name).update(readFileSync(path));
-    }
-  };
-  walk(MIGRATIONS_FOLDER);
-  return hash.digest('hex').slice(0, 16);
-}
-
-/**
- * A migrated, empty PGlite data directory shared by all test files of a run. Creating a PGlite cluster (initdb in
- * WASM) takes many seconds on a busy machine; copying a ready one takes about one. Built once, then renamed into
- * place atomically, so parallel test files never see a half-written template.
- */
-async function pgliteTemplate(): Promise<string> {
-  const root = join(tmpdir(), 'arb-pglite-templates');
-  const template = join(root, migrationsFingerprint());
-  if (existsSync(template)) return template;
-  mkdirSync(root, { recursive: true });
-  const scratch = join(root, `building-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const database = await openDatabase({ dataDir: scratch, databaseUrl: undefined });
-  await database.close();
-  try {
-    renameSync(join(scratch, 'db'), template);
-  } catch {
-    // Another test file finished its template first; theirs is as good as ours.
-  }
-  rmSync(scratch, { recursive: true, force: true });
-  return template;
-}
-
 /** Opens (and migrates) a fresh database of the given kind; `close()` also drops a PostgreSQL one. */
 export async function openTestDatabase(backend: Backend, dataDir: string): Promise<TestDatabase> {
   if (backend === 'pglite') {
-    cpSync(await pgliteTemplate(), join(dataDir, 'db'), { recursive: true });
+    await copyPgliteTemplate(dataDir);
     const database = await openDatabase({ dataDir, databaseUrl: undefined });
     return { ...database, url: undefined };
   }

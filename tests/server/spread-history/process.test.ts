@@ -8,6 +8,7 @@ import type { MetaResponse, SpreadsResponse } from '../../../contract/api';
 import type { BacktestResponse } from '../../../contract/backtest';
 import { backends } from '../helpers/app';
 import { createPostgresDatabase } from '../helpers/database';
+import { copyPgliteTemplate } from '../helpers/pglite-template';
 import { api, startServer, type ServerProcess } from '../engine/server-process';
 
 const ADMIN = { username: 'admin@history.test', password: 'history-test-password' };
@@ -48,6 +49,9 @@ describe.each(backends)('spread history of the real server on %s', (backend) => 
       const pgdb = await createPostgresDatabase();
       env.DATABASE_URL = pgdb.url;
       pgDrop = pgdb.drop;
+    } else {
+      // The recording is under test, not the first start: a migrated copy instead of creating the database.
+      await copyPgliteTemplate(dataDir);
     }
     const started = new Date(Date.now() - 1000).toISOString();
     server = await startServer(env);
