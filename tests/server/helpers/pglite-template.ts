@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { openDatabase } from '../../../server/db/client';
 import { MIGRATIONS_FOLDER } from '../../../server/db/migrate';
 
-/** Changes whenever a migration changes, so a stale template is never reused. */
+/** Changes whenever a migration or the PGlite version changes, so a stale template is never reused. */
 function migrationsFingerprint(): string {
   const hash = createHash('sha256');
+  hash.update(readFileSync(join(import.meta.dirname, '../../../node_modules/@electric-sql/pglite/package.json')));
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
