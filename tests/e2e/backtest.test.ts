@@ -4,7 +4,18 @@
 // needs a connection. Phone and desktop, light and dark.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, launch, newPage, PHONE, DESKTOP, screenshot, signIn, visible } from './helpers';
+import {
+  api,
+  createUser,
+  DESKTOP,
+  expectNoSidewaysScroll,
+  launch,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  visible,
+} from './helpers';
 
 /** The recorder writes its one-second samples every few seconds: wait until the last hour holds some. */
 async function recordedPrices(token: string): Promise<void> {
@@ -64,7 +75,7 @@ describe('backtest', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'backtest-dark');
     // No sideways scrolling on a phone.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await expectNoSidewaysScroll(page);
 
     await page.getByRole('button', { name: 'Apply these limits' }).click();
     await visible(page.getByRole('button', { name: 'These are your limits' }));

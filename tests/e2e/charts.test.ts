@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crowdedLabels, readChart, repeatedLabels, type ChartReading } from './chart-pixels';
-import { launch, screenshot, visible } from './helpers';
+import { expectNoSidewaysScroll, launch, screenshot, visible } from './helpers';
 import { startOwnServer, type OwnServer } from './own-server';
 import { seedWeekOfTrades, WEEK_TRADER } from './week-of-trades';
 
@@ -170,7 +170,7 @@ describe('charts with a week of trades', () => {
     await page.mouse.move(0, 0);
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     problems.push(...axisProblems('report', await readChart(bars)));
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectNoSidewaysScroll(page);
     await screenshot(page, `charts-trades-${scheme}`);
     await page.context().close();
     console.log(`${width} ${scheme}:\n${problems.join('\n')}`);

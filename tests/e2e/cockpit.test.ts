@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, networkSwitch, signIn, waitForServiceWorker } from '../../tools/pwa-browser';
 import { api, textOf, waitGone, waitVisible } from './offline-support';
+import { expectNoSidewaysScroll } from './helpers';
 import { e2eServer } from './offline-server';
 
 const server = e2eServer();
@@ -133,8 +134,6 @@ const COCKPIT_PANELS = [
   '[data-testid="opportunities"]',
 ];
 
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-
 describe.each([
   { name: 'desktop', viewport: DESKTOP },
   { name: 'phone', viewport: PHONE },
@@ -175,7 +174,7 @@ describe.each([
     expect(await textOf(page.getByTestId('price-BTC/USDT'))).toMatch(
       /Deriv (\d+\.\d\d% (above|below) Binance|level with Binance)/,
     );
-    expect(await noSidewaysScroll(page)).toBe(true);
+    await expectNoSidewaysScroll(page);
   });
 
   it('lists the opened trade as a taken opportunity, shows it as a position with its P&L, and closes it from the panel', async () => {
@@ -208,7 +207,7 @@ describe.each([
     expect(shown.timeLeft).toMatch(/^Closes in \d:\d\d at the latest$/);
     const position = page.getByTestId('open-position').filter({ hasText: trade.symbol });
     await shootThemes(page, 'cockpit-open-position');
-    expect(await noSidewaysScroll(page)).toBe(true);
+    await expectNoSidewaysScroll(page);
     for (const colorScheme of ['light', 'dark'] as const) {
       await themeSettled(page, colorScheme);
       expect(await axeViolations(page, COCKPIT_PANELS), colorScheme).toEqual([]);
@@ -261,7 +260,7 @@ describe.each([
     // Each leg's fill against the quote the engine decided on: a buy against the ask, a sell against the bid.
     for (const text of await page.getByTestId('detail-leg-slippage').allTextContents())
       expect(text).toMatch(/^(Ask|Bid) \$[\d,]+\.\d\d · \d+\.\d\d bp (worse|better|exactly at it)$/);
-    expect(await noSidewaysScroll(page)).toBe(true);
+    await expectNoSidewaysScroll(page);
     await shootThemes(page, 'cockpit-trade-detail');
     for (const colorScheme of ['light', 'dark'] as const) {
       await themeSettled(page, colorScheme);
@@ -274,7 +273,7 @@ describe.each([
       .poll(() => textOf(page.getByTestId('equity-summary')), { timeout: 10_000 })
       .toMatch(/^Realised P&L after 1 finished trade: -?\$\d+\.\d\d/);
     await expect.poll(() => paintedPixels(page, 'equity-chart'), { timeout: 15_000 }).toBeGreaterThan(100);
-    expect(await noSidewaysScroll(page)).toBe(true);
+    await expectNoSidewaysScroll(page);
     // And from the Trades list.
     await page.goto(`${server.url}/trades`);
     await page.getByTestId('trade-link').first().click();

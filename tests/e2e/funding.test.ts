@@ -2,7 +2,17 @@
 // balances fund shows the size the engine will trade, at phone and desktop width, in both colour schemes.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, DESKTOP, launch, newPage, PHONE, screenshot, signIn, visible } from './helpers';
+import {
+  createUser,
+  DESKTOP,
+  expectNoSidewaysScroll,
+  launch,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  visible,
+} from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -33,7 +43,7 @@ describe('Settings: what the balances fund', () => {
         expect(await warning.textContent()).toMatch(
           /^Your balances fund about 9,990 USDT of open trades, less than your max exposure of 50,000 USDT: the engine will trade 9,990 USDT a trade, not the 12,500 your limits ask for\.$/,
         );
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await expectNoSidewaysScroll(page);
         await screenshot(page, `settings-funding-${scheme}`);
       } finally {
         await context.close();

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { PublicUser } from '../../contract/entities';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tools/chromium';
 
@@ -22,6 +22,12 @@ export async function textOf(l: Locator): Promise<string> {
 
 export function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** Fails when the page scrolls sideways: its content is wider than the window (the phone rule of every screen). */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const wide = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect(wide[0], `the page is ${wide[0]} px wide in a ${wide[1]} px window`).toBeLessThanOrEqual(wide[1]!);
 }
 
 export const DESKTOP = { width: 1440, height: 900 };

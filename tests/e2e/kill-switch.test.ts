@@ -5,7 +5,7 @@
 // racing the market's own closes. At unchanged prices a round trip pays both venues' spreads and fees: the trade that
 // Stop & flatten closes loses money, and must read "Closed — flattened" with its loss, never "Cancelled". Then an
 // admin's global halt: every screen says halted, nothing says running.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trade } from '../../contract/entities';
 import { CLOSED_LABELS, CLOSE_REASONS, OPEN_LABEL, CANCELLED_LABEL } from '../../contract/trade-life';
@@ -13,7 +13,7 @@ import { ENGINE_STATUS_LABELS, engineStatusOf } from '../../contract/trading-sta
 import { simParams } from '../../server/venues/sim/params';
 import { formatUsd } from '../../src/lib/format';
 import { startFakeVenues, type FakeVenues } from '../fakes/venues';
-import { DESKTOP, launch, PHONE, screenshot, textOf, toast, visible, gone } from './helpers';
+import { DESKTOP, expectNoSidewaysScroll, gone, launch, PHONE, screenshot, textOf, toast, visible } from './helpers';
 import { startOwnServer, type OwnServer } from './own-server';
 
 const ADMIN = { email: 'admin@kill-switch-e2e.test', password: 'Kill-switch-e2e-admin-1' };
@@ -73,9 +73,6 @@ async function signedIn(viewport: typeof PHONE, who: { email: string; password: 
   await page.waitForURL(/\/(dashboard|settings)$/);
   return { context, page };
 }
-
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
 /**
  * A manual trade through the API. The engine refuses one while a quote it needs is not yet fresh, or when it could
@@ -157,7 +154,7 @@ describe('kill switches against a market that holds still', () => {
       await page.goto(`/trades/${opened._id}`);
       expect(await textOf(page.getByTestId('trade-detail').getByTestId('trade-life'))).toBe(OPEN_LABEL);
       await visible(page.getByTestId('detail-close'));
-      await noSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       await screenshot(page, 'flatten-open-detail');
     }
     await phone.page.goto('/dashboard');
@@ -200,7 +197,7 @@ describe('kill switches against a market that holds still', () => {
       expect(await textOf(item.getByTestId('trade-profit'))).toBe(`▼ ${loss}`);
       expect(await recent.getByText(CANCELLED_LABEL).count()).toBe(0);
       await gone(page.getByTestId('open-position'));
-      await noSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       await screenshot(page, 'flatten-dashboard');
 
       await page.goto('/trades');
@@ -208,7 +205,7 @@ describe('kill switches against a market that holds still', () => {
       await visible(row.getByTestId('trade-life').getByText(FLATTENED, { exact: true }));
       expect(await textOf(row.getByTestId('trade-profit'))).toBe(`▼ ${loss}`);
       expect(await page.getByTestId('trades-table').getByText(CANCELLED_LABEL).count()).toBe(0);
-      await noSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       await screenshot(page, 'flatten-trades');
 
       await page.goto(`/trades/${opened._id}`);
@@ -217,7 +214,7 @@ describe('kill switches against a market that holds still', () => {
       expect(await textOf(detail.getByTestId('detail-profit'))).toBe(`▼ ${loss}`);
       expect(await textOf(detail.getByTestId('detail-reason'))).toBe(CLOSE_REASONS.flattened);
       expect(await detail.getByTestId('detail-close').count()).toBe(0);
-      await noSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       await screenshot(page, 'flatten-detail');
     }
     await phone.context.close();
@@ -266,7 +263,7 @@ describe('kill switches against a market that holds still', () => {
         await visible(page.getByTestId('dashboard-greeting').getByText(halted.sentence, { exact: false }));
         expect(await textOf(page.getByTestId('risk-strip'))).not.toMatch(/running/i);
         expect(await textOf(page.getByTestId('dashboard-greeting'))).not.toMatch(/running|enabled/i);
-        await noSidewaysScroll(page);
+        await expectNoSidewaysScroll(page);
         await screenshot(page, 'global-halt-dashboard');
         await context.close();
       }

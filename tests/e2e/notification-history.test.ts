@@ -11,6 +11,7 @@ import {
   BASE,
   createUser,
   DESKTOP,
+  expectNoSidewaysScroll,
   makeClosedTrades,
   PHONE,
   screenshot,
@@ -76,7 +77,7 @@ describe('notifications history', () => {
         expect(await axeViolations(page, 'header')).toEqual([]);
       }
       // Nothing scrolls sideways on a phone.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await expectNoSidewaysScroll(page);
     }
     await page.emulateMedia({ colorScheme: 'light' });
   });

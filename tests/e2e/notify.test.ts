@@ -9,7 +9,7 @@ import type { PushMessage } from '../../contract/notifications';
 import { launchBrowser, networkSwitch, signIn, waitForServiceWorker } from '../../tools/pwa-browser';
 import { api, cacheContents, textOf, waitVisible } from './offline-support';
 import { e2eServer } from './offline-server';
-import { axeViolations, screenshot } from './helpers';
+import { axeViolations, expectNoSidewaysScroll, screenshot } from './helpers';
 
 const server = e2eServer();
 let browser: Browser;
@@ -192,7 +192,7 @@ describe('web push in the browser', () => {
       for (const scheme of ['light', 'dark'] as const) {
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme: scheme });
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await expectNoSidewaysScroll(page);
         expect(await axeViolations(page, '[role="tabpanel"]')).toEqual([]);
         await screenshot(page, `settings-notifications-${scheme}`);
       }
@@ -235,7 +235,7 @@ describe('CSV export', () => {
       for (const scheme of ['light', 'dark'] as const) {
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme: scheme });
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await expectNoSidewaysScroll(page);
         expect(await axeViolations(page, 'form[aria-label="Export trades as CSV"]')).toEqual([]);
         await screenshot(page, `trades-export-${scheme}`);
       }

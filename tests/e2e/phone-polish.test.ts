@@ -11,6 +11,7 @@ import {
   colourTransitionsEnded,
   createUser,
   DESKTOP,
+  expectNoSidewaysScroll,
   launch,
   newPage,
   PHONE,
@@ -18,11 +19,6 @@ import {
   signIn,
   visible,
 } from './helpers';
-
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-    page.viewportSize()?.width ?? 0,
-  );
 
 /**
  * Each scheme's picture once its colour transitions have ended (not every animation: a toast's progress bar runs for
@@ -66,7 +62,7 @@ describe.each([
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await page.getByTestId('totp-secret').scrollIntoViewIfNeeded();
     await bothSchemes(page, 'two-factor-enrol');
-    await noSidewaysScroll(page);
+    await expectNoSidewaysScroll(page);
 
     // Confirm with a code from the same library the server uses; then the recovery codes copy and download.
     const code = new TOTP({ secret: Secret.fromBase32(secret ?? ''), digits: 6, period: 30 }).generate();
@@ -88,7 +84,7 @@ describe.each([
     for (const c of codes) expect(saved).toContain(`\n${c}\n`);
     await list.scrollIntoViewIfNeeded();
     await bothSchemes(page, 'two-factor-codes');
-    await noSidewaysScroll(page);
+    await expectNoSidewaysScroll(page);
     await context.close();
   });
 
@@ -109,7 +105,7 @@ describe.each([
     // No tab list that scrolls sideways (the hidden Backtest tab of before).
     expect(await page.getByRole('tablist').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     await bothSchemes(page, 'settings-tabs');
-    await noSidewaysScroll(page);
+    await expectNoSidewaysScroll(page);
     await context.close();
   });
 
@@ -147,7 +143,7 @@ describe.each([
     expect(fits).toBe(true);
     await visible(page.getByTestId('users-table'));
     await bothSchemes(page, 'admin-users-polish');
-    await noSidewaysScroll(page);
+    await expectNoSidewaysScroll(page);
     await context.close();
   });
 });

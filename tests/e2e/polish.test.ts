@@ -12,6 +12,7 @@ import {
   colourTransitionsEnded,
   createUser,
   DESKTOP,
+  expectNoSidewaysScroll,
   launch,
   makeClosedTrades,
   newPage,
@@ -47,8 +48,6 @@ async function axeViolations(page: Page): Promise<AxeViolation[]> {
     }));
   });
 }
-
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** Opens a trade on the first symbol that takes one (one open trade per user and symbol). */
 async function openTrade(token: string): Promise<{ _id: string; symbol: string }> {
@@ -101,7 +100,7 @@ describe('phone first and polish', () => {
           expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
         }
       }
-      expect(await noSidewaysScroll(page)).toBe(true);
+      await expectNoSidewaysScroll(page);
       await screenshot(page, `polish-trade-cards-${scheme}`);
       await context.close();
     }
@@ -131,7 +130,7 @@ describe('phone first and polish', () => {
       const box = await userRow.getByRole('button', { name }).boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
     }
-    expect(await noSidewaysScroll(admin.page)).toBe(true);
+    await expectNoSidewaysScroll(admin.page);
     await screenshot(admin.page, 'polish-user-cards');
     await admin.context.close();
   });

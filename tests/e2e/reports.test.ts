@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createUser,
   DESKTOP,
+  expectNoSidewaysScroll,
   launch,
   makeClosedTrades,
   newPage,
@@ -42,7 +43,7 @@ describe('P&L report and trade fees', () => {
         await page.getByRole('button', { name: 'Week' }).click();
         await visible(report.getByText(/^Week of /));
         await visible(report.getByTestId('report-canvas'));
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await expectNoSidewaysScroll(page);
         // Nor inside the card: both report tables fit their box (no table that scrolls on its own).
         for (const id of ['report-periods', 'report-pairs'])
           expect(await report.getByTestId(id).evaluate((t) => t.scrollWidth <= t.parentElement!.clientWidth)).toBe(

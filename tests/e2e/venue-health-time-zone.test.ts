@@ -9,6 +9,7 @@ import {
   colourTransitionsEnded,
   createUser,
   DESKTOP,
+  expectNoSidewaysScroll,
   launch,
   newPage,
   PHONE,
@@ -16,11 +17,6 @@ import {
   signIn,
   visible,
 } from './helpers';
-
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-    page.viewportSize()?.width ?? 0,
-  );
 
 async function bothSchemes(page: Page, name: string) {
   for (const scheme of ['light', 'dark'] as const) {
@@ -58,7 +54,7 @@ describe.each([
     }
     await card.scrollIntoViewIfNeeded();
     await bothSchemes(page, 'dashboard-venues');
-    await noSidewaysScroll(page);
+    await expectNoSidewaysScroll(page);
 
     await context.setOffline(true);
     await visible(card.getByText('Unknown — offline'));
@@ -99,7 +95,7 @@ describe.each([
     expect(await page.getByTestId('time-zone-select').inputValue()).toBe('Pacific/Kiritimati');
     await page.getByTestId('time-zone-card').scrollIntoViewIfNeeded();
     await bothSchemes(page, 'profile-time-zone');
-    await noSidewaysScroll(page);
+    await expectNoSidewaysScroll(page);
     await context.close();
   });
 });
