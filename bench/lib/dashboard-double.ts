@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { Server } from 'socket.io';
+import { emptyStats } from '../../src/services/reconcile';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const TYPES: Record<string, string> = {
@@ -47,16 +48,7 @@ export function benchUser(id: string, username: string) {
   };
 }
 
-const stats = {
-  totalTrades: 0,
-  successfulTrades: 0,
-  failedTrades: 0,
-  totalProfit: 0,
-  netProfit: 0,
-  winRate: 0,
-  decidedTrades: 0,
-  totalValue: 0,
-};
+const stats = emptyStats();
 
 /**
  * The client build the bench serves: `--no-build` serves BENCH_DIST (default dist/) as it is; otherwise a private

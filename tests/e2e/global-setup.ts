@@ -2,11 +2,11 @@
 // a free port, the simulated market with a fixed seed and a known admin; share its URL with the test files.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { copyPgliteTemplate } from '../server/helpers/pglite-template';
+import { freePort } from './free-port';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,17 +21,6 @@ declare module 'vitest' {
 const ROOT = join(import.meta.dirname, '..', '..');
 const ADMIN_EMAIL = 'admin@e2e.test';
 const ADMIN_PASSWORD = 'E2e-admin-password-1';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** With DATABASE_URL set the suite runs on PostgreSQL, in a database of its own that is dropped afterwards. */
 async function ownDatabase(): Promise<{ url: string; drop: () => Promise<void> } | null> {

@@ -4,10 +4,11 @@
 // once by the global setup; `stop` ends it and removes the folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { freePort } from './free-port';
+
 import { copyPgliteTemplate } from '../server/helpers/pglite-template';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -17,17 +18,6 @@ export interface OwnServer {
   url: string;
   dataDir: string;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /**
